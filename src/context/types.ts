@@ -1,0 +1,301 @@
+/**
+ * The `ExecutionContext` contract: one shape for every backend (host process, sandboxed host,
+ * Docker, remote, virtual). Method names follow the contract berth was created from; units are in
+ * names (`timeoutMs`, never seconds).
+ * @module
+ */
+import type { Readable, Writable } from 'node:stream';
+
+/** What a context supports. A `true` here is tested by the conformance suite. */
+export interface ContextCapabilities {
+  /** `exec` runs shell command strings. */
+  readonly shell: boolean;
+  /** readFile / writeFile / listFiles / fileSize work. */
+  readonly filesystem: boolean;
+  /** Commands can reach the network. */
+  readonly network: boolean;
+  /** `execStream` is implemented. */
+  readonly stream: boolean;
+  /** `openTerminal` is implemented. */
+  readonly terminal: boolean;
+  /** execBackground / listBackground / killBackground / waitBackground / reassignBackground. */
+  readonly background: boolean;
+  /** `listFiles` accepts glob patterns. */
+  readonly glob: boolean;
+  /** `getMappedPort` is implemented. */
+  readonly ports: boolean;
+  /** File methods refuse paths outside a workspace root. */
+  readonly containment: boolean;
+  /** Commands run inside an OS sandbox or a container. */
+  readonly isolation: 'none' | 'os-sandbox' | 'container' | 'virtual' | 'remote';
+}
+
+/** A live environment inside a context. Plain serializable data; the context owns the live state. */
+export interface ContextHandle {
+  readonly id: string;
+  readonly type: string;
+  /** Default working directory for commands and relative file paths. */
+  readonly cwd: string;
+}
+
+/** A published container port. */
+export interface PortMapping {
+  /** Port inside the container. */
+  readonly container: number;
+  /** Host port; omitted lets the engine assign one (read it with `getMappedPort`). */
+  readonly host?: number | undefined;
+  readonly protocol?: 'tcp' | 'udp' | undefined;
+  /** Host address to bind; default loopback (`127.0.0.1`). */
+  readonly hostIp?: string | undefined;
+}
+
+/** A bind mount into a container. */
+export interface MountSpec {
+  readonly source: string;
+  readonly target: string;
+  readonly readOnly?: boolean | undefined;
+}
+
+/** Options for `spawn`. Fields a backend does not use are ignored only where documented by it. */
+export interface SpawnConfig {
+  /** Working directory (absolute inside the context). */
+  readonly cwd?: string | undefined;
+  /** Environment for every command of this handle. */
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  /** Docker: image to run. */
+  readonly image?: string | undefined;
+  /** Docker: `uid`, `uid:gid` or a user named in the image. */
+  readonly user?: string | undefined;
+  /** Docker: labels added to berth's own ownership label. */
+  readonly labels?: Readonly<Record<string, string>> | undefined;
+  /** Docker: user-defined network to join. */
+  readonly network?: string | undefined;
+  readonly ports?: readonly PortMapping[] | undefined;
+  readonly mounts?: readonly MountSpec[] | undefined;
+  /** Docker: resource limits. */
+  readonly resources?:
+    | {
+        readonly memoryBytes?: number | undefined;
+        readonly cpus?: number | undefined;
+        readonly pids?: number | undefined;
+      }
+    | undefined;
+  /** Docker: OCI runtime, e.g. `runsc` (gVisor). */
+  readonly runtime?: string | undefined;
+  /** Docker: opt-in hardening, all off by default. */
+  readonly hardening?:
+    | {
+        readonly dropAllCapabilities?: boolean | undefined;
+        readonly noNewPrivileges?: boolean | undefined;
+        readonly readOnlyRootfs?: boolean | undefined;
+      }
+    | undefined;
+}
+
+/** Live decoded output delivered to `onOutput`. */
+export interface OutputChunk {
+  readonly stream: 'stdout' | 'stderr';
+  /** Decoded with a streaming UTF-8 decoder: a code point split across chunks arrives whole. */
+  readonly text: string;
+}
+
+/** Options for `exec`. */
+export interface ExecOptions {
+  /** Working directory; default the handle's. */
+  readonly cwd?: string | undefined;
+  /** Extra environment; `undefined` values remove an inherited entry. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Kill the whole tree after this many ms; default the context's `defaultTimeoutMs`. */
+  readonly timeoutMs?: number | undefined;
+  /** Abort kills the whole tree; the result then has `aborted: true`. */
+  readonly signal?: AbortSignal | undefined;
+  readonly onOutput?: ((chunk: OutputChunk) => void) | undefined;
+  /** Bytes written to the command's stdin (then closed). Default: no stdin (`/dev/null`). */
+  readonly stdin?: string | Uint8Array | undefined;
+}
+
+/** Facts about one captured stream. */
+export interface StreamFacts {
+  /** Bytes the stream carried in total. */
+  readonly bytesTotal: number;
+  /** True when memory dropped bytes (the text then holds head + marker + tail). */
+  readonly truncated: boolean;
+  /** Bytes omitted from the text. */
+  readonly omittedBytes: number;
+  /** File holding the whole stream, when it was spilled and stayed within `maxSpillBytes`. */
+  readonly spillPath: string | null;
+}
+
+/** Result of `exec`. A non-zero exit is a result, never an exception. */
+export interface ExecResult {
+  /** Exit code; null when the process was killed by a signal. */
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** Decoded stdout; when truncated: head, an omission marker line, tail. */
+  readonly stdout: string;
+  readonly stderr: string;
+  /** `timeoutMs` passed and the tree was killed. Wins over `aborted` only if it fired first. */
+  readonly timedOut: boolean;
+  /** The caller's signal aborted and the tree was killed. */
+  readonly aborted: boolean;
+  readonly durationMs: number;
+  readonly stdoutFacts: StreamFacts;
+  readonly stderrFacts: StreamFacts;
+}
+
+/** How captured output is bounded; one policy for every backend. */
+export interface OutputPolicy {
+  /** Bytes of each stream kept in memory, as head + tail. */
+  readonly maxOutputBytes: number;
+  /** Bytes of each stream spilled to a 0600 file; beyond it the spill is discarded. 0 disables spill. */
+  readonly maxSpillBytes: number;
+}
+
+/** Exit information of a background task. */
+export interface BackgroundExit {
+  readonly id: string;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly durationMs: number;
+  /** True when the task was ended by `killBackground` or `destroy`. */
+  readonly killed: boolean;
+  /** True when the log hit its cap and later output was dropped. */
+  readonly logTruncated: boolean;
+}
+
+/** Called when a background task has been silent for `stallMs`. */
+export interface BackgroundStall {
+  readonly id: string;
+  readonly silentMs: number;
+  readonly logBytes: number;
+}
+
+export interface BackgroundOptions {
+  readonly cwd?: string | undefined;
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Called once with the exit; the caller is its only owner. */
+  readonly onExit?: ((exit: BackgroundExit) => void) | undefined;
+  readonly onStall?: ((stall: BackgroundStall) => void) | undefined;
+  /** Silence before `onStall` fires; default the context's. */
+  readonly stallMs?: number | undefined;
+  /** Log cap; default the context's. */
+  readonly maxLogBytes?: number | undefined;
+}
+
+/** Returned once a background task has been spawned. */
+export interface BackgroundTask {
+  readonly id: string;
+  readonly pid: number;
+  /** Interleaved stdout+stderr; read it with the context's own `readFile`. */
+  readonly outputPath: string;
+}
+
+export interface BackgroundTaskInfo extends BackgroundTask {
+  readonly command: string;
+  readonly status: 'running' | 'exited' | 'killed';
+  readonly startedAt: number;
+  readonly exit: BackgroundExit | null;
+  readonly logBytes: number;
+}
+
+export interface WaitOptions {
+  readonly timeoutMs?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Options for `execStream`. */
+export interface StreamOptions {
+  readonly cwd?: string | undefined;
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** A live byte stream to a long-lived process. The consumer must drain stdout and stderr. */
+export interface ExecStream {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  /** Absent where the backend cannot separate it (a PTY). */
+  readonly stderr: Readable | undefined;
+  /** Resolves with the exit code (null when killed by a signal). */
+  readonly exited: Promise<number | null>;
+  /** Terminate the whole tree; resolves once it is gone. Idempotent. */
+  kill(): Promise<void>;
+}
+
+export interface TerminalOptions {
+  readonly cols: number;
+  readonly rows: number;
+  /** Shell argv; default the user's login shell. */
+  readonly shell?: readonly string[] | undefined;
+  readonly cwd?: string | undefined;
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+/** An interactive terminal, for people. */
+export interface Terminal {
+  readonly pid: number;
+  onData(listener: (chunk: Uint8Array) => void): () => void;
+  write(data: string | Uint8Array): void;
+  resize(cols: number, rows: number): void;
+  readonly exited: Promise<number | null>;
+  kill(): Promise<void>;
+}
+
+/** One directory entry or glob match. */
+export interface FileEntry {
+  /** Absolute path inside the context. */
+  readonly path: string;
+  readonly name: string;
+  readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  /** Best effort; absent when it would cost an extra call. */
+  readonly size?: number | undefined;
+  readonly mtimeMs?: number | undefined;
+}
+
+/**
+ * The contract every backend implements. Optional methods are `undefined` where the backend lacks
+ * them and `capabilities` says so; calling around that throws `CapabilityError`.
+ */
+export interface ExecutionContext {
+  readonly type: string;
+  readonly capabilities: ContextCapabilities;
+  spawn(config?: SpawnConfig): Promise<ContextHandle>;
+  exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult>;
+  execBackground?(
+    handle: ContextHandle,
+    command: string,
+    options?: BackgroundOptions,
+  ): Promise<BackgroundTask>;
+  listBackground?(handle: ContextHandle): Promise<BackgroundTaskInfo[]>;
+  killBackground?(handle: ContextHandle, id: string): Promise<BackgroundExit | null>;
+  waitBackground?(handle: ContextHandle, id: string, options?: WaitOptions): Promise<BackgroundExit | null>;
+  reassignBackground?(
+    from: ContextHandle,
+    to: ContextHandle,
+    callbacks?: {
+      onExit?: ((exit: BackgroundExit) => void) | undefined;
+      onStall?: ((stall: BackgroundStall) => void) | undefined;
+    },
+  ): Promise<BackgroundTaskInfo[]>;
+  execStream?(
+    handle: ContextHandle,
+    command: string | readonly string[],
+    options?: StreamOptions,
+  ): Promise<ExecStream>;
+  openTerminal?(handle: ContextHandle, options: TerminalOptions): Promise<Terminal>;
+  readFile(handle: ContextHandle, path: string): Promise<string>;
+  readFileBytes?(handle: ContextHandle, path: string): Promise<Uint8Array>;
+  writeFile(
+    handle: ContextHandle,
+    path: string,
+    content: string | Uint8Array,
+    encoding?: BufferEncoding,
+  ): Promise<void>;
+  /** A plain path lists immediate entries; a path with `* ? [ ] { }` lists matching files. */
+  listFiles(handle: ContextHandle, path: string): Promise<FileEntry[]>;
+  /** Size in bytes; null when missing, not a regular file, or outside containment. */
+  fileSize?(handle: ContextHandle, path: string): Promise<number | null>;
+  getMappedPort?(handle: ContextHandle, containerPort: number): Promise<number | null>;
+  /** End everything the handle owns (processes, containers, spill files). Idempotent. */
+  destroy(handle: ContextHandle): Promise<void>;
+}

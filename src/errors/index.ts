@@ -1,0 +1,146 @@
+/**
+ * Typed errors shared by every layer. Callers classify by `code` (stable) or `instanceof`, never by
+ * parsing `message`. Each message states the fact, the values involved, and what to do about it.
+ *
+ * This folder sits beneath every layer in ARCHITECTURE.md because the lowest layer
+ * (`subprocess`) already needs `SpawnError`.
+ * @module
+ */
+
+/** Every stable error code berth throws. Changing one is a breaking change. */
+export type BerthErrorCode =
+  | 'E_INVALID_ARGUMENT'
+  | 'E_SPAWN'
+  | 'E_CONTAINMENT'
+  | 'E_SANDBOX_UNAVAILABLE'
+  | 'E_CAPABILITY'
+  | 'E_NOT_FOUND'
+  | 'E_IS_DIRECTORY'
+  | 'E_NOT_DIRECTORY'
+  | 'E_UNKNOWN_HANDLE'
+  | 'E_CONTEXT_DESTROYED'
+  | 'E_PTY_UNAVAILABLE'
+  | 'E_DOCKER_UNAVAILABLE'
+  | 'E_DOCKER_IMAGE_NOT_FOUND'
+  | 'E_DOCKER_API'
+  | 'E_CONTAINER_GONE'
+  | 'E_FILE_TOO_LARGE'
+  | 'E_IO';
+
+/** Base class: every error berth throws on purpose is a `BerthError` with a stable `code`. */
+export class BerthError extends Error {
+  /** Stable, machine-readable classification. */
+  readonly code: BerthErrorCode;
+
+  constructor(code: BerthErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/** A caller passed a missing, ill-typed or out-of-range value. `field` names it. */
+export class InvalidArgumentError extends BerthError {
+  /** Dotted path of the offending field, e.g. `stdio.stdout.maxBytes`. */
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super('E_INVALID_ARGUMENT', `${field}: ${message}`);
+    this.field = field;
+  }
+}
+
+/** Why a spawn could not be made. */
+export type SpawnFailureReason = 'not-found' | 'permission-denied' | 'bad-cwd' | 'other';
+
+/** The process could not be started at all (as opposed to starting and exiting non-zero). */
+export class SpawnError extends BerthError {
+  readonly reason: SpawnFailureReason;
+  /** The program that was asked for (`argv[0]`). */
+  readonly command: string;
+  /** The underlying errno code, such as `ENOENT`, when the OS gave one. */
+  readonly errno: string | undefined;
+  constructor(
+    reason: SpawnFailureReason,
+    command: string,
+    message: string,
+    options?: { cause?: unknown; errno?: string | undefined },
+  ) {
+    super('E_SPAWN', message, options);
+    this.reason = reason;
+    this.command = command;
+    this.errno = options?.errno;
+  }
+}
+
+/** A path resolved outside the context's `workspaceRoot` and was refused before any I/O. */
+export class ContainmentError extends BerthError {
+  /** The path as the caller gave it. */
+  readonly path: string;
+  /** The root it had to stay inside. */
+  readonly root: string;
+  constructor(path: string, root: string, detail: string) {
+    super(
+      'E_CONTAINMENT',
+      `${JSON.stringify(path)} is outside the workspace root ${JSON.stringify(root)} (${detail}); use a path inside the root`,
+    );
+    this.path = path;
+    this.root = root;
+  }
+}
+
+/** The OS sandbox cannot be applied on this host; nothing was run unsandboxed. */
+export class SandboxUnavailableError extends BerthError {
+  /** What to do about it, for a person. */
+  readonly fix: string;
+  constructor(message: string, fix: string, options?: { cause?: unknown }) {
+    super('E_SANDBOX_UNAVAILABLE', `${message}. ${fix}`, options);
+    this.fix = fix;
+  }
+}
+
+/** The context does not support what was asked; berth never falls back to the host silently. */
+export class CapabilityError extends BerthError {
+  readonly capability: string;
+  constructor(capability: string, contextType: string, hint?: string) {
+    super(
+      'E_CAPABILITY',
+      `the ${contextType} context does not support ${capability}${hint ? `; ${hint}` : ''}`,
+    );
+    this.capability = capability;
+  }
+}
+
+/** A file or directory does not exist. */
+export class NotFoundError extends BerthError {
+  readonly path: string;
+  constructor(path: string, what = 'file') {
+    super('E_NOT_FOUND', `no such ${what}: ${path}`);
+    this.path = path;
+  }
+}
+
+/** The handle is unknown to this context, or was destroyed. */
+export class UnknownHandleError extends BerthError {
+  constructor(handleId: string, contextType: string) {
+    super(
+      'E_UNKNOWN_HANDLE',
+      `handle ${JSON.stringify(handleId)} is not live in this ${contextType} context (never spawned here, or destroyed); call spawn() for a new one`,
+    );
+  }
+}
+
+/** `node-pty` is not installed or failed to load, so no terminal can be opened. */
+export class PtyUnavailableError extends BerthError {
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(
+      'E_PTY_UNAVAILABLE',
+      `terminals need the optional dependency node-pty, which could not be loaded (${detail}); install it with \`npm install node-pty\` (needs python3, make and a C++ compiler)`,
+      options,
+    );
+  }
+}
+
+/** True when `error` is a {@link BerthError} with the given code. */
+export function isBerthError(error: unknown, code?: BerthErrorCode): error is BerthError {
+  return error instanceof BerthError && (code === undefined || error.code === code);
+}
