@@ -13,6 +13,7 @@ export type BerthErrorCode =
   | 'E_SPAWN'
   | 'E_CONTAINMENT'
   | 'E_SANDBOX_UNAVAILABLE'
+  | 'E_SANDBOX_DENIED'
   | 'E_CAPABILITY'
   | 'E_NOT_FOUND'
   | 'E_IS_DIRECTORY'
@@ -95,6 +96,18 @@ export class SandboxUnavailableError extends BerthError {
   constructor(message: string, fix: string, options?: { cause?: unknown }) {
     super('E_SANDBOX_UNAVAILABLE', `${message}. ${fix}`, options);
     this.fix = fix;
+  }
+}
+
+/** The sandbox policy forbids the operation (e.g. `writeFile` outside the writable roots). */
+export class SandboxDeniedError extends BerthError {
+  readonly path: string;
+  constructor(path: string, detail: string) {
+    super(
+      'E_SANDBOX_DENIED',
+      `${JSON.stringify(path)} is not writable under the sandbox policy (${detail}); write inside one of the policy's writableRoots or widen the policy`,
+    );
+    this.path = path;
   }
 }
 
