@@ -26,7 +26,8 @@ export type BerthErrorCode =
   | 'E_DOCKER_API'
   | 'E_CONTAINER_GONE'
   | 'E_FILE_TOO_LARGE'
-  | 'E_IO';
+  | 'E_IO'
+  | 'E_PROTOCOL';
 
 /** Base class: every error berth throws on purpose is a `BerthError` with a stable `code`. */
 export class BerthError extends Error {
@@ -150,6 +151,19 @@ export class PtyUnavailableError extends BerthError {
       `terminals need the optional dependency node-pty, which could not be loaded (${detail}); install it with \`npm install node-pty\` (needs python3, make and a C++ compiler)`,
       options,
     );
+  }
+}
+
+/**
+ * A peer broke a wire protocol: a frame that is not valid JSON-RPC, not UTF-8, or longer than the
+ * line limit. The connection stays up; the bad frame is dropped.
+ */
+export class ProtocolError extends BerthError {
+  /** Which protocol and stream, e.g. `mcp-stdio`. */
+  readonly protocol: string;
+  constructor(protocol: string, message: string, options?: { cause?: unknown }) {
+    super('E_PROTOCOL', `${protocol}: ${message}`, options);
+    this.protocol = protocol;
   }
 }
 
