@@ -1,0 +1,144 @@
+/**
+ * Streamable HTTP on loopback: one SDK server per session, behind the {@link checkRequest} gate.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { InvalidArgumentError } from '../errors/index.js';
+import { checkRequest, generateToken, validateToken } from './http-guard.js';
+
+/** Options for `listenHttp`. */
+export interface HttpListenOptions {
+  /** TCP port on 127.0.0.1; 0 (default) picks a free one. */
+  readonly port?: number | undefined;
+  /** Bearer token clients must send; generated when omitted. At least 16 characters. */
+  readonly token?: string | undefined;
+  /** URL path of the endpoint. Default `/mcp`. */
+  readonly path?: string | undefined;
+  /** Concurrent sessions; a new one beyond this is refused with 503. Default 16. */
+  readonly maxSessions?: number | undefined;
+  /** Browser origins to admit besides the server's own. */
+  readonly allowedOrigins?: readonly string[] | undefined;
+}
+
+/** A listening endpoint. */
+export interface HttpEndpoint {
+  /** e.g. `http://127.0.0.1:43117/mcp` */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  /** Live sessions. */
+  sessionCount(): number;
+  /** Close every session and stop listening. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly server: Server;
+}
+
+/** Serve MCP over Streamable HTTP on 127.0.0.1 only. `newServer` builds one SDK server per session. */
+export async function listenHttp(
+  newServer: () => Server,
+  options: HttpListenOptions = {},
+): Promise<HttpEndpoint> {
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new InvalidArgumentError('port', `must be an integer from 0 to 65535, got ${String(port)}`);
+  }
+  const token = options.token === undefined ? generateToken() : validateToken(options.token);
+  const path = options.path ?? '/mcp';
+  if (!path.startsWith('/'))
+    throw new InvalidArgumentError('path', `must start with "/", got ${JSON.stringify(path)}`);
+  const maxSessions = options.maxSessions ?? 16;
+  if (!Number.isInteger(maxSessions) || maxSessions < 1) {
+    throw new InvalidArgumentError('maxSessions', `must be a positive integer, got ${String(maxSessions)}`);
+  }
+  const sessions = new Map<string, Session>();
+  let boundPort = port;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refusal = checkRequest(req.headers, {
+      token,
+      port: boundPort,
+      allowedOrigins: options.allowedOrigins,
+    });
+    if (refusal !== null) return reply(res, refusal.status, refusal.message, refusal.headers);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== path) return reply(res, 404, `no MCP endpoint at ${url.pathname}; use ${path}`);
+
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (session === undefined)
+        return reply(res, 404, 'unknown or closed MCP session; initialize a new one');
+      return session.transport.handleRequest(req, res);
+    }
+    if (sessions.size >= maxSessions) {
+      return reply(res, 503, `too many MCP sessions (${maxSessions}); close one first`);
+    }
+    // No session yet: only an initialize request may open one (the transport refuses anything else).
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server });
+      },
+    });
+    const server = newServer();
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+    if (transport.sessionId === undefined) await server.close();
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) reply(res, 500, error instanceof Error ? error.message : String(error));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, '127.0.0.1', () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  boundPort = (http.address() as AddressInfo).port;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://127.0.0.1:${boundPort}${path}`,
+    port: boundPort,
+    token,
+    sessionCount: () => sessions.size,
+    close() {
+      closing ??= (async () => {
+        const open = [...sessions.values()];
+        sessions.clear();
+        await Promise.allSettled(open.map((s) => s.server.close()));
+        await new Promise<void>((resolve) => {
+          http.close(() => resolve());
+          http.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}
+
+function reply(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
