@@ -15,9 +15,50 @@ export interface SandboxPolicy {
    * (e.g. `.git/hooks`, `.bashrc`, `.mcp.json`).
    */
   readonly readOnlyPaths: readonly string[];
+  /**
+   * Absolute path of the bubblewrap executable (Linux). Absent: `bwrap` is looked up on the host
+   * `PATH` when a command is confined. For non-standard installs and for exercising fail-closed.
+   */
+  readonly bwrapPath?: string | undefined;
 }
 
 /** The result of confining one command: argv to spawn instead, or why it cannot be confined. */
 export type Confinement =
   | { readonly ok: true; readonly argv: readonly string[]; readonly env?: Readonly<Record<string, string>> }
   | { readonly ok: false; readonly reason: string; readonly fix: string };
+
+/*
+ * Additions below are optional and backward compatible with the shapes above.
+ */
+
+/** How one preflight check came out. `skip` means it does not apply on this host. */
+export type SandboxCheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+/** One preflight check: what was looked at, what was seen, and what to do about it. */
+export interface SandboxCheck {
+  /** Stable identifier, e.g. `bwrap-binary`, `user-namespaces`, `bwrap-run`, `network-namespace`. */
+  readonly id: string;
+  /** Short human title. */
+  readonly title: string;
+  readonly status: SandboxCheckStatus;
+  /** What was observed, with the values involved. */
+  readonly detail: string;
+  /** What a person can do about a `fail` or `warn`. */
+  readonly fix?: string | undefined;
+}
+
+/** The preflight's answer: can commands be confined here, and if not, why and how to fix it. */
+export interface SandboxReport {
+  readonly platform: string;
+  /** The mechanism berth uses on this platform. */
+  readonly backend: 'bubblewrap' | 'sandbox-exec' | 'none';
+  /** True when commands can be confined (otherwise every sandboxed command fails closed). */
+  readonly available: boolean;
+  /** True when `network: 'deny'` can be enforced. */
+  readonly networkIsolation: boolean;
+  /** Summary of the first blocking failure, when `available` is false. */
+  readonly reason?: string | undefined;
+  /** What to do about `reason`. */
+  readonly fix?: string | undefined;
+  readonly checks: readonly SandboxCheck[];
+}
