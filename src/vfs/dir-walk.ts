@@ -1,0 +1,220 @@
+/**
+ * The symlink half of containment: open a path one component at a time from an open directory,
+ * never letting the kernel follow a symlink on our behalf. On Linux each step goes through
+ * `/proc/self/fd/<dirfd>/<name>`, which resolves relative to the directory we already hold (the
+ * `openat` pattern), so swapping a component for a symlink after it was checked changes nothing.
+ * A symlink met on the way is read and re-resolved from the root, and refused if it leads outside.
+ * @module
+ */
+import { constants, existsSync } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, readlink } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { BerthError, ContainmentError } from '../errors/index.js';
+import { errnoOf, isDirectoryError, notDirectoryError, toFsError } from './fs-errors.js';
+import { isWithin, type PathScope } from './path-scope.js';
+
+/** POSIX allows 40 hops before ELOOP; berth uses the same bound. */
+const MAX_SYMLINK_HOPS = 40;
+const PROC_FD = '/proc/self/fd';
+const hasProcFd = existsSync(PROC_FD);
+
+/** What the final component is opened for. */
+export type OpenPurpose = 'read' | 'write' | 'directory';
+
+export interface OpenRequest {
+  readonly purpose: OpenPurpose;
+  /** Verb for messages, e.g. `readFile`. */
+  readonly operation: string;
+  /** Create missing parent directories (write). */
+  readonly createParents?: boolean | undefined;
+  /** Called with the real path of every directory or file about to be created or written. */
+  readonly beforeMutate?: ((realPath: string) => void | Promise<void>) | undefined;
+}
+
+/** An opened file or directory and the real path it was reached by. */
+export interface OpenedPath {
+  readonly handle: FileHandle;
+  readonly realPath: string;
+}
+
+const O_NOFOLLOW = constants.O_NOFOLLOW;
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | O_NOFOLLOW;
+const FINAL_FLAGS: Record<OpenPurpose, number> = {
+  // O_NONBLOCK: opening a FIFO must not hang the caller; non-regular files are refused after fstat.
+  read: constants.O_RDONLY | constants.O_NONBLOCK | O_NOFOLLOW,
+  // No O_TRUNC: the file is truncated only after fstat proved it is a regular file.
+  write: constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK | O_NOFOLLOW,
+  directory: DIRECTORY_FLAGS,
+};
+
+/** Path that names `name` inside the directory `dir` is open on. */
+export function childPath(dir: OpenedPath, name: string): string {
+  return hasProcFd ? `${PROC_FD}/${dir.handle.fd}/${name}` : join(dir.realPath, name);
+}
+
+/** Path that names the open file or directory itself (for readdir on an open directory). */
+export function selfPath(opened: OpenedPath): string {
+  return hasProcFd ? `${PROC_FD}/${opened.handle.fd}` : opened.realPath;
+}
+
+/** True when the kernel-level guard is active (false: path-based checks only, see docs/vfs.md). */
+export const fdRelativeWalk = hasProcFd;
+
+/** Opens paths inside one {@link PathScope}. */
+export class DirWalker {
+  constructor(readonly scope: PathScope) {}
+
+  /**
+   * Open `parts` (components below the root) for `request.purpose`.
+   * @param original - the caller's path, quoted in errors.
+   */
+  async open(parts: readonly string[], original: string, request: OpenRequest): Promise<OpenedPath> {
+    let current = parts;
+    for (let hops = 0; hops <= MAX_SYMLINK_HOPS; hops++) {
+      const step = await this.tryOpen(current, original, request);
+      if ('handle' in step) return step;
+      current = step.redirect;
+    }
+    throw new BerthError(
+      'E_IO',
+      `${request.operation} ${JSON.stringify(original)}: more than ${MAX_SYMLINK_HOPS} symlinks on the way (a loop?); fix the links`,
+    );
+  }
+
+  /** Open a directory that is known to be inside the scope (a child of an open directory). */
+  async openChildDirectory(dir: OpenedPath, name: string): Promise<OpenedPath | null> {
+    try {
+      const handle = await open(childPath(dir, name), DIRECTORY_FLAGS);
+      return { handle, realPath: join(dir.realPath, name) };
+    } catch {
+      // Gone, swapped for a symlink, or unreadable since it was listed: skip it.
+      return null;
+    }
+  }
+
+  private async openRoot(): Promise<OpenedPath> {
+    const handle = await open(this.scope.realRoot, DIRECTORY_FLAGS);
+    return { handle, realPath: this.scope.realRoot };
+  }
+
+  private async tryOpen(
+    parts: readonly string[],
+    original: string,
+    request: OpenRequest,
+  ): Promise<OpenedPath | { redirect: string[] }> {
+    let dir: OpenedPath | null;
+    try {
+      dir = await this.openRoot();
+    } catch (error) {
+      throw toFsError(error, this.scope.givenRoot, `${request.operation}: workspace root`);
+    }
+    try {
+      if (parts.length === 0) {
+        if (request.purpose !== 'directory') throw isDirectoryError(original, request.operation);
+        const root = dir;
+        dir = null;
+        return root;
+      }
+      let creations = 0;
+      for (let index = 0; index < parts.length - 1; index++) {
+        const name = parts[index]!;
+        let next: FileHandle;
+        try {
+          next = await open(childPath(dir, name), DIRECTORY_FLAGS);
+        } catch (error) {
+          const errno = errnoOf(error);
+          if (errno === 'ENOENT' && request.createParents && creations++ < parts.length * 2) {
+            await this.makeDirectory(dir, name, request);
+            index--; // open the directory just made, through the same checks
+            continue;
+          }
+          if (errno === 'ENOTDIR' || errno === 'ELOOP') {
+            const redirect = await this.followSymlink(dir, name, parts.slice(index + 1), original);
+            if (redirect) return { redirect };
+          }
+          throw toFsError(error, original, request.operation);
+        }
+        await dir.handle.close();
+        dir = { handle: next, realPath: join(dir.realPath, name) };
+      }
+      const name = parts[parts.length - 1]!;
+      const realPath = join(await this.currentPath(dir), name);
+      if (request.purpose === 'write') await request.beforeMutate?.(realPath);
+      try {
+        const handle = await open(childPath(dir, name), FINAL_FLAGS[request.purpose], 0o666);
+        return { handle, realPath };
+      } catch (error) {
+        const errno = errnoOf(error);
+        if (errno === 'ELOOP' || (errno === 'ENOTDIR' && request.purpose === 'directory')) {
+          const redirect = await this.followSymlink(dir, name, [], original);
+          if (redirect) return { redirect };
+          if (errno === 'ENOTDIR') throw notDirectoryError(original, request.operation);
+        }
+        if (errno === 'ENXIO') {
+          throw new BerthError(
+            'E_IO',
+            `${request.operation} ${JSON.stringify(original)}: not a regular file (a FIFO or socket without a peer)`,
+          );
+        }
+        throw toFsError(error, original, request.operation);
+      }
+    } finally {
+      await dir?.handle.close();
+    }
+  }
+
+  private async makeDirectory(dir: OpenedPath, name: string, request: OpenRequest): Promise<void> {
+    await request.beforeMutate?.(join(await this.currentPath(dir), name));
+    try {
+      await mkdir(childPath(dir, name), 0o777);
+    } catch (error) {
+      // Someone else made it (or a symlink now sits there): the retried open decides.
+      if (errnoOf(error) !== 'EEXIST') throw error;
+    }
+  }
+
+  /** The real path of an open directory right now (it may have been renamed since it was opened). */
+  private async currentPath(dir: OpenedPath): Promise<string> {
+    if (!hasProcFd) return dir.realPath;
+    try {
+      return await readlink(selfPath(dir));
+    } catch {
+      return dir.realPath;
+    }
+  }
+
+  /**
+   * When `name` inside `dir` is a symlink, the components to retry with (its target joined with
+   * `rest`, below the root). Null when it is not a symlink.
+   * @throws ContainmentError when the target leads outside the root.
+   */
+  private async followSymlink(
+    dir: OpenedPath,
+    name: string,
+    rest: readonly string[],
+    original: string,
+  ): Promise<string[] | null> {
+    const link = childPath(dir, name);
+    let target: string;
+    try {
+      if (!(await lstat(link)).isSymbolicLink()) return null;
+      target = await readlink(link);
+    } catch {
+      return null;
+    }
+    const base = await this.currentPath(dir);
+    const destination = resolve(base, target, ...rest);
+    const { realRoot, givenRoot, contained } = this.scope;
+    if (contained && !isWithin(realRoot, destination)) {
+      const shown = relative(realRoot, join(base, name)) || name;
+      throw new ContainmentError(
+        original,
+        givenRoot,
+        `the symlink ${JSON.stringify(shown)} on the way leads out`,
+      );
+    }
+    return relative(realRoot, destination)
+      .split('/')
+      .filter((part) => part.length > 0);
+  }
+}
