@@ -3,4 +3,14 @@
  * @module
  */
 export * from '../errors/index.js';
+export * from './defaults.js';
+export {
+  type CapturedStream,
+  collectSpecFor,
+  OutputCapture,
+  type OutputCaptureOptions,
+  omissionMarker,
+  settle,
+} from './output-capture.js';
 export type * from './types.js';
+export * from './validate-options.js';
