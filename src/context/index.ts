@@ -3,6 +3,13 @@
  * @module
  */
 export * from '../errors/index.js';
+export {
+  type BackgroundMachinery,
+  BackgroundRegistry,
+  type OwnerCallbacks,
+  type RegisterOptions,
+  type TaskOutcome,
+} from './background-registry.js';
 export * from './defaults.js';
 export {
   type CapturedStream,
