@@ -5,10 +5,36 @@
  */
 export * from '../errors/index.js';
 export { validateCollect } from './collect-spec.js';
+export { registeredTreeCount, registerTreeForExit, unregisterTreeForExit } from './exit-finalizer.js';
 export { HeadTailBuffer, type HeadTailSlice } from './head-tail-buffer.js';
+export { LocalProcessHandle } from './local-process-handle.js';
+export { LocalSubprocessRuntime, type LocalSubprocessRuntimeOptions } from './local-runtime.js';
+export { LocalTerminalHandle } from './local-terminal.js';
 export { OutputCollector, type OutputCollectorOptions } from './output-collector.js';
 export { createPrivateDir, removePrivateDir } from './private-dir.js';
+export {
+  isDefunct,
+  type ProcStat,
+  parseProcStat,
+  procAvailable,
+  readProcStat,
+  scanProcesses,
+} from './proc-stat.js';
+export { ProcessTree, signalGroup, signalPid } from './process-tree.js';
+export { loadPty, type PtyModule, type PtyProcess } from './pty-loader.js';
+export { resolveLocalExecutable } from './resolve-executable.js';
+export { SubprocessRuntime } from './runtime.js';
+export {
+  CLOUD_PROVIDER_PREFIXES,
+  CREDENTIAL_NAME_PATTERNS,
+  childEnv,
+  isCredentialShapedName,
+  isManagedName,
+  scrubbedParentEnv,
+} from './scrubbed-env.js';
+export { MAX_TIMER_DELAY_MS, validateSpawnSpec, validateTerminalSpec } from './spawn-spec.js';
 export { type SpillDiscardReason, SpillFile } from './spill-file.js';
+export { killTreeNow, terminateTree, waitForTreeGone } from './terminate-tree.js';
 export * from './types.js';
 export {
   alignStartForward,

@@ -62,6 +62,11 @@ export class OutputCollector implements SubprocessOutputReader {
     return this.buffer.bytesTotal;
   }
 
+  /** True when the spec asked to keep the spill file after `dispose()`. */
+  get keepsSpill(): boolean {
+    return this.keepSpill;
+  }
+
   /** True once `end()` was called. */
   get isEnded(): boolean {
     return this.ended;

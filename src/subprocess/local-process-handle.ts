@@ -1,0 +1,240 @@
+/**
+ * The live handle of one locally spawned process tree: stdio wired by disposition, collected
+ * streams, exit facts, and tree-scoped termination and waiting.
+ * @module
+ */
+import { type ChildProcess, type StdioOptions, spawn as spawnChild } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { registerTreeForExit, unregisterTreeForExit } from './exit-finalizer.js';
+import { OutputCollector } from './output-collector.js';
+import { ProcessTree } from './process-tree.js';
+import { childEnv } from './scrubbed-env.js';
+import { checkCwd, spawnErrorFrom } from './spawn-failure.js';
+import { terminateTree, waitForTreeGone } from './terminate-tree.js';
+import type {
+  SubprocessCollectedOutputs,
+  SubprocessHandle,
+  SubprocessOutcome,
+  SubprocessOutputMode,
+  SubprocessSpawnSpec,
+} from './types.js';
+
+/** What the owning runtime provides to each handle. */
+export interface HandleOwner {
+  /** The runtime's private spill directory (created on first use). */
+  spillDir(): string;
+  /** The tree may still have live processes: track it for disposal. */
+  treeLive(handle: LocalProcessHandle): void;
+  /** No process of the tree remains. */
+  treeGone(handle: LocalProcessHandle): void;
+}
+
+const LIVENESS_POLL_MS = 1000;
+
+function stdioFor(mode: SubprocessOutputMode): 'pipe' | 'inherit' | 'ignore' {
+  return typeof mode === 'object' ? 'pipe' : mode;
+}
+
+/** Swallow EPIPE on a child's stdin (the child may exit before reading); rethrow other unhandled errors. */
+function tolerateEpipe(stream: Writable): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ECONNRESET') return;
+    if (stream.listenerCount('error') === 1) throw error;
+  });
+}
+
+/** A locally spawned process tree. Create through `LocalSubprocessRuntime.spawn`. */
+export class LocalProcessHandle implements SubprocessHandle {
+  readonly pid: number;
+  readonly stdin: Writable | undefined;
+  readonly stdout: Readable | undefined;
+  readonly stderr: Readable | undefined;
+  readonly collected: SubprocessCollectedOutputs;
+  readonly done: Promise<SubprocessOutcome>;
+  private readonly owner: HandleOwner;
+  private readonly graceMs: number;
+  private readonly tree: ProcessTree | undefined;
+  private readonly collectors: OutputCollector[] = [];
+  private readonly rootExited: Promise<void>;
+  private terminating: Promise<void> | undefined;
+  private gone = false;
+  private livenessTimer: NodeJS.Timeout | undefined;
+  private abortCleanup: (() => void) | undefined;
+
+  /** Spawns at once; the spec must already be validated. */
+  constructor(spec: SubprocessSpawnSpec, owner: HandleOwner) {
+    this.owner = owner;
+    this.graceMs = spec.graceMs;
+    const command = spec.argv[0]!;
+    const collectorFor = (mode: SubprocessOutputMode, label: 'stdout' | 'stderr') => {
+      if (typeof mode !== 'object') return undefined;
+      const collector = new OutputCollector(mode, {
+        spillDir: mode.spill ? owner.spillDir() : '',
+        label,
+        field: `stdio.${label}`,
+      });
+      this.collectors.push(collector);
+      return collector;
+    };
+    const outCollector = collectorFor(spec.stdio.stdout, 'stdout');
+    const errCollector = collectorFor(spec.stdio.stderr, 'stderr');
+    this.collected = { stdout: outCollector, stderr: errCollector };
+
+    const cwdError = checkCwd(spec.cwd, command);
+    let child: ChildProcess | undefined;
+    let immediateError: unknown;
+    if (!cwdError) {
+      const stdin = spec.stdio.stdin;
+      const stdio: StdioOptions = [
+        stdin === 'ignore' ? 'ignore' : 'pipe',
+        stdioFor(spec.stdio.stdout),
+        stdioFor(spec.stdio.stderr),
+      ];
+      const env = childEnv(spec.env);
+      // A shell trusts PWD when it names the real cwd; the parent's PWD would be a lie here.
+      if (!(spec.env && 'PWD' in spec.env)) env.PWD = spec.cwd;
+      try {
+        // detached: the child calls setsid(), so it leads a new session and process group.
+        child = spawnChild(command, spec.argv.slice(1), { cwd: spec.cwd, env, stdio, detached: true });
+      } catch (error) {
+        immediateError = error;
+      }
+    }
+
+    if (!child || child.pid === undefined) {
+      this.pid = -1;
+      this.stdin = undefined;
+      this.stdout = undefined;
+      this.stderr = undefined;
+      this.tree = undefined;
+      this.gone = true;
+      this.rootExited = Promise.resolve();
+      for (const collector of this.collectors) void collector.end();
+      this.done = new Promise<SubprocessOutcome>((_, reject) => {
+        const fail = (error: unknown) => reject(cwdError ?? spawnErrorFrom(error, command, spec.cwd));
+        if (cwdError || immediateError !== undefined) fail(immediateError);
+        else child!.once('error', fail);
+      });
+      // A caller that only checks `pid` must not crash the host with an unhandled rejection.
+      this.done.catch(() => {});
+      return;
+    }
+
+    const pid = child.pid;
+    this.pid = pid;
+    this.tree = new ProcessTree(pid, () => child.exitCode === null && child.signalCode === null);
+    registerTreeForExit(this.tree);
+    owner.treeLive(this);
+
+    const stdin = spec.stdio.stdin;
+    if (child.stdin) tolerateEpipe(child.stdin);
+    if (typeof stdin === 'object') child.stdin!.end(stdin.data);
+    this.stdin = stdin === 'pipe' ? (child.stdin ?? undefined) : undefined;
+    this.stdout = spec.stdio.stdout === 'pipe' ? (child.stdout ?? undefined) : undefined;
+    this.stderr = spec.stdio.stderr === 'pipe' ? (child.stderr ?? undefined) : undefined;
+    if (outCollector) child.stdout!.on('data', (chunk: Buffer) => outCollector.write(chunk));
+    if (errCollector) child.stderr!.on('data', (chunk: Buffer) => errCollector.write(chunk));
+
+    this.rootExited = new Promise((resolve) => child.once('exit', () => resolve()));
+    this.done = new Promise<SubprocessOutcome>((resolve) => {
+      let settled = false;
+      const settle = () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(drainTimer);
+        // Collected pipes still open here are held by a surviving descendant: stop reading them.
+        if (outCollector) child.stdout!.destroy();
+        if (errCollector) child.stderr!.destroy();
+        const outcome: SubprocessOutcome = { exitCode: child.exitCode, signal: child.signalCode };
+        void Promise.all(this.collectors.map((collector) => collector.end())).then(() => resolve(outcome));
+        this.afterClose();
+      };
+      let drainTimer: NodeJS.Timeout | undefined;
+      child.once('exit', () => {
+        drainTimer = setTimeout(settle, this.graceMs);
+      });
+      child.once('close', settle);
+    });
+
+    if (spec.signal) {
+      const signal = spec.signal;
+      const onAbort = () => this.terminate();
+      if (signal.aborted) queueMicrotask(onAbort);
+      else {
+        signal.addEventListener('abort', onAbort, { once: true });
+        this.abortCleanup = () => signal.removeEventListener('abort', onAbort);
+      }
+    }
+  }
+
+  /** SIGTERM → `graceMs` → SIGKILL on the whole tree. Idempotent; a no-op once the tree is gone. */
+  terminate(): void {
+    if (this.gone || this.terminating || !this.tree) return;
+    const tree = this.tree;
+    this.terminating = terminateTree(tree, this.graceMs).then(() => this.markGone());
+  }
+
+  /** Resolves `true` once no process of the tree remains; `false` when `signal` aborted first. */
+  async waitForExit(signal?: AbortSignal): Promise<boolean> {
+    if (this.gone || !this.tree) return true;
+    if (signal?.aborted) return false;
+    if (signal) {
+      let onAbort: (() => void) | undefined;
+      const aborted = new Promise<void>((resolve) => {
+        onAbort = resolve;
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+      await Promise.race([this.rootExited, aborted]);
+      signal.removeEventListener('abort', onAbort!);
+      if (signal.aborted) return false;
+    } else {
+      await this.rootExited;
+    }
+    if (this.gone) return true;
+    const goneNow = await waitForTreeGone(this.tree, { signal });
+    if (goneNow) this.markGone();
+    return goneNow;
+  }
+
+  /**
+   * Terminate the tree if it is alive, wait until it is gone, then remove this handle's spill files
+   * (unless the spec kept them). Collected text stays readable.
+   */
+  async dispose(): Promise<void> {
+    this.terminate();
+    await this.waitForExit();
+    await this.done.catch(() => undefined);
+    await Promise.all(this.collectors.map((collector) => collector.dispose()));
+  }
+
+  /** The handle's collectors (the runtime disposes them at shutdown). */
+  collectorList(): readonly OutputCollector[] {
+    return this.collectors;
+  }
+
+  /** After close: confirm the tree gone cheaply, or keep watching it in the background. */
+  private afterClose(): void {
+    const tree = this.tree!;
+    if (this.gone) return;
+    // The cheap check only (no /proc scan), so a short command pays nothing extra at close.
+    if (tree.looksGone()) {
+      this.markGone();
+      return;
+    }
+    this.livenessTimer = setInterval(() => {
+      if (tree.looksGone()) this.markGone();
+    }, LIVENESS_POLL_MS);
+    // Watching must not keep the host alive; the exit finalizer covers the host leaving.
+    this.livenessTimer.unref();
+  }
+
+  private markGone(): void {
+    if (this.gone) return;
+    this.gone = true;
+    clearInterval(this.livenessTimer);
+    this.abortCleanup?.();
+    this.abortCleanup = undefined;
+    unregisterTreeForExit(this.tree!);
+    this.owner.treeGone(this);
+  }
+}

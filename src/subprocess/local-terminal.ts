@@ -1,0 +1,153 @@
+/**
+ * A terminal session over node-pty: the child leads a new session with the terminal as its
+ * controlling tty. Output is delivered as bytes; foreground inspection reads the terminal's
+ * foreground group from `/proc/<pid>/stat` (`tpgid`), the kernel's answer to `tcgetpgrp`.
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { InvalidArgumentError } from '../errors/index.js';
+import { describeValue } from './describe-value.js';
+import { registerTreeForExit, unregisterTreeForExit } from './exit-finalizer.js';
+import { readProcStat, scanProcesses } from './proc-stat.js';
+import { ProcessTree, signalGroup } from './process-tree.js';
+import type { PtyProcess } from './pty-loader.js';
+import { isKnownSignal, signalName } from './signal-name.js';
+import { validateDimension } from './spawn-spec.js';
+import { terminateTree } from './terminate-tree.js';
+import type {
+  ForegroundProcess,
+  SubprocessOutcome,
+  SubprocessTerminalHandle,
+  SubprocessTerminalSpawnSpec,
+} from './types.js';
+
+/** What the owning runtime provides to each terminal. */
+export interface TerminalOwner {
+  terminalGone(handle: LocalTerminalHandle): void;
+}
+
+/** A live terminal session. Create through `LocalSubprocessRuntime.spawnTerminal`. */
+export class LocalTerminalHandle implements SubprocessTerminalHandle {
+  readonly pid: number;
+  readonly done: Promise<SubprocessOutcome>;
+  private readonly pty: PtyProcess;
+  private readonly tree: ProcessTree;
+  private readonly graceMs: number;
+  private readonly owner: TerminalOwner;
+  private readonly listeners = new Set<(chunk: Uint8Array) => void>();
+  private exited = false;
+  private terminating: Promise<void> | undefined;
+  private abortCleanup: (() => void) | undefined;
+
+  /** Wraps a freshly spawned pty; the spec must already be validated. */
+  constructor(pty: PtyProcess, spec: SubprocessTerminalSpawnSpec, owner: TerminalOwner) {
+    this.pty = pty;
+    this.pid = pty.pid;
+    this.graceMs = spec.graceMs;
+    this.owner = owner;
+    this.tree = new ProcessTree(pty.pid, () => !this.exited);
+    registerTreeForExit(this.tree);
+    pty.onData((data) => {
+      const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+      for (const listener of this.listeners) listener(chunk);
+    });
+    // node-pty reports exit after the master side closed, so every queued byte was delivered.
+    this.done = new Promise((resolve) => {
+      pty.onExit(({ exitCode, signal }) => {
+        this.exited = true;
+        const name = signalName(signal);
+        resolve({ exitCode: name ? null : exitCode, signal: name });
+      });
+    });
+    void this.done.then(() => {
+      if (this.tree.looksGone()) this.forget();
+    });
+    if (spec.signal) {
+      const signal = spec.signal;
+      const onAbort = () => void this.terminate();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.abortCleanup = () => signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Listen to output bytes in order; returns the unsubscribe function. */
+  onData(listener: (chunk: Uint8Array) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Send bytes (strings are UTF-8 encoded) to the terminal's input. */
+  write(data: string | Uint8Array): void {
+    if (typeof data !== 'string' && !(data instanceof Uint8Array)) {
+      throw new InvalidArgumentError('data', `must be a string or Uint8Array, got ${describeValue(data)}`);
+    }
+    if (this.exited) return;
+    this.pty.write(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+  }
+
+  /** Change the terminal size; the foreground job receives SIGWINCH from the kernel. */
+  resize(cols: number, rows: number): void {
+    validateDimension(cols, 'cols');
+    validateDimension(rows, 'rows');
+    if (this.exited) return;
+    this.pty.resize(cols, rows);
+  }
+
+  /** The terminal's foreground process group leader, or `null` when the session is gone. */
+  async inspectForeground(): Promise<ForegroundProcess | null> {
+    const pgid = this.foregroundGroup();
+    if (pgid === undefined) return null;
+    const command = readComm(pgid) ?? scanProcesses().find((stat) => stat.pgrp === pgid)?.comm;
+    if (command === undefined) return null;
+    return { pid: pgid, command };
+  }
+
+  /**
+   * Signal the terminal's foreground process group (what the terminal's own ^C would reach).
+   * @returns `true` when delivered, `false` when there is no foreground group any more.
+   */
+  async signalForeground(signal: NodeJS.Signals): Promise<boolean> {
+    if (!isKnownSignal(signal)) {
+      throw new InvalidArgumentError(
+        'signal',
+        `must be a signal name such as 'SIGINT', got ${describeValue(signal)}`,
+      );
+    }
+    const pgid = this.foregroundGroup();
+    if (pgid === undefined) return false;
+    return signalGroup(pgid, signal);
+  }
+
+  /** TERM → grace → KILL every session member; resolves once none remains and the terminal closed. */
+  terminate(): Promise<void> {
+    this.terminating ??= (async () => {
+      await terminateTree(this.tree, this.graceMs);
+      await this.done;
+      this.forget();
+    })();
+    return this.terminating;
+  }
+
+  private forget(): void {
+    this.abortCleanup?.();
+    this.abortCleanup = undefined;
+    unregisterTreeForExit(this.tree);
+    this.owner.terminalGone(this);
+  }
+
+  private foregroundGroup(): number | undefined {
+    if (this.exited) return undefined;
+    // Any session member reports the same tpgid; the leader is the one we know.
+    const stat = readProcStat(this.pid);
+    if (!stat || stat.tpgid <= 0) return undefined;
+    return stat.tpgid;
+  }
+}
+
+function readComm(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trimEnd();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Reading the kernel's process table from `/proc` (Linux). The tree walk needs, per process: its
+ * parent, group, session, controlling terminal's foreground group, state and start time (the start
+ * time tells a live process from a later one that reused its pid).
+ * @module
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** The fields of `/proc/<pid>/stat` berth uses. */
+export interface ProcStat {
+  readonly pid: number;
+  /** Executable name as the kernel reports it (at most 15 bytes). */
+  readonly comm: string;
+  /** One-letter state: R, S, D, Z (zombie), T (stopped), X (dead), … */
+  readonly state: string;
+  readonly ppid: number;
+  readonly pgrp: number;
+  readonly session: number;
+  /** Foreground process group of the controlling terminal; -1 without a terminal. */
+  readonly tpgid: number;
+  /** Start time in clock ticks since boot; with `pid`, a process identity that survives pid reuse. */
+  readonly startTime: number;
+}
+
+/** True when `/proc` is available to walk (Linux). */
+export const procAvailable: boolean = (() => {
+  try {
+    readFileSync('/proc/self/stat');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Parse one `/proc/<pid>/stat` line; `undefined` when malformed. */
+export function parseProcStat(line: string): ProcStat | undefined {
+  // comm may hold spaces and parentheses: it runs from the first '(' to the LAST ')'.
+  const open = line.indexOf('(');
+  const close = line.lastIndexOf(')');
+  if (open < 0 || close < open) return undefined;
+  const rest = line.slice(close + 2).split(' ');
+  // rest[0] is field 3 (state); field N is rest[N - 3].
+  if (rest.length < 20) return undefined;
+  return {
+    pid: Number(line.slice(0, open).trim()),
+    comm: line.slice(open + 1, close),
+    state: rest[0]!,
+    ppid: Number(rest[1]),
+    pgrp: Number(rest[2]),
+    session: Number(rest[3]),
+    tpgid: Number(rest[5]),
+    startTime: Number(rest[19]),
+  };
+}
+
+/** Stat of one process, or `undefined` when it does not exist (or `/proc` is unavailable). */
+export function readProcStat(pid: number): ProcStat | undefined {
+  try {
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stat of every process visible in `/proc`; processes that vanish mid-scan are skipped. */
+export function scanProcesses(): ProcStat[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const out: ProcStat[] = [];
+  for (const name of names) {
+    const code = name.charCodeAt(0);
+    if (code < 48 || code > 57) continue;
+    const stat = readProcStat(Number(name));
+    if (stat) out.push(stat);
+  }
+  return out;
+}
+
+/** True for a process that can no longer run: a zombie awaiting its reaper, or dead. */
+export function isDefunct(stat: ProcStat): boolean {
+  return stat.state === 'Z' || stat.state === 'X' || stat.state === 'x';
+}

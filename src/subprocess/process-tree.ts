@@ -1,0 +1,139 @@
+/**
+ * The membership of one process tree: the root's process group and session, plus every descendant
+ * found by walking parent links in `/proc` — so a child that moved to its own group or session
+ * (`setsid`) is still found while its parent lives. Members once seen are remembered by identity
+ * (pid + start time), so one orphaned mid-teardown is still signalled and awaited.
+ * @module
+ */
+import { isDefunct, type ProcStat, procAvailable, readProcStat, scanProcesses } from './proc-stat.js';
+
+/** One remembered member. */
+interface Identity {
+  readonly pid: number;
+  readonly startTime: number;
+}
+
+/** A process tree rooted at a process that leads its own process group (spawned detached). */
+export class ProcessTree {
+  /** Root pid; also the tree's process group id and session id. */
+  readonly rootPid: number;
+  private readonly rootRunning: () => boolean;
+  private readonly known = new Map<number, Identity>();
+
+  /**
+   * @param rootPid - pid of a group (and session) leader.
+   * @param rootRunning - true while the root has not been reaped; its pid cannot be reused until
+   * then, so the walk may start from it without checking its identity.
+   */
+  constructor(rootPid: number, rootRunning: () => boolean) {
+    this.rootPid = rootPid;
+    this.rootRunning = rootRunning;
+  }
+
+  /** True while the root's process group still has a member (one `kill(-pgid, 0)`). */
+  groupAlive(): boolean {
+    return signalGroup(this.rootPid, 0);
+  }
+
+  /**
+   * Every live member other than the root, found now; each one found is remembered. Without
+   * `/proc` only the process group is known, and this returns an empty list.
+   */
+  members(): ProcStat[] {
+    if (!procAvailable) return [];
+    const all = scanProcesses();
+    const byPid = new Map<number, ProcStat>();
+    const children = new Map<number, ProcStat[]>();
+    for (const stat of all) {
+      byPid.set(stat.pid, stat);
+      const list = children.get(stat.ppid);
+      if (list) list.push(stat);
+      else children.set(stat.ppid, [stat]);
+    }
+    const found = new Map<number, ProcStat>();
+    const queue: ProcStat[] = [];
+    const add = (stat: ProcStat) => {
+      if (stat.pid === process.pid || found.has(stat.pid)) return;
+      found.set(stat.pid, stat);
+      queue.push(stat);
+    };
+    // The group and session cannot be reused while any member lives, so matching them is safe.
+    for (const stat of all) {
+      if (stat.pgrp === this.rootPid || stat.session === this.rootPid) add(stat);
+    }
+    for (const identity of this.known.values()) {
+      const stat = byPid.get(identity.pid);
+      if (stat && stat.startTime === identity.startTime) add(stat);
+    }
+    if (this.rootRunning()) {
+      const root = byPid.get(this.rootPid);
+      if (root) add(root);
+    }
+    while (queue.length > 0) {
+      for (const child of children.get(queue.pop()!.pid) ?? []) add(child);
+    }
+    found.delete(this.rootPid);
+    const live: ProcStat[] = [];
+    for (const stat of found.values()) {
+      if (isDefunct(stat)) continue;
+      live.push(stat);
+      this.known.set(stat.pid, { pid: stat.pid, startTime: stat.startTime });
+    }
+    return live;
+  }
+
+  /** True when no process of the tree remains: root reaped, group empty, no remembered member alive. */
+  isGone(): boolean {
+    if (this.rootRunning()) return false;
+    // Without /proc the group is all we can see. With it, a full scan also discounts zombies
+    // (an unreaped zombie still answers `kill(-pgid, 0)`).
+    if (!procAvailable) return !this.groupAlive();
+    if (this.knownAlive()) return false;
+    return this.members().length === 0;
+  }
+
+  /** Cheap check without a full scan: root reaped, group empty, every remembered member gone. */
+  looksGone(): boolean {
+    return !this.rootRunning() && !this.groupAlive() && !this.knownAlive();
+  }
+
+  /**
+   * Send `signal` to the group and to every live member found now (plus the root while running).
+   * @returns how many processes or groups were signalled.
+   */
+  signal(signal: NodeJS.Signals): number {
+    let count = 0;
+    const members = this.members();
+    if (signalGroup(this.rootPid, signal)) count++;
+    else if (this.rootRunning() && signalPid(this.rootPid, signal)) count++;
+    for (const member of members) {
+      if (member.pgrp === this.rootPid) continue; // the group signal reached it
+      if (signalPid(member.pid, signal)) count++;
+    }
+    return count;
+  }
+
+  private knownAlive(): boolean {
+    for (const identity of this.known.values()) {
+      const stat = readProcStat(identity.pid);
+      if (stat && stat.startTime === identity.startTime && !isDefunct(stat)) return true;
+      this.known.delete(identity.pid);
+    }
+    return false;
+  }
+}
+
+/** `kill(-pgid, signal)`; true when delivered (or when EPERM says the group exists). */
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  return signalPid(-pgid, signal);
+}
+
+/** `kill(pid, signal)`; true when delivered, or EPERM (the target exists but is not ours to signal). */
+export function signalPid(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

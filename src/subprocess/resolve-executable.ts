@@ -1,0 +1,95 @@
+/**
+ * Executable lookup in the local execution world: absolute paths are verified, bare names are
+ * searched on the scrubbed PATH (or an explicit `PATH` override), and relative paths with a
+ * separator are refused because their base would be a guess.
+ * @module
+ */
+import { constants } from 'node:fs';
+import { access, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import { InvalidArgumentError, SpawnError } from '../errors/index.js';
+import { describeValue } from './describe-value.js';
+import { scrubbedParentEnv } from './scrubbed-env.js';
+
+/** Throws `InvalidArgumentError` unless `command` is an absolute path or a bare name. */
+export function validateCommandShape(command: unknown, field: string): asserts command is string {
+  if (typeof command !== 'string' || command.length === 0) {
+    throw new InvalidArgumentError(field, `must be a non-empty string, got ${describeValue(command)}`);
+  }
+  if (command.includes('\0')) throw new InvalidArgumentError(field, 'must not contain a NUL byte');
+  if (!isAbsolute(command) && command.includes('/')) {
+    throw new InvalidArgumentError(
+      field,
+      `relative path ${JSON.stringify(command)} has no defined base; pass an absolute path or a bare name found on PATH`,
+    );
+  }
+}
+
+/** Why `path` cannot be executed, or `undefined` when it can (a regular file we may execute). */
+async function executableProblem(path: string): Promise<'not-found' | 'permission-denied' | undefined> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return 'permission-denied';
+    await access(path, constants.X_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'EACCES' || code === 'EPERM' ? 'permission-denied' : 'not-found';
+  }
+}
+
+/**
+ * Resolve `command` to a canonical executable path.
+ * @param command - an absolute path, or a bare name looked up on PATH.
+ * @param env - explicit entries; a `PATH` here replaces the scrubbed parent's PATH for the lookup.
+ * @param signal - aborts the lookup (rejects with the signal's reason).
+ * @throws InvalidArgumentError for an empty command or a relative path with a separator.
+ * @throws SpawnError `not-found` / `permission-denied` when nothing executable matches.
+ */
+export async function resolveLocalExecutable(
+  command: string,
+  env?: Readonly<Record<string, string>>,
+  signal?: AbortSignal,
+): Promise<string> {
+  validateCommandShape(command, 'command');
+  signal?.throwIfAborted();
+  if (isAbsolute(command)) {
+    const problem = await executableProblem(command);
+    signal?.throwIfAborted();
+    if (problem === 'not-found') {
+      throw new SpawnError('not-found', command, `${command} does not exist; check the path`);
+    }
+    if (problem === 'permission-denied') {
+      throw new SpawnError(
+        'permission-denied',
+        command,
+        `${command} is not an executable regular file for this user; check its type and mode (chmod +x)`,
+      );
+    }
+    return realpath(command);
+  }
+  const pathValue = env?.PATH ?? scrubbedParentEnv().PATH ?? '';
+  // Empty and relative PATH entries would mean "the current directory": skipped, not guessed.
+  const dirs = pathValue.split(':').filter((dir) => isAbsolute(dir));
+  let denied: string | undefined;
+  for (const dir of dirs) {
+    signal?.throwIfAborted();
+    const candidate = join(dir, command);
+    const problem = await executableProblem(candidate);
+    if (problem === undefined) return realpath(candidate);
+    if (problem === 'permission-denied') denied ??= candidate;
+  }
+  signal?.throwIfAborted();
+  if (denied !== undefined) {
+    throw new SpawnError(
+      'permission-denied',
+      command,
+      `${command} was found at ${denied} but is not executable for this user, and no executable ${command} is on PATH`,
+    );
+  }
+  throw new SpawnError(
+    'not-found',
+    command,
+    `${command} was not found on PATH (${dirs.length} absolute entries searched); install it, pass an absolute path, or set env.PATH`,
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * The child's environment: the parent's, minus credential-shaped names and the managed `BERTH_`
+ * namespace, plus the caller's explicit entries (a string opts a name back in; `undefined` is a
+ * tombstone that removes it).
+ *
+ * The scrub is a name heuristic: it cannot see a secret stored under a neutral name, or inside a
+ * value (a proxy URL with `user:password@`). It errs toward dropping; pass what a child needs
+ * explicitly.
+ * @module
+ */
+import { BERTH_ENV_PREFIX } from './types.js';
+
+/**
+ * Name fragments that mark a credential, matched case-insensitively anywhere in the name.
+ * `AUTH` spares `AUTHOR` (git's author identity is not a secret).
+ */
+export const CREDENTIAL_NAME_PATTERNS: readonly RegExp[] = [
+  /SECRET/i,
+  /TOKEN/i,
+  /PASSWORD/i,
+  /PASSWD/i,
+  /PASSPHRASE/i,
+  /CREDENTIAL/i,
+  /PRIVATE/i,
+  /AUTH(?!ORS?(?:_|$))/i,
+  /COOKIE/i,
+  /SESSION_?KEY/i,
+  /API_?KEY/i,
+  /ACCESS_?KEY/i,
+  /KEY(?:S|_?ID)?(?:_|$)/i,
+  /(?:^|_)PAT(?:_|$)/i,
+  /(?:^|_)DSN$/i,
+  /DATABASE_URL/i,
+  /CONNECTION_STRING/i,
+  /WEBHOOK/i,
+  /SIGNING/i,
+  /KUBECONFIG/i,
+];
+
+/** Prefixes of cloud-provider and deployment-platform variables, matched case-insensitively. */
+export const CLOUD_PROVIDER_PREFIXES: readonly string[] = [
+  'AWS_',
+  'AMAZON_',
+  'AZURE_',
+  'ARM_',
+  'GOOGLE_',
+  'GCP_',
+  'GCLOUD_',
+  'CLOUDSDK_',
+  'DIGITALOCEAN_',
+  'ALIBABA_CLOUD_',
+  'ALICLOUD_',
+  'OCI_CLI_',
+  'IBMCLOUD_',
+  'IC_API',
+  'HEROKU_',
+  'VERCEL_',
+  'NETLIFY_',
+  'FLY_',
+  'CLOUDFLARE_',
+  'CF_',
+  'LINODE_',
+  'VULTR_',
+  'HCLOUD_',
+  'SCW_',
+  'OS_',
+  'OPENSTACK_',
+  'TENCENTCLOUD_',
+  'HUAWEICLOUD_',
+  'VAULT_',
+  'DOCKER_CONFIG',
+];
+
+/** True when `name` looks like it holds a credential or belongs to a cloud provider's configuration. */
+export function isCredentialShapedName(name: string): boolean {
+  const upper = name.toUpperCase();
+  for (const prefix of CLOUD_PROVIDER_PREFIXES) if (upper.startsWith(prefix)) return true;
+  for (const pattern of CREDENTIAL_NAME_PATTERNS) if (pattern.test(name)) return true;
+  return false;
+}
+
+/** True for a name in the managed `BERTH_` namespace (case-insensitive). */
+export function isManagedName(name: string): boolean {
+  return name.toUpperCase().startsWith(BERTH_ENV_PREFIX);
+}
+
+/**
+ * The parent's environment without credential-shaped names, cloud-provider variables, or the
+ * managed `BERTH_` namespace.
+ * @param parent - the environment to scrub (default `process.env`).
+ */
+export function scrubbedParentEnv(parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parent)) {
+    if (value === undefined || isManagedName(name) || isCredentialShapedName(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The scrubbed base with explicit entries merged on: a string is set as given (it survives the
+ * scrub, by the caller's choice); `undefined` deletes the name.
+ */
+export function childEnv(
+  explicit: Readonly<Record<string, string | undefined>> | undefined,
+  parent: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const env = scrubbedParentEnv(parent);
+  if (explicit === undefined) return env;
+  for (const [name, value] of Object.entries(explicit)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
