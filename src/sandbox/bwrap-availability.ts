@@ -1,0 +1,95 @@
+/**
+ * Whether bubblewrap can build a sandbox here: the executable is found, then one trivial command
+ * runs with the same namespace flags real commands get. A success is cached per process (per
+ * executable and flag set); a failure is not, so a fixed host recovers without a restart.
+ * @module
+ */
+import { spawnSync } from 'node:child_process';
+import { findExecutable } from './find-executable.js';
+import { fixForBwrapFailure, INSTALL_BWRAP_FIX } from './linux-host.js';
+
+/** Bounds the one-off check so a wedged bubblewrap cannot hang the caller. */
+const CHECK_TIMEOUT_MS = 10_000;
+
+/** Namespace and session flags shared by real commands and the availability check. */
+export function namespaceFlags(options: {
+  readonly isRoot: boolean;
+  readonly network: 'deny' | 'allow';
+  readonly newSession: boolean;
+}): string[] {
+  const flags = ['--die-with-parent', '--unshare-pid', '--unshare-ipc'];
+  // Root keeps its real uid but no capability (it could otherwise remount the read-only root);
+  // anyone else needs a user namespace to build mounts at all.
+  flags.push(...(options.isRoot ? ['--cap-drop', 'ALL'] : ['--unshare-user']));
+  if (options.network === 'deny') flags.push('--unshare-net');
+  if (options.newSession) flags.push('--new-session');
+  return flags;
+}
+
+/** Where bubblewrap is, or why it cannot be used. */
+export type BwrapAvailability =
+  | { readonly ok: true; readonly path: string }
+  | { readonly ok: false; readonly reason: string; readonly fix: string };
+
+const verified = new Set<string>();
+
+/**
+ * Find bubblewrap (`explicitPath`, else `bwrap` on `pathValue`) and make sure it can build a
+ * sandbox with the given network mode. Synchronous: runs at most one short check per process.
+ */
+export function checkBwrap(options: {
+  readonly explicitPath: string | undefined;
+  readonly pathValue: string | undefined;
+  readonly isRoot: boolean;
+  readonly network: 'deny' | 'allow';
+}): BwrapAvailability {
+  const path = findExecutable(options.explicitPath ?? 'bwrap', options.pathValue);
+  if (path === null) {
+    const where =
+      options.explicitPath === undefined
+        ? `no executable "bwrap" on PATH (${options.pathValue ?? 'unset'})`
+        : `the configured bwrapPath ${JSON.stringify(options.explicitPath)} is not an executable file`;
+    return { ok: false, reason: `bubblewrap is not available: ${where}`, fix: INSTALL_BWRAP_FIX };
+  }
+  const key = `${path}\0${options.isRoot}\0${options.network}`;
+  if (verified.has(key)) return { ok: true, path };
+  const trueBinary = findExecutable('true', options.pathValue) ?? '/bin/true';
+  const flags = namespaceFlags({ isRoot: options.isRoot, network: options.network, newSession: true });
+  const run = spawnSync(
+    path,
+    [
+      ...flags,
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--tmpfs',
+      '/tmp',
+      '--',
+      trueBinary,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], timeout: CHECK_TIMEOUT_MS, encoding: 'utf8' },
+  );
+  if (run.status === 0) {
+    verified.add(key);
+    return { ok: true, path };
+  }
+  const stderr = (run.stderr ?? '').trim();
+  const what =
+    run.error !== undefined
+      ? `${(run.error as NodeJS.ErrnoException).code ?? run.error.message}`
+      : stderr || `exit ${run.status ?? run.signal}`;
+  return {
+    ok: false,
+    reason: `bubblewrap (${path}) cannot build a sandbox on this host: ${firstLine(what)}`,
+    fix: fixForBwrapFailure(stderr, options.isRoot),
+  };
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}

@@ -1,0 +1,90 @@
+/**
+ * The bubblewrap mount plan for one command. Later mounts cover earlier ones, so the order is the
+ * policy: read-only root, private /tmp, writable roots, fresh /dev and /proc, hidden paths masked,
+ * read-only names re-bound read-only.
+ * @module
+ */
+import { lstatSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { isInsideOrEqual } from './path-inside.js';
+import type { SandboxPolicy } from './types.js';
+
+/** The mount arguments, or why the command's directory cannot be reached inside the sandbox. */
+export type MountPlan =
+  | { readonly ok: true; readonly args: string[]; readonly privateTmp: boolean }
+  | { readonly ok: false; readonly reason: string; readonly fix: string };
+
+/** Build the mount arguments for `policy`, for a command that starts in `cwd`. */
+export function planMounts(policy: SandboxPolicy, cwd: string): MountPlan {
+  const tmp = realOrSelf('/tmp');
+  const realCwd = realOrSelf(cwd);
+  const roots = [...policy.writableRoots].sort(byDepth);
+  const underRoot = (path: string) => roots.some((root) => isInsideOrEqual(root, path));
+  // /tmp is a fresh tmpfs per command unless a writable root already covers it.
+  const privateTmp = !underRoot(tmp);
+  const args = ['--ro-bind', '/', '/'];
+  if (privateTmp) {
+    args.push('--tmpfs', tmp);
+    // The starting directory stays reachable (read-only) even when the private /tmp covers it.
+    if (isInsideOrEqual(tmp, realCwd) && !underRoot(realCwd)) args.push('--ro-bind', realCwd, realCwd);
+  }
+  const visible = (path: string) =>
+    !privateTmp || !isInsideOrEqual(tmp, path) || underRoot(path) || isInsideOrEqual(realCwd, path);
+  for (const root of roots) args.push('--bind', root, root);
+  args.push('--dev', '/dev', '--proc', '/proc');
+
+  const maskedDirs: string[] = [];
+  const insideMasked = (path: string) => maskedDirs.some((dir) => isInsideOrEqual(dir, path));
+  for (const hidden of existingRealPaths(policy.hiddenPaths).sort(byDepth)) {
+    if (!visible(hidden.path) || insideMasked(hidden.path)) continue;
+    if (isInsideOrEqual(hidden.path, realCwd)) {
+      return {
+        ok: false,
+        reason: `the working directory ${JSON.stringify(cwd)} is inside the hidden path ${JSON.stringify(hidden.path)}`,
+        fix: 'run the command from a directory outside the policy’s hiddenPaths, or remove that entry from hiddenPaths',
+      };
+    }
+    if (hidden.directory) {
+      args.push('--tmpfs', hidden.path, '--remount-ro', hidden.path);
+      maskedDirs.push(hidden.path);
+    } else {
+      args.push('--ro-bind', '/dev/null', hidden.path);
+    }
+  }
+  // Re-bound only where they exist when the sandbox starts (`-try`): see docs/sandbox.md on names
+  // that do not exist yet.
+  for (const root of roots) {
+    for (const name of policy.readOnlyPaths) {
+      const path = join(root, name);
+      if (!insideMasked(path)) args.push('--ro-bind-try', path, path);
+    }
+  }
+  return { ok: true, args, privateTmp };
+}
+
+function existingRealPaths(paths: readonly string[]): { path: string; directory: boolean }[] {
+  const found = new Map<string, boolean>();
+  for (const path of paths) {
+    try {
+      const real = realpathSync(path);
+      found.set(real, lstatSync(real).isDirectory());
+    } catch {
+      // Nothing to hide where nothing exists.
+    }
+  }
+  return [...found].map(([path, directory]) => ({ path, directory }));
+}
+
+function byDepth(a: string | { path: string }, b: string | { path: string }): number {
+  const left = typeof a === 'string' ? a : a.path;
+  const right = typeof b === 'string' ? b : b.path;
+  return left.split('/').length - right.split('/').length || left.localeCompare(right);
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}

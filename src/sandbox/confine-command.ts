@@ -1,0 +1,109 @@
+/**
+ * Confining one command: argv in, argv out (or why not). Never the bare argv: where the sandbox
+ * cannot be applied the answer is `{ ok: false }` and the caller runs nothing.
+ * @module
+ */
+import { isAbsolute } from 'node:path';
+import { InvalidArgumentError } from '../errors/index.js';
+import { checkBwrap, namespaceFlags } from './bwrap-availability.js';
+import { planMounts } from './bwrap-mounts.js';
+import { describeInput } from './describe-input.js';
+import { isExecutableFile } from './find-executable.js';
+import { generateSandboxExecProfile, SANDBOX_EXEC_PATH, sandboxExecArgv } from './sandbox-exec-profile.js';
+import type { Confinement, SandboxPolicy } from './types.js';
+import { validatePolicy } from './validate-policy.js';
+
+/** Options for {@link confineCommand}. */
+export interface ConfineOptions {
+  /** Absolute directory the command starts in. */
+  readonly cwd: string;
+  /**
+   * The command runs on a terminal the caller allocated: keep it as the controlling terminal (no
+   * new session), so job control works. See docs/sandbox.md on the TIOCSTI tradeoff.
+   */
+  readonly terminal?: boolean | undefined;
+}
+
+/**
+ * Wrap `argv` so it runs inside the OS sandbox described by `policy`: bubblewrap on Linux,
+ * sandbox-exec on macOS. Returns the argv to spawn instead, or `{ ok: false, reason, fix }` when the
+ * sandbox cannot be applied here; the caller must then run nothing (berth reports exit 127).
+ * The bubblewrap availability check runs once per process and flag set; later calls cost a PATH
+ * lookup and a few `stat`s.
+ * @throws InvalidArgumentError for a malformed policy, an empty argv, or a relative cwd.
+ */
+export function confineCommand(
+  policy: SandboxPolicy,
+  argv: readonly string[],
+  options: ConfineOptions,
+): Confinement {
+  validatePolicy(policy);
+  checkArgv(argv);
+  if (typeof options?.cwd !== 'string' || !isAbsolute(options.cwd)) {
+    throw new InvalidArgumentError(
+      'cwd',
+      `expected an absolute directory, got ${describeInput(options?.cwd)}`,
+    );
+  }
+  switch (process.platform) {
+    case 'linux':
+      return confineWithBubblewrap(policy, argv, options);
+    case 'darwin':
+      return confineWithSandboxExec(policy, argv);
+    default:
+      return {
+        ok: false,
+        reason: `berth has no OS sandbox for the platform "${process.platform}" (bubblewrap on Linux, sandbox-exec on macOS)`,
+        fix: 'run the commands in the docker context for isolation on this platform, or create the context without a sandbox policy',
+      };
+  }
+}
+
+/** Linux: the bubblewrap argv for `argv` under `policy`. */
+export function confineWithBubblewrap(
+  policy: SandboxPolicy,
+  argv: readonly string[],
+  options: ConfineOptions,
+): Confinement {
+  const isRoot = process.getuid?.() === 0;
+  const bwrap = checkBwrap({
+    explicitPath: policy.bwrapPath,
+    pathValue: process.env.PATH,
+    isRoot,
+    network: policy.network,
+  });
+  if (!bwrap.ok) return bwrap;
+  const mounts = planMounts(policy, options.cwd);
+  if (!mounts.ok) return mounts;
+  const flags = namespaceFlags({ isRoot, network: policy.network, newSession: options.terminal !== true });
+  return { ok: true, argv: [bwrap.path, ...flags, ...mounts.args, '--chdir', options.cwd, '--', ...argv] };
+}
+
+/** macOS: the sandbox-exec argv for `argv` under `policy`. */
+export function confineWithSandboxExec(policy: SandboxPolicy, argv: readonly string[]): Confinement {
+  if (!isExecutableFile(SANDBOX_EXEC_PATH)) {
+    return {
+      ok: false,
+      reason: `sandbox-exec is not available: ${SANDBOX_EXEC_PATH} is missing or not executable`,
+      fix: 'restore the system sandbox-exec (it ships with macOS), or use the docker context for isolation',
+    };
+  }
+  return { ok: true, argv: sandboxExecArgv(generateSandboxExecProfile(policy), argv) };
+}
+
+function checkArgv(argv: readonly string[]): void {
+  if (!Array.isArray(argv) || argv.length === 0) {
+    throw new InvalidArgumentError(
+      'argv',
+      `expected a non-empty array of strings (program first), got ${describeInput(argv)}`,
+    );
+  }
+  argv.forEach((arg: unknown, index) => {
+    if (typeof arg !== 'string' || arg.includes('\0') || (index === 0 && arg.length === 0)) {
+      throw new InvalidArgumentError(
+        `argv[${index}]`,
+        `expected a string without NUL bytes${index === 0 ? ' naming a program' : ''}, got ${describeInput(arg)}`,
+      );
+    }
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * The default hidden and read-only path lists. They are a security surface: tests pin them
+ * literally, so any change here is deliberate.
+ * @module
+ */
+import { join } from 'node:path';
+
+/**
+ * Credential locations under the home directory, hidden from sandboxed commands by default
+ * (relative to the home directory).
+ */
+export const DEFAULT_HIDDEN_HOME_PATHS: readonly string[] = Object.freeze([
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.config/gcloud',
+  '.oci',
+  '.kube',
+  '.docker',
+  '.config/containers/auth.json',
+  '.netrc',
+  '.git-credentials',
+  '.config/git/credentials',
+  '.npmrc',
+  '.yarnrc',
+  '.pypirc',
+  '.gem/credentials',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.config/gh',
+  '.config/hub',
+  '.config/glab-cli',
+  '.password-store',
+  '.vault-token',
+  '.terraform.d/credentials.tfrc.json',
+  '.pgpass',
+  '.my.cnf',
+  '.local/share/keyrings',
+  '.mozilla',
+  '.config/google-chrome',
+  '.config/chromium',
+]);
+
+/**
+ * Sockets outside the home directory that hand a connecting process more power than the sandbox
+ * grants (the container engine, the system service manager, the system bus). A read-only mount does
+ * not stop `connect()` on a socket, so these are masked by default.
+ */
+export const DEFAULT_HIDDEN_SYSTEM_PATHS: readonly string[] = Object.freeze([
+  '/run/docker.sock',
+  '/var/run/docker.sock',
+  '/run/containerd/containerd.sock',
+  '/run/podman/podman.sock',
+  '/run/dbus/system_bus_socket',
+  '/run/systemd/private',
+]);
+
+/**
+ * Names that stay read-only inside every writable root: files a later host-side program runs or
+ * trusts (shell start-up files, git hooks and config, editor and agent tool configuration).
+ */
+export const DEFAULT_READ_ONLY_PATHS: readonly string[] = Object.freeze([
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.zlogout',
+  '.cshrc',
+  '.tcshrc',
+  '.kshrc',
+  '.config/fish',
+  '.inputrc',
+  '.envrc',
+  '.gitconfig',
+  '.config/git',
+  '.git/hooks',
+  '.git/config',
+  '.mcp.json',
+  '.vscode',
+  '.idea',
+]);
+
+/** Where the defaults come from: the home directory and the environment. */
+export interface DefaultHiddenPathsInput {
+  /** Home directory (absolute). */
+  readonly home: string;
+  /** Environment consulted for `XDG_RUNTIME_DIR` and `SSH_AUTH_SOCK`. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The default hidden paths for a home directory and environment: the home credential locations,
+ * the system sockets, the per-user runtime directory (`$XDG_RUNTIME_DIR`: the session bus, the
+ * user service manager, agent sockets) and the ssh agent socket (`$SSH_AUTH_SOCK`).
+ */
+export function defaultHiddenPaths(input: DefaultHiddenPathsInput): string[] {
+  const paths = DEFAULT_HIDDEN_HOME_PATHS.map((name) => join(input.home, name));
+  paths.push(...DEFAULT_HIDDEN_SYSTEM_PATHS);
+  for (const name of ['XDG_RUNTIME_DIR', 'SSH_AUTH_SOCK']) {
+    const value = input.env[name];
+    if (value?.startsWith('/')) paths.push(value);
+  }
+  return paths;
+}

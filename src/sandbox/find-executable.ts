@@ -1,0 +1,28 @@
+/**
+ * Looking a program up on a PATH string, the way a spawn would.
+ * @module
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+
+/** The first executable regular file named `name` on `pathValue`, or null. */
+export function findExecutable(name: string, pathValue: string | undefined): string | null {
+  if (isAbsolute(name)) return isExecutableFile(name) ? name : null;
+  for (const dir of (pathValue ?? '').split(delimiter)) {
+    if (dir === '' || !isAbsolute(dir)) continue;
+    const candidate = join(dir, name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** True for an existing regular file this process may execute. */
+export function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Shape checks for a policy, hand-built or not, before anything is confined with it.
+ * @module
+ */
+import { isAbsolute, normalize } from 'node:path';
+import { InvalidArgumentError } from '../errors/index.js';
+import { describeInput } from './describe-input.js';
+import type { SandboxPolicy } from './types.js';
+
+/** Throw `InvalidArgumentError` naming the first malformed field of `policy`. */
+export function validatePolicy(policy: SandboxPolicy): void {
+  if (typeof policy !== 'object' || policy === null) {
+    throw new InvalidArgumentError(
+      'policy',
+      `expected a sandbox policy object, got ${describeInput(policy)}; build one with createSandboxPolicy()`,
+    );
+  }
+  checkAbsoluteList(policy.writableRoots, 'policy.writableRoots');
+  checkAbsoluteList(policy.hiddenPaths, 'policy.hiddenPaths');
+  if (policy.network !== 'deny' && policy.network !== 'allow') {
+    throw new InvalidArgumentError(
+      'policy.network',
+      `expected 'deny' or 'allow', got ${describeInput(policy.network)}`,
+    );
+  }
+  if (!Array.isArray(policy.readOnlyPaths)) {
+    throw new InvalidArgumentError(
+      'policy.readOnlyPaths',
+      `expected an array of relative path names, got ${describeInput(policy.readOnlyPaths)}`,
+    );
+  }
+  policy.readOnlyPaths.forEach((name, index) => {
+    checkRelativeName(name, `policy.readOnlyPaths[${index}]`);
+  });
+  if (
+    policy.bwrapPath !== undefined &&
+    (typeof policy.bwrapPath !== 'string' || !isAbsolute(policy.bwrapPath))
+  ) {
+    throw new InvalidArgumentError(
+      'policy.bwrapPath',
+      `expected an absolute path to the bubblewrap executable, got ${describeInput(policy.bwrapPath)}`,
+    );
+  }
+}
+
+/** A read-only name: relative, inside its root (no `..`), not empty. Returns it normalized. */
+export function checkRelativeName(name: unknown, field: string): string {
+  if (typeof name !== 'string' || name.length === 0) {
+    throw new InvalidArgumentError(
+      field,
+      `expected a path relative to a writable root, got ${describeInput(name)}`,
+    );
+  }
+  if (isAbsolute(name)) {
+    throw new InvalidArgumentError(
+      field,
+      `${JSON.stringify(name)} is absolute; read-only paths are relative to each writable root (e.g. ".git/hooks")`,
+    );
+  }
+  const normalized = normalize(name).replace(/\/+$/, '');
+  if (normalized === '.' || normalized === '..' || normalized.startsWith('../')) {
+    throw new InvalidArgumentError(
+      field,
+      `${JSON.stringify(name)} does not name a path inside the root; use a name such as ".git/hooks"`,
+    );
+  }
+  return normalized;
+}
+
+function checkAbsoluteList(list: unknown, field: string): void {
+  if (!Array.isArray(list)) {
+    throw new InvalidArgumentError(field, `expected an array of absolute paths, got ${describeInput(list)}`);
+  }
+  list.forEach((path: unknown, index) => {
+    if (typeof path !== 'string' || !isAbsolute(path)) {
+      throw new InvalidArgumentError(
+        `${field}[${index}]`,
+        `expected an absolute path, got ${describeInput(path)}`,
+      );
+    }
+  });
+}
