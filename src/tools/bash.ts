@@ -1,0 +1,233 @@
+/**
+ * `bash`: run a shell command in the context, in the foreground, in the background, or in the
+ * foreground until `yield_ms` passes and then in the background.
+ * @module
+ */
+import type { ContextHandle, ExecutionContext } from '../context/types.js';
+import { requireMethod } from './capability.js';
+import {
+  contextCutNote,
+  cutForModel,
+  execLocator,
+  execStatusLine,
+  exitStatusLine,
+  splitBudget,
+} from './command-output.js';
+import { resolveContextPath } from './context-path.js';
+import { defineTool } from './define-tool.js';
+import { formatBytes, formatCount, formatDuration } from './human-units.js';
+import { type ResolvedLimits, resolveLimits } from './limits.js';
+import { createToolSession } from './session.js';
+import { readLogBytes, sliceLog } from './task-log.js';
+import { errorResult, textResult } from './tool-result.js';
+import type { BerthTool, ToolOptions, ToolResult, ToolSession } from './types.js';
+
+/** Default directory for saved copies of cut output. */
+export const DEFAULT_OUTPUT_DIR = '/tmp/berth-tool-output';
+
+/** The `bash` tool. */
+export function createBashTool(options: ToolOptions): BerthTool {
+  const { context, handle } = options;
+  const limits = resolveLimits(options);
+  const session = options.session ?? createToolSession();
+  const outputDir = options.outputDir === undefined ? DEFAULT_OUTPUT_DIR : options.outputDir;
+  return defineTool({
+    name: 'bash',
+    description: [
+      'Run a shell command (`/bin/sh -c`) in the workspace and return its output, exit code and duration.',
+      `Foreground commands are killed after timeout_ms (default ${limits.defaultTimeoutMs} ms, at most ${limits.maxTimeoutMs}).`,
+      'For a dev server, watcher or anything that may not finish, set run_in_background: true (returns a task id at once)',
+      'or yield_ms: N (waits up to N ms; if the command is still running it keeps running as a background task and you get its output so far and its task id).',
+      'Background tasks are never killed by a timeout: read their output with task_output, wait with task_wait, stop them with task_kill, see them with task_list.',
+      `Output over ${formatCount(limits.outputBudgetChars)} characters is cut to its start and end, with a line saying where the full output is.`,
+      'Each call runs in a fresh shell: `cd` and variables do not carry over; use workdir or `cd dir && cmd`.',
+      'Prefer read_file, edit_file, glob and grep over cat, sed, find and grep for files.',
+    ].join(' '),
+    fields: {
+      command: { type: 'string', required: true, description: 'The shell command to run.' },
+      timeout_ms: {
+        type: 'integer',
+        minimum: 1,
+        maximum: limits.maxTimeoutMs,
+        description: `Kill a foreground command after this many milliseconds. Default ${limits.defaultTimeoutMs}. Not allowed with run_in_background or yield_ms.`,
+      },
+      workdir: {
+        type: 'string',
+        description: 'Working directory: absolute, or relative to the default working directory.',
+      },
+      run_in_background: {
+        type: 'boolean',
+        description: 'Start the command as a background task and return its task id at once. Default false.',
+      },
+      yield_ms: {
+        type: 'integer',
+        minimum: 0,
+        maximum: limits.maxTimeoutMs,
+        description:
+          'Wait up to this many milliseconds for the command; if it is still running then, it moves to the background and you get its output so far plus a task id.',
+      },
+    },
+    example: { command: 'npm test', timeout_ms: 300000, workdir: 'packages/core' },
+    annotations: {
+      title: 'Run shell command',
+      readOnlyHint: false,
+      destructiveHint: true,
+      openWorldHint: true,
+    },
+    async run(args, signal) {
+      const cwd = args.workdir === undefined ? undefined : resolveContextPath(handle, args.workdir);
+      const background = args.run_in_background === true;
+      if (background && args.yield_ms !== undefined)
+        return errorResult(
+          'Give either run_in_background (return at once) or yield_ms (wait up to N ms, then continue in the background), not both. Example: {"command": "npm run dev", "yield_ms": 5000}',
+        );
+      if ((background || args.yield_ms !== undefined) && args.timeout_ms !== undefined)
+        return errorResult(
+          'timeout_ms applies to foreground commands only; a background task runs until it exits or task_kill stops it. Drop timeout_ms, or drop run_in_background/yield_ms to run in the foreground with a timeout.',
+        );
+      const state = { context, handle, limits, session, outputDir, onExit: options.onBackgroundExit };
+      if (background) return startBackground(state, args.command, cwd);
+      if (args.yield_ms !== undefined) return runWithYield(state, args.command, cwd, args.yield_ms, signal);
+      return runForeground(state, args.command, cwd, args.timeout_ms ?? limits.defaultTimeoutMs, signal);
+    },
+  });
+}
+
+interface BashState {
+  readonly context: ExecutionContext;
+  readonly handle: ContextHandle;
+  readonly limits: ResolvedLimits;
+  readonly session: ToolSession;
+  readonly outputDir: string | null;
+  readonly onExit: ToolOptions['onBackgroundExit'];
+}
+
+async function runForeground(
+  state: BashState,
+  command: string,
+  cwd: string | undefined,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<ToolResult> {
+  const { context, handle, limits, session, outputDir } = state;
+  const result = await context.exec(handle, command, { cwd, timeoutMs, signal });
+  const [outBudget, errBudget] = splitBudget(
+    result.stdout.length,
+    result.stderr.length,
+    limits.outputBudgetChars,
+  );
+  const parts: string[] = [];
+  const streams = [
+    ['stdout', result.stdout, result.stdoutFacts, outBudget],
+    ['stderr', result.stderr, result.stderrFacts, errBudget],
+  ] as const;
+  for (const [name, text, facts, budget] of streams) {
+    if (text.length === 0) continue;
+    const shown = await cutForModel(
+      text,
+      budget,
+      name,
+      execLocator(context, handle, facts, outputDir, session),
+    );
+    const note = shown === text ? contextCutNote(name, facts) : null;
+    const body = name === 'stderr' ? `[stderr]\n${shown}` : shown;
+    parts.push(note === null ? trimEnd(body) : `${trimEnd(body)}\n${note}`);
+  }
+  if (parts.length === 0) parts.push('(no output)');
+  parts.push(execStatusLine(result, timeoutMs));
+  const failed = result.timedOut || result.aborted;
+  return failed ? errorResult(parts.join('\n')) : textResult(parts.join('\n'));
+}
+
+async function startBackground(
+  state: BashState,
+  command: string,
+  cwd: string | undefined,
+): Promise<ToolResult> {
+  const { context, handle } = state;
+  const execBackground = requireMethod(
+    context,
+    'execBackground',
+    'background tasks',
+    'run the command in the foreground',
+  );
+  const task = await execBackground(handle, command, { cwd, onExit: state.onExit });
+  return textResult(
+    [
+      `Started background task ${task.id} (pid ${task.pid}).`,
+      `Its output (stdout and stderr interleaved) goes to ${task.outputPath}.`,
+      `Read it with task_output ${JSON.stringify({ task_id: task.id })}, wait for it with task_wait, stop it with task_kill.`,
+    ].join('\n'),
+  );
+}
+
+async function runWithYield(
+  state: BashState,
+  command: string,
+  cwd: string | undefined,
+  yieldMs: number,
+  signal: AbortSignal | undefined,
+): Promise<ToolResult> {
+  const { context, handle, limits, session } = state;
+  const execBackground = requireMethod(
+    context,
+    'execBackground',
+    'background tasks',
+    'drop yield_ms to run in the foreground',
+  );
+  const waitBackground = requireMethod(
+    context,
+    'waitBackground',
+    'waiting for background tasks',
+    'drop yield_ms',
+  );
+  const killBackground = requireMethod(
+    context,
+    'killBackground',
+    'killing background tasks',
+    'drop yield_ms',
+  );
+  const task = await execBackground(handle, command, { cwd, onExit: state.onExit });
+  const exit = await waitBackground(handle, task.id, { timeoutMs: yieldMs, signal });
+  if (signal?.aborted) {
+    // The caller will never learn the task id, so the task must not outlive the call.
+    const killed = await killBackground(handle, task.id);
+    return errorResult(
+      `[Cancelled: the command was killed${killed !== null ? ` after ${formatDuration(killed.durationMs)}` : ''}.]`,
+    );
+  }
+  const bytes = await readLogBytes(context, handle, task.outputPath);
+  if (exit !== null) {
+    session.settledTaskIds.add(task.id);
+    const text = sliceLog(bytes, 0, bytes.length).text;
+    const shown = await cutForModel(
+      text,
+      limits.outputBudgetChars,
+      'output',
+      async () => `Full output (${formatBytes(bytes.length)}): ${task.outputPath}`,
+    );
+    const parts = [text.length === 0 ? '(no output)' : trimEnd(shown)];
+    if (exit.logTruncated) parts.push('[The output log reached its size cap; later output was dropped.]');
+    parts.push(exitStatusLine(exit));
+    return textResult(parts.join('\n'));
+  }
+  const slice = sliceLog(bytes, 0, bytes.length);
+  const shown = await cutForModel(
+    slice.text,
+    limits.outputBudgetChars,
+    'output',
+    async () => `Full output so far: ${task.outputPath}`,
+  );
+  return textResult(
+    [
+      slice.text.length === 0 ? '(no output yet)' : trimEnd(shown),
+      `[Still running after ${formatDuration(yieldMs)}: moved to the background as task ${task.id} (pid ${task.pid}). ` +
+        `Its output goes to ${task.outputPath}. Continue reading with task_output ${JSON.stringify({ task_id: task.id, offset: slice.nextOffset })}; ` +
+        'wait with task_wait; stop it with task_kill.]',
+    ].join('\n'),
+  );
+}
+
+function trimEnd(text: string): string {
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}

@@ -1,0 +1,228 @@
+/**
+ * The built-in search, for contexts without `rg`: files enumerated with `listFiles`, each read whole
+ * (size-probed first) and matched line by line with a JavaScript regular expression.
+ * @module
+ */
+import { posix } from 'node:path';
+import type { ContextHandle, ExecutionContext, FileEntry } from '../context/types.js';
+import { requireMethod } from './capability.js';
+import { binaryReason, binaryReasonOfText } from './file-kind.js';
+import { globFilter, hasGlobMeta } from './glob-pattern.js';
+import type { GrepFile, GrepLine, GrepMode, GrepReport } from './grep-report.js';
+import { formatBytes, formatCount } from './human-units.js';
+import { ToolFailure } from './tool-result.js';
+
+export interface GrepQuery {
+  /** Absolute file or directory to search. */
+  readonly root: string;
+  readonly pattern: string;
+  readonly caseInsensitive: boolean;
+  readonly glob?: string | undefined;
+  readonly contextLines: number;
+  readonly mode: GrepMode;
+}
+
+export interface BuiltinGrepLimits {
+  /** Files searched at most; the rest are reported as not searched. */
+  readonly maxFiles: number;
+  /** Larger files are skipped (and counted). */
+  readonly maxFileBytes: number;
+  /** Content lines kept in memory at most. */
+  readonly maxStoredLines: number;
+}
+
+/** Directories the built-in search never enters (ripgrep skips them through .gitignore in most repositories). */
+const SKIPPED_DIRECTORIES = new Set(['node_modules']);
+
+/** Compile the pattern as the built-in search will use it, or a `ToolFailure` explaining the syntax error. */
+export function compilePattern(pattern: string, caseInsensitive: boolean): RegExp {
+  try {
+    return new RegExp(pattern, caseInsensitive ? 'iu' : 'u');
+  } catch {
+    try {
+      return new RegExp(pattern, caseInsensitive ? 'i' : '');
+    } catch (error) {
+      throw new ToolFailure(
+        `pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${(error as Error).message}. Escape special characters with \\ (e.g. "foo\\(" for a literal "foo(").`,
+      );
+    }
+  }
+}
+
+/** Search one text. Null when nothing matches; `lines` is filled only when `withLines`. */
+export function searchText(
+  path: string,
+  text: string,
+  regex: RegExp,
+  contextLines: number,
+  withLines: boolean,
+): GrepFile | null {
+  const lines = text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const matches: number[] = [];
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (regex.test(line)) matches.push(i);
+  }
+  if (matches.length === 0) return null;
+  const out: GrepLine[] = [];
+  if (withLines) {
+    const isMatch = new Set(matches);
+    let next = 0;
+    for (const m of matches) {
+      const from = Math.max(next, m - contextLines);
+      const to = Math.min(lines.length - 1, m + contextLines);
+      for (let i = from; i <= to; i++) {
+        const raw = lines[i]!;
+        out.push({
+          lineNumber: i + 1,
+          text: raw.endsWith('\r') ? raw.slice(0, -1) : raw,
+          isMatch: isMatch.has(i),
+        });
+      }
+      next = to + 1;
+    }
+  }
+  return { path, count: matches.length, lines: out };
+}
+
+/** Run `query` with the built-in engine. */
+export async function builtinGrep(
+  context: ExecutionContext,
+  handle: ContextHandle,
+  query: GrepQuery,
+  limits: BuiltinGrepLimits,
+  signal: AbortSignal | undefined,
+): Promise<GrepReport> {
+  const regex = compilePattern(query.pattern, query.caseInsensitive);
+  const fileSize = requireMethod(context, 'fileSize', 'file size probes');
+  const rootSize = await fileSize(handle, query.root);
+  const candidates =
+    rootSize !== null
+      ? [{ path: query.root, size: rootSize }]
+      : await enumerate(context, handle, query.root, query.glob, signal);
+  const notes: string[] = [];
+  if (candidates.length > limits.maxFiles) {
+    notes.push(
+      `[Searched only the first ${formatCount(limits.maxFiles)} of ${formatCount(candidates.length)} files (by path); narrow the search with path or glob.]`,
+    );
+  }
+  const files: GrepFile[] = [];
+  let tooLarge = 0;
+  let binary = 0;
+  let stored = 0;
+  let droppedLines = false;
+  for (const entry of candidates.slice(0, limits.maxFiles)) {
+    if (signal?.aborted) throw new ToolFailure('grep was cancelled.');
+    const size = entry.size ?? (await fileSize(handle, entry.path));
+    if (size === null) continue;
+    if (size > limits.maxFileBytes) {
+      tooLarge++;
+      continue;
+    }
+    const text = await readText(context, handle, entry.path);
+    if (text === null) {
+      binary++;
+      continue;
+    }
+    const found = searchText(
+      entry.path,
+      text,
+      regex,
+      query.contextLines,
+      query.mode === 'content' && !droppedLines,
+    );
+    if (found === null) continue;
+    stored += found.lines.length;
+    if (stored > limits.maxStoredLines) droppedLines = true;
+    files.push(found);
+  }
+  if (tooLarge > 0)
+    notes.push(
+      `[Skipped ${formatCount(tooLarge)} file${tooLarge === 1 ? '' : 's'} over ${formatBytes(limits.maxFileBytes)}.]`,
+    );
+  if (binary > 0) notes.push(`[Skipped ${formatCount(binary)} binary file${binary === 1 ? '' : 's'}.]`);
+  if (droppedLines)
+    notes.push(
+      `[Stopped keeping content lines after ${formatCount(limits.maxStoredLines)}; later files show no lines.]`,
+    );
+  return { files, notes };
+}
+
+/** Text of a file, or null when it is binary (the search skips binary files, as ripgrep does). */
+async function readText(
+  context: ExecutionContext,
+  handle: ContextHandle,
+  path: string,
+): Promise<string | null> {
+  if (typeof context.readFileBytes === 'function') {
+    const bytes = await context.readFileBytes(handle, path);
+    if (binaryReason(bytes) !== null) return null;
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  }
+  const text = await context.readFile(handle, path);
+  return binaryReasonOfText(text) === null ? text : null;
+}
+
+interface Candidate {
+  readonly path: string;
+  readonly size?: number | undefined;
+}
+
+/** Regular files under `root`, sorted by path, without hidden or skipped directories, matching `glob`. */
+async function enumerate(
+  context: ExecutionContext,
+  handle: ContextHandle,
+  root: string,
+  glob: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Candidate[]> {
+  let filter: ((relative: string) => boolean) | undefined;
+  if (glob !== undefined) {
+    try {
+      filter = globFilter(glob);
+    } catch (error) {
+      throw new ToolFailure(
+        `glob ${JSON.stringify(glob)} is not a valid pattern: ${(error as Error).message}.`,
+      );
+    }
+  }
+  const entries =
+    context.capabilities.glob && !hasGlobMeta(root)
+      ? await context.listFiles(handle, posix.join(root, '**', '*'))
+      : await walk(context, handle, root, signal);
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  const out: Candidate[] = [];
+  for (const entry of entries) {
+    if (entry.type !== 'file' || !entry.path.startsWith(prefix)) continue;
+    const relative = entry.path.slice(prefix.length);
+    const segments = relative.split('/');
+    if (segments.some((s, i) => s.startsWith('.') || (i < segments.length - 1 && SKIPPED_DIRECTORIES.has(s))))
+      continue;
+    if (filter !== undefined && !filter(relative)) continue;
+    out.push({ path: entry.path, size: entry.size });
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Breadth-first listing for contexts whose `listFiles` takes no patterns. */
+async function walk(
+  context: ExecutionContext,
+  handle: ContextHandle,
+  root: string,
+  signal: AbortSignal | undefined,
+): Promise<FileEntry[]> {
+  const out: FileEntry[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    if (signal?.aborted) throw new ToolFailure('grep was cancelled.');
+    const dir = queue.shift()!;
+    for (const entry of await context.listFiles(handle, dir)) {
+      if (entry.name.startsWith('.')) continue;
+      if (entry.type === 'directory') {
+        if (!SKIPPED_DIRECTORIES.has(entry.name)) queue.push(entry.path);
+      } else out.push(entry);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,107 @@
+/**
+ * Search with ripgrep running inside the context (never on the host): argv, and parsing of its
+ * NUL-separated output into the shared report shape.
+ * @module
+ */
+import type { ContextHandle, ExecutionContext } from '../context/types.js';
+import type { GrepQuery } from './grep-builtin.js';
+import type { GrepFile, GrepLine, GrepMode, GrepReport } from './grep-report.js';
+import { formatBytes, formatDuration } from './human-units.js';
+import { shellJoin } from './shell-quote.js';
+import { ToolFailure } from './tool-result.js';
+
+const PROBE_TIMEOUT_MS = 10_000;
+const MAX_COLUMNS = 2000;
+
+/** True when `rg` runs inside the context. A failed probe counts as absent. */
+export async function probeRipgrep(context: ExecutionContext, handle: ContextHandle): Promise<boolean> {
+  try {
+    const result = await context.exec(handle, 'command -v rg', { timeoutMs: PROBE_TIMEOUT_MS });
+    return result.exitCode === 0 && result.stdout.trim().length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The ripgrep argv for `query`. Paths come back absolute because the root is absolute. */
+export function ripgrepArgv(query: GrepQuery): string[] {
+  const argv = ['rg', '--no-config', '--color', 'never', '--null', '--sort', 'path', '--with-filename'];
+  if (query.caseInsensitive) argv.push('--ignore-case');
+  if (query.glob !== undefined) argv.push('--glob', query.glob);
+  if (query.mode === 'files_with_matches') argv.push('--files-with-matches');
+  else if (query.mode === 'count') argv.push('--count');
+  else {
+    argv.push('--line-number', '--no-heading', '--max-columns', String(MAX_COLUMNS), '--max-columns-preview');
+    if (query.contextLines > 0) argv.push('--context', String(query.contextLines));
+  }
+  argv.push('--regexp', query.pattern, '--', query.root);
+  return argv;
+}
+
+/** Parse ripgrep's `--null` output for `mode`. Lines that do not parse (a capture marker) are skipped. */
+export function parseRipgrepOutput(stdout: string, mode: GrepMode): GrepFile[] {
+  if (mode === 'files_with_matches') {
+    return stdout
+      .split('\0')
+      .map((p) => p.replace(/^\n/, ''))
+      .filter((p) => p.length > 0 && !p.includes('\n'))
+      .map((path) => ({ path, count: 1, lines: [] }));
+  }
+  const files: GrepFile[] = [];
+  let current: { path: string; count: number; lines: GrepLine[] } | undefined;
+  for (const line of stdout.split('\n')) {
+    const nul = line.indexOf('\0');
+    if (nul < 0) continue;
+    const path = line.slice(0, nul);
+    const rest = line.slice(nul + 1);
+    if (mode === 'count') {
+      if (/^\d+$/.test(rest)) files.push({ path, count: Number(rest), lines: [] });
+      continue;
+    }
+    const m = /^(\d+)([:-])/.exec(rest);
+    if (m === null) continue;
+    if (current === undefined || current.path !== path) {
+      current = { path, count: 0, lines: [] };
+      files.push(current);
+    }
+    const isMatch = m[2] === ':';
+    if (isMatch) current.count++;
+    current.lines.push({ lineNumber: Number(m[1]), text: rest.slice(m[0].length), isMatch });
+  }
+  // A file seen only through context lines (possible when output was cut) has no match of its own.
+  return files.filter((f) => f.count > 0);
+}
+
+/** Run `query` with ripgrep inside the context. */
+export async function ripgrepGrep(
+  context: ExecutionContext,
+  handle: ContextHandle,
+  query: GrepQuery,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<GrepReport> {
+  const result = await context.exec(handle, shellJoin(ripgrepArgv(query)), { timeoutMs, signal });
+  if (result.aborted) throw new ToolFailure('grep was cancelled.');
+  if (result.timedOut)
+    throw new ToolFailure(
+      `grep timed out after ${formatDuration(timeoutMs)}; narrow the search with path or glob.`,
+    );
+  const stderr = result.stderr.trim();
+  if (result.exitCode === 2 && result.stdout.length === 0) {
+    throw new ToolFailure(`grep failed: ripgrep reported:\n${stderr.slice(0, 2000)}`);
+  }
+  if (result.exitCode !== 0 && result.exitCode !== 1 && result.exitCode !== 2) {
+    throw new ToolFailure(
+      `grep failed: ripgrep exited with ${result.exitCode === null ? `signal ${result.signal}` : `code ${result.exitCode}`}${stderr ? `:\n${stderr.slice(0, 2000)}` : ''}`,
+    );
+  }
+  const notes: string[] = [];
+  if (result.stdoutFacts.truncated) {
+    notes.push(
+      `[ripgrep printed ${formatBytes(result.stdoutFacts.bytesTotal)}, more than the context captures; results are incomplete. Narrow the search with path, glob or a more specific pattern.]`,
+    );
+  }
+  if (result.exitCode === 2 && stderr.length > 0)
+    notes.push(`[ripgrep warnings: ${stderr.split('\n').slice(0, 5).join(' | ')}]`);
+  return { files: parseRipgrepOutput(result.stdout, query.mode), notes };
+}

@@ -1,0 +1,114 @@
+/**
+ * `grep`: regular-expression search over file contents. Uses ripgrep inside the context when the
+ * context has `rg` (probed once per tool set), the built-in search otherwise; both give the same shape.
+ * @module
+ */
+import { resolveContextPath } from './context-path.js';
+import { defineTool } from './define-tool.js';
+import { builtinGrep, type GrepQuery } from './grep-builtin.js';
+import { formatGrepReport } from './grep-report.js';
+import { probeRipgrep, ripgrepGrep } from './grep-ripgrep.js';
+import { resolveLimits } from './limits.js';
+import { createToolSession } from './session.js';
+import { textResult } from './tool-result.js';
+import type { BerthTool, ToolOptions } from './types.js';
+
+const DEFAULT_MAX_RESULTS = 250;
+const GREP_TIMEOUT_MS = 60_000;
+
+/** The `grep` tool. */
+export function createGrepTool(options: ToolOptions): BerthTool {
+  const { context, handle } = options;
+  const limits = resolveLimits(options);
+  const session = options.session ?? createToolSession();
+  return defineTool({
+    name: 'grep',
+    description: [
+      'Search file contents with a regular expression (ripgrep syntax: e.g. `fn\\s+\\w+`, `TODO|FIXME`; escape literal `(`, `{`, `.`).',
+      'Searches a directory recursively (hidden files and ignored directories skipped) or one file.',
+      'output_mode: "files_with_matches" (default; matching file paths), "content" (matching lines as `path:line:text`,',
+      'context lines as `path-line-text`, `--` between groups), or "count" (`path:count`).',
+      'Filter files with `glob` (e.g. "*.ts", "src/**/*.{js,jsx}"). Matching is per line.',
+      `At most max_results entries are shown (default ${DEFAULT_MAX_RESULTS}). Prefer this over running grep or rg through bash.`,
+    ].join(' '),
+    fields: {
+      pattern: { type: 'string', required: true, description: 'Regular expression to search for.' },
+      path: {
+        type: 'string',
+        description:
+          'File or directory to search: absolute, or relative to the working directory. Default: the working directory.',
+      },
+      glob: {
+        type: 'string',
+        description:
+          'Only search files matching this glob, e.g. "*.py" or "src/**/*.ts". Prefix with ! to exclude.',
+      },
+      case_insensitive: {
+        type: 'boolean',
+        description: 'Match without regard to letter case. Default false.',
+      },
+      context_lines: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 50,
+        description: 'Lines of context before and after each match (content mode only). Default 0.',
+      },
+      output_mode: {
+        type: 'enum',
+        values: ['files_with_matches', 'content', 'count'],
+        description: 'What to return. Default "files_with_matches".',
+      },
+      max_results: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 10_000,
+        description: `Entries shown at most: output lines, paths, or count lines. Default ${DEFAULT_MAX_RESULTS}.`,
+      },
+    },
+    example: {
+      pattern: 'function\\s+main',
+      path: 'src',
+      glob: '*.ts',
+      output_mode: 'content',
+      context_lines: 2,
+    },
+    annotations: {
+      title: 'Search file contents',
+      readOnlyHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    async run(args, signal) {
+      const query: GrepQuery = {
+        root: resolveContextPath(handle, args.path ?? '.'),
+        pattern: args.pattern,
+        caseInsensitive: args.case_insensitive === true,
+        glob: args.glob,
+        contextLines: args.context_lines ?? 0,
+        mode: args.output_mode ?? 'files_with_matches',
+      };
+      let useRipgrep = false;
+      if (options.ripgrep !== 'never') {
+        session.ripgrep ??= probeRipgrep(context, handle);
+        useRipgrep = await session.ripgrep;
+      }
+      const report = useRipgrep
+        ? await ripgrepGrep(context, handle, query, GREP_TIMEOUT_MS, signal)
+        : await builtinGrep(
+            context,
+            handle,
+            query,
+            { maxFiles: 20_000, maxFileBytes: limits.maxFileBytes, maxStoredLines: 50_000 },
+            signal,
+          );
+      return textResult(
+        formatGrepReport(report, {
+          mode: query.mode,
+          maxResults: args.max_results ?? DEFAULT_MAX_RESULTS,
+          budgetChars: limits.outputBudgetChars,
+          target: query.root,
+        }),
+      );
+    },
+  });
+}

@@ -1,0 +1,148 @@
+/**
+ * `read_file`: a text file with line numbers, a range of it, or an image the model can see.
+ * @module
+ */
+import { requireMethod } from './capability.js';
+import { resolveContextPath } from './context-path.js';
+import { defineTool } from './define-tool.js';
+import { assertWithinLimit, binaryMessage, regularFileSize } from './file-access.js';
+import { binaryReason, binaryReasonOfText, imageTypeFromName, sniffImageType } from './file-kind.js';
+import { formatBytes, formatCount } from './human-units.js';
+import { resolveLimits } from './limits.js';
+import { numberLine, splitLines } from './line-numbers.js';
+import { errorResult, ToolFailure, textResult } from './tool-result.js';
+import type { BerthTool, ToolOptions, ToolResult } from './types.js';
+
+/** The `read_file` tool. */
+export function createReadFileTool(options: ToolOptions): BerthTool {
+  const { context, handle } = options;
+  const limits = resolveLimits(options);
+  return defineTool({
+    name: 'read_file',
+    description: [
+      'Read a file from the workspace. Text comes back with line numbers (`cat -n` style: number, tab, line);',
+      'the numbers are not part of the file. Images (PNG, JPEG, GIF, WebP) come back as images you can see.',
+      `Reads up to ${limits.defaultLineLimit} lines from the start unless you give \`offset\` (first line, 1-based) and \`limit\` (number of lines).`,
+      `Files over ${formatBytes(limits.maxUnrangedBytes)} need offset/limit; files over ${formatBytes(limits.maxFileBytes)} cannot be read whole (use bash with sed/head, or grep).`,
+      `Lines longer than ${limits.maxLineChars} characters are cut. Binary files are refused.`,
+      'Relative paths resolve against the working directory. Read a file before editing it with edit_file.',
+    ].join(' '),
+    fields: {
+      path: {
+        type: 'string',
+        required: true,
+        description: 'File to read: absolute, or relative to the working directory.',
+      },
+      offset: { type: 'integer', minimum: 1, description: 'First line to return, 1-based. Default 1.' },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 100_000,
+        description: `Number of lines to return. Default ${limits.defaultLineLimit}.`,
+      },
+    },
+    example: { path: 'src/index.ts', offset: 1, limit: 200 },
+    annotations: { title: 'Read file', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    async run(args) {
+      const path = resolveContextPath(handle, args.path);
+      const size = await regularFileSize(context, handle, path);
+      const imageByName = imageTypeFromName(path);
+      if (imageByName !== null) {
+        requireMethod(context, 'readFileBytes', 'binary file reads', 'images cannot be read in this context');
+        if (size > limits.maxImageBytes)
+          throw new ToolFailure(
+            `${path} is a ${formatBytes(size)} image, above the ${formatBytes(limits.maxImageBytes)} image limit. Make a smaller copy with bash (e.g. ImageMagick's \`convert ${path} -resize 50% small.png\`) and read that.`,
+          );
+      }
+      assertWithinLimit(
+        path,
+        size,
+        limits.maxFileBytes,
+        `Read part of it with bash, e.g. \`sed -n '1,200p' ${path}\`, or search it with grep.`,
+      );
+      if (size === 0) return textResult(`${path} is empty (0 bytes).`);
+      let text: string;
+      if (typeof context.readFileBytes === 'function') {
+        const bytes = await context.readFileBytes(handle, path);
+        const mimeType = sniffImageType(bytes);
+        if (mimeType !== null) return imageResult(path, bytes, mimeType, limits.maxImageBytes);
+        const reason = binaryReason(bytes);
+        if (reason !== null) return errorResult(binaryMessage(path, bytes.length, reason));
+        text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+      } else {
+        text = await context.readFile(handle, path);
+        const reason = binaryReasonOfText(text);
+        if (reason !== null) return errorResult(binaryMessage(path, size, reason));
+      }
+      const lines = splitLines(text);
+      const ranged = args.offset !== undefined || args.limit !== undefined;
+      if (!ranged && size > limits.maxUnrangedBytes) {
+        return errorResult(
+          `${path} is ${formatBytes(size)} (${formatCount(lines.length)} lines), above the ${formatBytes(limits.maxUnrangedBytes)} limit for reading without a range. ` +
+            `Read a range with offset and limit, e.g. ${JSON.stringify({ path: args.path, offset: 1, limit: 500 })}, or search it with grep.`,
+        );
+      }
+      return numberedRange(
+        path,
+        lines,
+        args.offset ?? 1,
+        args.limit ?? limits.defaultLineLimit,
+        limits,
+        text,
+      );
+    },
+  });
+}
+
+function numberedRange(
+  path: string,
+  lines: readonly string[],
+  first: number,
+  limit: number,
+  limits: { maxLineChars: number; maxReadChars: number },
+  text: string,
+): ToolResult {
+  const total = lines.length;
+  if (first > total)
+    return errorResult(
+      `offset ${first} is past the end of ${path}, which has ${formatCount(total)} line${total === 1 ? '' : 's'}. Use an offset from 1 to ${total}.`,
+    );
+  const last = Math.min(total, first + limit - 1);
+  const out: string[] = [];
+  let chars = 0;
+  let shownLast = first - 1;
+  for (let n = first; n <= last; n++) {
+    const line = numberLine(n, lines[n - 1]!, limits.maxLineChars);
+    if (chars + line.length + 1 > limits.maxReadChars && out.length > 0) break;
+    out.push(line);
+    chars += line.length + 1;
+    shownLast = n;
+  }
+  const notes: string[] = [];
+  if (shownLast < total) {
+    const why =
+      shownLast < last ? ` (stopped at the ${formatCount(limits.maxReadChars)}-character output limit)` : '';
+    notes.push(
+      `[Showing lines ${first}–${shownLast} of ${formatCount(total)}${why}. Continue with offset=${shownLast + 1}.]`,
+    );
+  } else if (first > 1) {
+    notes.push(`[Showing lines ${first}–${shownLast} of ${formatCount(total)}: the end of the file.]`);
+  }
+  if (text.includes('\r\n'))
+    notes.push('[The file has CRLF line endings; the \\r characters are not shown.]');
+  if (shownLast === total && !text.endsWith('\n')) notes.push('[The file does not end with a newline.]');
+  return textResult(notes.length > 0 ? `${out.join('\n')}\n\n${notes.join('\n')}` : out.join('\n'));
+}
+
+function imageResult(path: string, bytes: Uint8Array, mimeType: string, maxImageBytes: number): ToolResult {
+  if (bytes.length > maxImageBytes)
+    return errorResult(
+      `${path} is a ${formatBytes(bytes.length)} image, above the ${formatBytes(maxImageBytes)} image limit.`,
+    );
+  return {
+    content: [
+      { type: 'text', text: `Image ${path} (${mimeType}, ${formatBytes(bytes.length)}):` },
+      { type: 'image', data: Buffer.from(bytes).toString('base64'), mimeType },
+    ],
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * `write_file`: create or overwrite a whole file.
+ * @module
+ */
+import { resolveContextPath } from './context-path.js';
+import { defineTool } from './define-tool.js';
+import { formatBytes, formatCount } from './human-units.js';
+import { splitLines } from './line-numbers.js';
+import { textResult } from './tool-result.js';
+import type { BerthTool, ToolOptions } from './types.js';
+
+/** The `write_file` tool. */
+export function createWriteFileTool(options: ToolOptions): BerthTool {
+  const { context, handle } = options;
+  return defineTool({
+    name: 'write_file',
+    description: [
+      'Write a whole file: creates it (and, where the workspace allows, its parent directories) or replaces its entire content.',
+      'Content is written as UTF-8 exactly as given; nothing is added (include a final newline yourself if the file should end with one).',
+      'For a change to part of an existing file use edit_file instead: it is safer and sends less text.',
+      'Relative paths resolve against the working directory.',
+    ].join(' '),
+    fields: {
+      path: {
+        type: 'string',
+        required: true,
+        description: 'File to write: absolute, or relative to the working directory.',
+      },
+      content: {
+        type: 'string',
+        required: true,
+        allowEmpty: true,
+        description: 'The complete new content of the file.',
+      },
+    },
+    example: { path: 'notes/todo.md', content: '# TODO\n- write tests\n' },
+    annotations: {
+      title: 'Write file',
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    async run(args) {
+      const path = resolveContextPath(handle, args.path);
+      const before =
+        typeof context.fileSize === 'function' ? await context.fileSize(handle, path) : undefined;
+      await context.writeFile(handle, path, args.content);
+      const bytes = Buffer.byteLength(args.content, 'utf8');
+      const lines = splitLines(args.content).length;
+      const what = `${formatBytes(bytes)}, ${formatCount(lines)} line${lines === 1 ? '' : 's'}`;
+      if (before === undefined) return textResult(`Wrote ${path} (${what}).`);
+      if (before === null) return textResult(`Created ${path} (${what}).`);
+      return textResult(`Overwrote ${path} (was ${formatBytes(before)}; now ${what}).`);
+    },
+  });
+}
