@@ -17,4 +17,4 @@ export {
   type McpServerOptions,
   type StdioConnection,
 } from './mcp-server.js';
-export type { McpTool, McpToolContent, McpToolResult } from './tool-shape.js';
+export type { McpTool, McpToolResult } from './tool-shape.js';

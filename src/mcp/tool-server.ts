@@ -33,7 +33,8 @@ export function buildToolServer(tools: readonly McpTool[], info: ToolServerInfo)
     tools: tools.map((tool) => ({
       name: tool.name,
       description: tool.description,
-      inputSchema: tool.inputSchema as { type: 'object'; [key: string]: unknown },
+      inputSchema: tool.inputSchema as unknown as { type: 'object'; [key: string]: unknown },
+      ...(tool.annotations ? { annotations: { ...tool.annotations } } : {}),
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {

@@ -11,7 +11,13 @@ import type { McpTool } from '../../src/mcp/tool-shape.js';
 const upper: McpTool = {
   name: 'upper',
   description: 'Upper-cases text.',
-  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  inputSchema: {
+    type: 'object',
+    properties: { text: { type: 'string' } },
+    required: ['text'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true },
   async execute(args) {
     const text = (args as { text?: unknown }).text;
     if (typeof text !== 'string')
@@ -22,7 +28,7 @@ const upper: McpTool = {
 const broken: McpTool = {
   name: 'broken',
   description: 'Always throws.',
-  inputSchema: { type: 'object' },
+  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   async execute() {
     throw new Error('the disk is on fire');
   },
@@ -96,6 +102,7 @@ describe('listenHttp', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['upper', 'broken']);
     expect(tools[0]!.inputSchema).toEqual(upper.inputSchema);
+    expect(tools[0]!.annotations).toEqual({ readOnlyHint: true });
     const result = await client.callTool({ name: 'upper', arguments: { text: 'hi' } });
     expect(result).toMatchObject({ content: [{ type: 'text', text: 'HI' }], isError: false });
     expect(endpoint.sessionCount()).toBe(1);
