@@ -1,0 +1,85 @@
+/**
+ * berth's own helper commands in a container (setup, listings): run argv, collect stdout whole up
+ * to a byte cap, keep the end of stderr for messages. Not for user commands (those go through
+ * `run-exec.ts` and the output policy).
+ * @module
+ */
+import { BerthError } from '../../errors/index.js';
+import type { EngineClient } from './engine-client.js';
+import { containerRunning, createExec, inspectExec, startExecStream } from './engine-exec.js';
+import { ContainerGoneError } from './errors.js';
+import { FrameDemuxer } from './frame-demuxer.js';
+
+/** What a helper command produced. */
+export interface CollectedExec {
+  readonly exitCode: number;
+  readonly stdout: Buffer;
+  /** The last 4 KiB of stderr, decoded. */
+  readonly stderr: string;
+}
+
+const STDERR_KEEP = 4096;
+
+/**
+ * Run a helper command to completion.
+ * @param maxStdoutBytes - stdout beyond this fails the call with `E_IO` (the caller names the fix).
+ */
+export async function collectExec(
+  client: EngineClient,
+  containerId: string,
+  argv: readonly string[],
+  options: { env?: readonly string[]; workingDir?: string; maxStdoutBytes: number; what: string },
+): Promise<CollectedExec> {
+  const execId = await createExec(client, containerId, {
+    argv,
+    env: options.env,
+    workingDir: options.workingDir,
+  });
+  const output = await startExecStream(client, execId, false);
+  const stdout: Buffer[] = [];
+  let stdoutBytes = 0;
+  let stderr = Buffer.alloc(0);
+  let overflow = false;
+  const demuxer = new FrameDemuxer((stream, payload) => {
+    if (stream === 1) {
+      stdoutBytes += payload.length;
+      if (stdoutBytes > options.maxStdoutBytes) {
+        overflow = true;
+        output.destroy();
+        return;
+      }
+      stdout.push(Buffer.from(payload));
+    } else {
+      stderr = Buffer.concat([stderr, payload]);
+      if (stderr.length > STDERR_KEEP) stderr = stderr.subarray(stderr.length - STDERR_KEEP);
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    output.on('data', (chunk: Buffer) => {
+      try {
+        demuxer.push(chunk);
+      } catch (error) {
+        output.destroy();
+        reject(error);
+      }
+    });
+    output.once('end', resolve);
+    output.once('close', resolve);
+    output.once('error', (error) => (overflow ? resolve() : reject(error)));
+  });
+  if (overflow) {
+    throw new BerthError(
+      'E_IO',
+      `${options.what}: the listing exceeded ${options.maxStdoutBytes} bytes; narrow the path or the pattern`,
+    );
+  }
+  let state = await inspectExec(client, execId);
+  for (let attempt = 0; state.running && attempt < 50; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    state = await inspectExec(client, execId);
+  }
+  if (state.exitCode === null || (state.exitCode > 128 && !(await containerRunning(client, containerId)))) {
+    throw new ContainerGoneError(containerId, `it stopped during ${options.what}`);
+  }
+  return { exitCode: state.exitCode, stdout: Buffer.concat(stdout), stderr: stderr.toString('utf8') };
+}

@@ -1,0 +1,48 @@
+/**
+ * The environment of one command: berth's non-interactive defaults, then the caller's entries.
+ * The engine can add variables to an exec but not remove the container's own, so a name set to
+ * `undefined` becomes an `unset` line in front of the script.
+ * @module
+ */
+import { NON_INTERACTIVE_ENV } from '../../context/defaults.js';
+import { envRecord } from '../../context/validate-options.js';
+import { InvalidArgumentError } from '../../errors/index.js';
+
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Exec `Env` entries and the names to unset. */
+export interface CommandEnv {
+  readonly set: string[];
+  readonly unset: string[];
+}
+
+/**
+ * Resolve a command's environment.
+ * @param defaults - whether berth's non-interactive defaults (`TERM=dumb`, `NO_COLOR=1`, …) apply.
+ */
+export function commandEnv(env: unknown, field: string, defaults: boolean): CommandEnv {
+  const record = envRecord(env, field) ?? {};
+  const merged: Record<string, string | undefined> = defaults
+    ? { ...NON_INTERACTIVE_ENV, ...record }
+    : { ...record };
+  const set: string[] = [];
+  const unset: string[] = [];
+  for (const [name, value] of Object.entries(merged)) {
+    if (value !== undefined) {
+      set.push(`${name}=${value}`);
+    } else if (SHELL_NAME.test(name)) {
+      unset.push(name);
+    } else {
+      throw new InvalidArgumentError(
+        `${field}.${name}`,
+        'only variables with shell-valid names can be removed inside a container',
+      );
+    }
+  }
+  return { set, unset };
+}
+
+/** `unset …` line to put in front of a script (empty when nothing is removed). */
+export function unsetLine(env: CommandEnv): string {
+  return env.unset.length === 0 ? '' : `unset ${env.unset.join(' ')}\n`;
+}

@@ -1,0 +1,264 @@
+/**
+ * Files inside a container through the engine's archive API: `HEAD` for a stat, `GET` for a tar
+ * of one path (read), `PUT` of a tar (write). Bytes travel verbatim; no shell is involved.
+ * @module
+ */
+import { posix } from 'node:path';
+import { BerthError, NotFoundError } from '../../errors/index.js';
+import { isDirectoryError } from '../../vfs/fs-errors.js';
+import { STATE_DIR } from './container-spec.js';
+import type { EngineClient } from './engine-client.js';
+import { containerErrorOf } from './engine-exec.js';
+import { DockerApiError } from './errors.js';
+import { encodeTar, TarDecoder } from './tar-codec.js';
+
+/** What the engine reports about a path (from `X-Docker-Container-Path-Stat`). */
+export interface PathStat {
+  readonly name: string;
+  readonly size: number;
+  readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  /** Permission bits. */
+  readonly mode: number;
+  readonly mtimeMs: number;
+  /** For a symlink: the absolute path it resolves to, as the engine resolved it. */
+  readonly linkTarget: string;
+}
+
+// Go's os.FileMode type bits, as the engine encodes them.
+const MODE_DIR = 0x80000000 | 0;
+const MODE_SYMLINK = 1 << 27;
+// dir | symlink | device | named pipe | socket | char device | irregular
+const MODE_TYPE_BITS = MODE_DIR | (1 << 27) | (1 << 26) | (1 << 25) | (1 << 24) | (1 << 21) | (1 << 19);
+/** Symlink hops followed before giving up (the kernel's own limit). */
+const MAX_LINK_HOPS = 40;
+
+function parseStatHeader(header: string | string[] | undefined): PathStat | null {
+  if (typeof header !== 'string') return null;
+  const raw = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as {
+    name: string;
+    size: number;
+    mode: number;
+    mtime: string;
+    linkTarget: string;
+  };
+  const bits = raw.mode >>> 0;
+  const type: PathStat['type'] =
+    (bits & MODE_DIR) !== 0
+      ? 'directory'
+      : (bits & MODE_SYMLINK) !== 0
+        ? 'symlink'
+        : (bits & MODE_TYPE_BITS) === 0
+          ? 'file'
+          : 'other';
+  return {
+    name: raw.name,
+    size: raw.size,
+    type,
+    mode: bits & 0o7777,
+    mtimeMs: Date.parse(raw.mtime),
+    linkTarget: raw.linkTarget,
+  };
+}
+
+function archivePath(containerId: string): string {
+  return `/containers/${encodeURIComponent(containerId)}/archive`;
+}
+
+/** Stat `path` without following a final symlink; null when it does not exist. */
+export async function statPath(
+  client: EngineClient,
+  containerId: string,
+  path: string,
+): Promise<PathStat | null> {
+  try {
+    const res = await client.stream({ method: 'HEAD', path: archivePath(containerId), query: { path } });
+    res.resume();
+    return parseStatHeader(res.headers['x-docker-container-path-stat']);
+  } catch (error) {
+    if (
+      error instanceof DockerApiError &&
+      error.statusCode === 404 &&
+      !/no such container/i.test(error.engineMessage)
+    ) {
+      return null;
+    }
+    throw containerErrorOf(error, containerId);
+  }
+}
+
+/** Stat `path`, following symlinks; null when it (or a link target) does not exist. */
+export async function statFollow(
+  client: EngineClient,
+  containerId: string,
+  path: string,
+): Promise<PathStat | null> {
+  let current = path;
+  for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+    const stat = await statPath(client, containerId, current);
+    if (stat === null || stat.type !== 'symlink') return stat;
+    current = posix.resolve(posix.dirname(current), stat.linkTarget);
+  }
+  return null;
+}
+
+function tooLarge(path: string, size: number, maxBytes: number): BerthError {
+  return new BerthError(
+    'E_FILE_TOO_LARGE',
+    `readFile ${JSON.stringify(path)}: the file has ${size} bytes, more than the ${maxBytes}-byte read limit; read a part with exec (e.g. head -c) or raise maxReadBytes`,
+  );
+}
+
+/**
+ * Read a regular file's bytes, following symlinks.
+ * @throws NotFoundError, E_IS_DIRECTORY, E_FILE_TOO_LARGE
+ */
+export async function readContainerFile(
+  client: EngineClient,
+  containerId: string,
+  path: string,
+  maxBytes: number,
+): Promise<Uint8Array> {
+  let current = path;
+  for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+    let res: import('node:http').IncomingMessage;
+    try {
+      res = await client.stream({ method: 'GET', path: archivePath(containerId), query: { path: current } });
+    } catch (error) {
+      if (
+        error instanceof DockerApiError &&
+        error.statusCode === 404 &&
+        !/no such container/i.test(error.engineMessage)
+      ) {
+        throw new NotFoundError(path, 'file');
+      }
+      throw containerErrorOf(error, containerId);
+    }
+    const stat = parseStatHeader(res.headers['x-docker-container-path-stat']);
+    if (stat?.type === 'directory') {
+      res.destroy();
+      throw isDirectoryError(path, 'readFile');
+    }
+    if (stat?.type === 'symlink') {
+      res.destroy();
+      current = posix.resolve(posix.dirname(current), stat.linkTarget);
+      continue;
+    }
+    if (stat !== null && stat.size > maxBytes) {
+      res.destroy();
+      throw tooLarge(path, stat.size, maxBytes);
+    }
+    return collectFirstFile(res, path, maxBytes);
+  }
+  throw new BerthError('E_IO', `readFile ${JSON.stringify(path)}: more than ${MAX_LINK_HOPS} symlink hops`);
+}
+
+function collectFirstFile(
+  res: import('node:http').IncomingMessage,
+  path: string,
+  maxBytes: number,
+): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let seen = false;
+    let failed = false;
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      res.destroy();
+      reject(error);
+    };
+    const decoder = new TarDecoder({
+      onEntry(entry) {
+        if (seen) return false;
+        seen = true;
+        if (entry.type === 'directory') fail(isDirectoryError(path, 'readFile'));
+        else if (entry.size > maxBytes) fail(tooLarge(path, entry.size, maxBytes));
+        return true;
+      },
+      onData(data) {
+        size += data.length;
+        chunks.push(Buffer.from(data));
+      },
+    });
+    res.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      try {
+        decoder.push(chunk);
+        if (decoder.done) res.destroy();
+      } catch (error) {
+        fail(error);
+      }
+    });
+    const finish = () => {
+      if (failed) return;
+      if (!seen) {
+        fail(new BerthError('E_IO', `readFile ${JSON.stringify(path)}: the engine sent an empty archive`));
+        return;
+      }
+      const out = new Uint8Array(size);
+      let offset = 0;
+      for (const chunk of chunks) {
+        out.set(chunk, offset);
+        offset += chunk.length;
+      }
+      resolve(out);
+    };
+    res.on('end', () => {
+      try {
+        if (!decoder.done) decoder.end();
+        finish();
+      } catch (error) {
+        fail(error);
+      }
+    });
+    res.on('close', () => {
+      if (decoder.done) finish();
+    });
+    res.on('error', (error) => {
+      if (!decoder.done) fail(error);
+    });
+  });
+}
+
+/**
+ * Write `data` to the absolute `path`, creating missing parent directories (0755). With
+ * `ownedByContainerUser`, the engine gives the file the container user's uid/gid.
+ */
+export async function writeContainerFile(
+  client: EngineClient,
+  containerId: string,
+  path: string,
+  data: Uint8Array,
+  ownedByContainerUser: boolean,
+): Promise<void> {
+  // Write where a symlink points, like a shell redirect would.
+  let target = path;
+  let existing: PathStat | null = null;
+  for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+    existing = await statPath(client, containerId, target);
+    if (existing === null || existing.type !== 'symlink') break;
+    target = posix.resolve(posix.dirname(target), existing.linkTarget);
+  }
+  if (existing?.type === 'directory') throw isDirectoryError(path, 'writeFile');
+  const name = target.replace(/^\/+/, '');
+  const tar = encodeTar([{ name, data, mode: existing?.mode ?? 0o644 }]);
+  try {
+    await client.json({
+      method: 'PUT',
+      path: archivePath(containerId),
+      query: { path: '/', ...(ownedByContainerUser ? { copyUIDGID: '1' } : {}) },
+      body: tar,
+      contentType: 'application/x-tar',
+    });
+  } catch (error) {
+    if (error instanceof DockerApiError && error.statusCode !== 404) {
+      throw new BerthError(
+        'E_IO',
+        `writeFile ${JSON.stringify(path)} failed: ${error.engineMessage} (a read-only root filesystem accepts writes only in mounts and ${STATE_DIR})`,
+        { cause: error },
+      );
+    }
+    throw containerErrorOf(error, containerId);
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * A handle's container from birth to removal: create (mapping a missing image to its own error),
+ * start, prepare berth's state directory, remove; plus the port lookup and the sweep of abandoned
+ * containers.
+ * @module
+ */
+import type { SpawnConfig } from '../../context/types.js';
+import { BerthError } from '../../errors/index.js';
+import { collectExec } from './collect-exec.js';
+import { planContainer, STATE_DIR } from './container-spec.js';
+import type { EngineClient } from './engine-client.js';
+import { containerErrorOf } from './engine-exec.js';
+import { DockerApiError, DockerImageNotFoundError } from './errors.js';
+import { isAbandoned, MANAGED_LABEL } from './ownership.js';
+
+/** A started container. */
+export interface StartedContainer {
+  readonly containerId: string;
+  /** The working directory commands start in (the config's, else the image's). */
+  readonly cwd: string;
+}
+
+// Creates the state directory (sticky and world-writable, like /tmp) and prints the working directory.
+const SETUP_SCRIPT = `mkdir -p ${STATE_DIR} 2>/dev/null; chmod 1777 ${STATE_DIR} 2>/dev/null
+if [ ! -w ${STATE_DIR} ]; then echo "${STATE_DIR} is not writable by $(id -u)" >&2; exit 3; fi
+pwd`;
+
+function runtimeHint(error: DockerApiError, config: SpawnConfig): string | undefined {
+  if (config.runtime !== undefined && /runtime/i.test(error.engineMessage)) {
+    return `the engine has no usable OCI runtime ${JSON.stringify(config.runtime)}; register it in the engine's daemon.json "runtimes" or leave runtime unset`;
+  }
+  if (/executable file not found|no such file or directory/i.test(error.engineMessage)) {
+    return "berth's docker context needs /bin/sh and sleep in the image";
+  }
+  return undefined;
+}
+
+/**
+ * Create and start a container for `handleId`, then prepare it. On any failure after create the
+ * container is removed again, so a failed spawn leaves nothing behind.
+ */
+export async function startContainer(
+  client: EngineClient,
+  handleId: string,
+  config: SpawnConfig,
+  defaultImage: string | undefined,
+): Promise<StartedContainer> {
+  const plan = planContainer(config, handleId, defaultImage);
+  let containerId: string;
+  try {
+    const { body } = await client.json<{ Id: string }>({
+      method: 'POST',
+      path: '/containers/create',
+      query: { name: `berth-${handleId}` },
+      json: plan.body,
+    });
+    containerId = body.Id;
+  } catch (error) {
+    if (
+      error instanceof DockerApiError &&
+      error.statusCode === 404 &&
+      /no such image/i.test(error.engineMessage)
+    ) {
+      throw new DockerImageNotFoundError(plan.image, { cause: error });
+    }
+    if (error instanceof DockerApiError) {
+      const hint = runtimeHint(error, config);
+      if (hint) throw new DockerApiError(error.statusCode, error.request, error.engineMessage, hint);
+    }
+    throw error;
+  }
+  try {
+    await client.json({ method: 'POST', path: `/containers/${containerId}/start` });
+    const setup = await collectExec(client, containerId, ['/bin/sh', '-c', SETUP_SCRIPT], {
+      maxStdoutBytes: 64 * 1024,
+      what: 'preparing the container',
+    });
+    if (setup.exitCode !== 0) {
+      throw new BerthError(
+        'E_DOCKER_API',
+        `container for ${handleId} started but could not be prepared (exit ${setup.exitCode}): ${setup.stderr.trim()}`,
+      );
+    }
+    const cwd = config.cwd ?? (setup.stdout.toString('utf8').trim() || '/');
+    return { containerId, cwd };
+  } catch (error) {
+    await removeContainer(client, containerId).catch(() => undefined);
+    if (error instanceof DockerApiError) {
+      const hint = runtimeHint(error, config);
+      if (hint) throw new DockerApiError(error.statusCode, error.request, error.engineMessage, hint);
+    }
+    throw error;
+  }
+}
+
+/** Remove a container and its anonymous volumes; one already gone is fine. */
+export async function removeContainer(client: EngineClient, containerId: string): Promise<void> {
+  try {
+    await client.json({
+      method: 'DELETE',
+      path: `/containers/${encodeURIComponent(containerId)}`,
+      query: { force: true, v: true },
+    });
+  } catch (error) {
+    if (error instanceof DockerApiError && error.statusCode === 404) return;
+    // Removal already in progress (a concurrent destroy or sweep) counts as removed.
+    if (
+      error instanceof DockerApiError &&
+      error.statusCode === 409 &&
+      /in progress/i.test(error.engineMessage)
+    )
+      return;
+    throw error;
+  }
+}
+
+/** Host port a container port was published on; null when not published. */
+export async function mappedPort(
+  client: EngineClient,
+  containerId: string,
+  containerPort: number,
+): Promise<number | null> {
+  let ports: Record<string, { HostIp: string; HostPort: string }[] | null> | undefined;
+  try {
+    const { body } = await client.json<{ NetworkSettings?: { Ports?: typeof ports } }>({
+      method: 'GET',
+      path: `/containers/${encodeURIComponent(containerId)}/json`,
+    });
+    ports = body.NetworkSettings?.Ports;
+  } catch (error) {
+    throw containerErrorOf(error, containerId);
+  }
+  for (const key of [`${containerPort}/tcp`, `${containerPort}/udp`]) {
+    const binding = ports?.[key]?.find((entry) => entry.HostPort !== '');
+    if (binding) return Number(binding.HostPort);
+  }
+  return null;
+}
+
+/** Containers carrying berth's label whose owner process on this host is gone; removes them. */
+export async function sweepAbandoned(client: EngineClient): Promise<string[]> {
+  const { body } = await client.json<{ Id: string; Labels: Record<string, string> | null }[]>({
+    method: 'GET',
+    path: '/containers/json',
+    query: { all: true, filters: JSON.stringify({ label: [`${MANAGED_LABEL}=true`] }) },
+  });
+  const removed: string[] = [];
+  for (const container of body) {
+    if (!isAbandoned(container.Labels ?? {})) continue;
+    await removeContainer(client, container.Id);
+    removed.push(container.Id);
+  }
+  return removed;
+}

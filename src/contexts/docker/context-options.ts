@@ -1,0 +1,96 @@
+/**
+ * Options of `createDockerContext`, validated once into a complete, default-filled form.
+ * @module
+ */
+import {
+  DEFAULT_KILL_GRACE_MS,
+  DEFAULT_MAX_LOG_BYTES,
+  DEFAULT_OUTPUT_POLICY,
+  DEFAULT_STALL_MS,
+  DEFAULT_TIMEOUT_MS,
+} from '../../context/defaults.js';
+import type { OutputPolicy } from '../../context/types.js';
+import {
+  byteCount,
+  durationMs,
+  optionalString,
+  optionsObject,
+  outputPolicy,
+} from '../../context/validate-options.js';
+import { type EngineEndpoint, resolveEndpoint } from './engine-endpoint.js';
+
+/** Options of {@link createDockerContext}. Every field is optional. */
+export interface DockerContextOptions {
+  /** Unix socket of the engine. Default: `DOCKER_HOST`, else `/var/run/docker.sock`. */
+  readonly socketPath?: string | undefined;
+  /** Engine address (`unix:///path`, `tcp://host:port`); wins over `DOCKER_HOST`. */
+  readonly host?: string | undefined;
+  /** Image used when `spawn` names none. */
+  readonly image?: string | undefined;
+  /** `exec` timeout when a call gives none; default 30000. */
+  readonly defaultTimeoutMs?: number | undefined;
+  /** TERM → KILL grace when a command is ended (timeout, abort, kill); default 5000. */
+  readonly killGraceMs?: number | undefined;
+  /** How long `destroy` waits for TERM'd background tasks before KILL; default 5000. */
+  readonly destroyGraceMs?: number | undefined;
+  /** Bytes of each stream kept in memory as head + tail; default 1 MiB. */
+  readonly maxOutputBytes?: number | undefined;
+  /** Bytes of each stream spilled to a 0600 file on the host; 0 disables; default 64 MiB. */
+  readonly maxSpillBytes?: number | undefined;
+  /** Default silence before a background task's `onStall`; default 60000. */
+  readonly stallMs?: number | undefined;
+  /** Default cap of a background log inside the container; default 64 MiB. */
+  readonly maxLogBytes?: number | undefined;
+  /** Largest file `readFile` transfers; default 256 MiB. */
+  readonly maxReadBytes?: number | undefined;
+  /** Most entries one `listFiles` returns; default 100000. */
+  readonly maxEntries?: number | undefined;
+  /** Deadline for one engine request's answer (not for streams); default 30000. */
+  readonly requestTimeoutMs?: number | undefined;
+}
+
+/** Options after validation. */
+export interface ResolvedDockerOptions {
+  readonly endpoint: EngineEndpoint;
+  readonly image: string | undefined;
+  readonly defaultTimeoutMs: number;
+  readonly killGraceMs: number;
+  readonly destroyGraceMs: number;
+  readonly policy: OutputPolicy;
+  readonly stallMs: number;
+  readonly maxLogBytes: number;
+  readonly maxReadBytes: number;
+  readonly maxEntries: number;
+  readonly requestTimeoutMs: number;
+}
+
+/** @throws InvalidArgumentError naming the first bad field. */
+export function resolveDockerOptions(
+  options: DockerContextOptions | undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ResolvedDockerOptions {
+  const input = optionsObject(options, 'options');
+  return {
+    endpoint: resolveEndpoint(
+      {
+        socketPath: optionalString(input.socketPath, 'socketPath'),
+        host: optionalString(input.host, 'host'),
+      },
+      env,
+    ),
+    image: optionalString(input.image, 'image'),
+    defaultTimeoutMs: durationMs(input.defaultTimeoutMs, 'defaultTimeoutMs', DEFAULT_TIMEOUT_MS),
+    killGraceMs: durationMs(input.killGraceMs, 'killGraceMs', DEFAULT_KILL_GRACE_MS, true),
+    destroyGraceMs: durationMs(input.destroyGraceMs, 'destroyGraceMs', DEFAULT_KILL_GRACE_MS, true),
+    policy: outputPolicy(
+      { maxOutputBytes: input.maxOutputBytes, maxSpillBytes: input.maxSpillBytes },
+      'options',
+      DEFAULT_OUTPUT_POLICY,
+    ),
+    stallMs: durationMs(input.stallMs, 'stallMs', DEFAULT_STALL_MS),
+    maxLogBytes: byteCount(input.maxLogBytes, 'maxLogBytes', DEFAULT_MAX_LOG_BYTES),
+    maxReadBytes: byteCount(input.maxReadBytes, 'maxReadBytes', 256 * 1024 * 1024),
+    maxEntries: byteCount(input.maxEntries, 'maxEntries', 100_000),
+    requestTimeoutMs: durationMs(input.requestTimeoutMs, 'requestTimeoutMs', 30_000),
+  };
+}

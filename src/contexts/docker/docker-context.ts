@@ -1,0 +1,462 @@
+/**
+ * `createDockerContext`: the ExecutionContext contract on a Docker engine. One container per
+ * handle; commands run as tagged execs so their processes can be found and ended from outside;
+ * files travel through the archive API; output follows the shared policy (spilled on the host).
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { posix } from 'node:path';
+import { BackgroundRegistry } from '../../context/background-registry.js';
+import type {
+  BackgroundExit,
+  BackgroundOptions,
+  BackgroundStall,
+  BackgroundTask,
+  BackgroundTaskInfo,
+  ContextCapabilities,
+  ContextHandle,
+  ExecOptions,
+  ExecResult,
+  ExecStream,
+  ExecutionContext,
+  FileEntry,
+  SpawnConfig,
+  StreamOptions,
+  Terminal,
+  TerminalOptions,
+  WaitOptions,
+} from '../../context/types.js';
+import {
+  abortSignal,
+  argvArray,
+  byteCount,
+  callback,
+  commandString,
+  durationMs,
+  optionalString,
+  optionsObject,
+} from '../../context/validate-options.js';
+import { InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
+import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
+import { hasGlobMagic } from '../../vfs/glob.js';
+import { startBackgroundTask } from './background-task.js';
+import { commandEnv, unsetLine } from './command-env.js';
+import { readContainerFile, statFollow, writeContainerFile } from './container-files.js';
+import { mappedPort, removeContainer, startContainer, sweepAbandoned } from './container-lifecycle.js';
+import { listDirectory, listGlob } from './container-listing.js';
+import { STATE_DIR } from './container-spec.js';
+import {
+  type DockerContextOptions,
+  type ResolvedDockerOptions,
+  resolveDockerOptions,
+} from './context-options.js';
+import { EngineClient } from './engine-client.js';
+import { openExecStream } from './exec-stream.js';
+import { runExec } from './run-exec.js';
+import { LOGIN_SHELL_ARGV, openContainerTerminal } from './terminal.js';
+
+/** What berth's Docker context can do. */
+export const DOCKER_CAPABILITIES: ContextCapabilities = Object.freeze({
+  shell: true,
+  filesystem: true,
+  network: true,
+  stream: true,
+  terminal: true,
+  background: true,
+  glob: true,
+  ports: true,
+  containment: false,
+  isolation: 'container',
+});
+
+interface HandleState {
+  readonly handle: ContextHandle;
+  readonly containerId: string;
+  /** The container runs as a configured user: written files get that user's uid/gid. */
+  readonly hasUser: boolean;
+  /** Private host directory for this handle's spill files. */
+  spillDir: string | undefined;
+  /** Live streams and terminals, ended by destroy. */
+  readonly live: Set<() => Promise<void>>;
+  destroying: Promise<void> | undefined;
+}
+
+/** The Docker context: the contract plus `sweep` and `close`. */
+export interface DockerContext extends ExecutionContext {
+  readonly type: 'docker';
+  /** The container behind a live handle (for diagnostics and `docker` CLI use). */
+  containerId(handle: ContextHandle): string;
+  /**
+   * Remove containers carrying berth's ownership label whose owning process on this host is gone
+   * (left by a crashed host). Resolves with the removed container ids.
+   */
+  sweep(): Promise<string[]>;
+  /** Destroy every live handle, then release the engine connection. */
+  close(): Promise<void>;
+}
+
+const decoder = new TextDecoder('utf-8');
+
+class DockerExecutionContext implements DockerContext {
+  readonly type = 'docker' as const;
+  readonly capabilities = DOCKER_CAPABILITIES;
+  private readonly options: ResolvedDockerOptions;
+  private readonly client: EngineClient;
+  private readonly handles = new Map<string, HandleState>();
+  private readonly registry = new BackgroundRegistry('bg-');
+
+  constructor(options: ResolvedDockerOptions) {
+    this.options = options;
+    this.client = new EngineClient(options.endpoint, options.requestTimeoutMs);
+  }
+
+  containerId(handle: ContextHandle): string {
+    return this.state(handle).containerId;
+  }
+
+  async spawn(config: SpawnConfig = {}): Promise<ContextHandle> {
+    const id = `docker-${randomBytes(6).toString('hex')}`;
+    await this.client.apiPrefix();
+    const started = await startContainer(this.client, id, config, this.options.image);
+    const handle: ContextHandle = Object.freeze({ id, type: 'docker', cwd: started.cwd });
+    this.handles.set(id, {
+      handle,
+      containerId: started.containerId,
+      hasUser: config.user !== undefined,
+      spillDir: undefined,
+      live: new Set(),
+      destroying: undefined,
+    });
+    return handle;
+  }
+
+  async exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult> {
+    const state = this.state(handle);
+    const script = commandString(command);
+    const input = optionsObject(options, 'options');
+    const env = commandEnv(input.env, 'options.env', true);
+    const stdin = input.stdin;
+    if (stdin !== undefined && typeof stdin !== 'string' && !(stdin instanceof Uint8Array)) {
+      throw new InvalidArgumentError('options.stdin', 'must be a string or a Uint8Array');
+    }
+    return runExec({
+      client: this.client,
+      containerId: state.containerId,
+      script: unsetLine(env) + script,
+      env: env.set,
+      workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
+      stdin: typeof stdin === 'string' ? Buffer.from(stdin, 'utf8') : stdin,
+      timeoutMs: durationMs(input.timeoutMs, 'options.timeoutMs', this.options.defaultTimeoutMs),
+      signal: abortSignal(input.signal, 'options.signal'),
+      graceMs: this.options.killGraceMs,
+      policy: this.options.policy,
+      spillDir: this.spillDir(state),
+      onOutput: callback(input.onOutput, 'options.onOutput'),
+    });
+  }
+
+  async execBackground(
+    handle: ContextHandle,
+    command: string,
+    options?: BackgroundOptions,
+  ): Promise<BackgroundTask> {
+    const state = this.state(handle);
+    const script = commandString(command);
+    const input = optionsObject(options, 'options');
+    const env = commandEnv(input.env, 'options.env', true);
+    const onExit = callback<(exit: BackgroundExit) => void>(input.onExit, 'options.onExit');
+    const onStall = callback<(stall: BackgroundStall) => void>(input.onStall, 'options.onStall');
+    const stallMs = durationMs(input.stallMs, 'options.stallMs', this.options.stallMs);
+    const maxLogBytes = byteCount(input.maxLogBytes, 'options.maxLogBytes', this.options.maxLogBytes);
+    let taskId: string | undefined;
+    const machinery = await startBackgroundTask({
+      client: this.client,
+      containerId: state.containerId,
+      command: script,
+      prelude: unsetLine(env),
+      env: env.set,
+      workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
+      logPath: `${STATE_DIR}/task-${randomBytes(8).toString('hex')}.log`,
+      maxLogBytes,
+      graceMs: this.options.killGraceMs,
+      onActivity: () => {
+        if (taskId !== undefined) this.registry.noteOutput(taskId);
+      },
+    });
+    const task = this.registry.register(machinery, { handleId: handle.id, stallMs, onExit, onStall });
+    taskId = task.id;
+    return task;
+  }
+
+  async listBackground(handle: ContextHandle): Promise<BackgroundTaskInfo[]> {
+    this.state(handle);
+    return this.registry.list(handle.id);
+  }
+
+  async killBackground(handle: ContextHandle, id: string): Promise<BackgroundExit | null> {
+    this.state(handle);
+    return this.registry.kill(handle.id, id);
+  }
+
+  async waitBackground(
+    handle: ContextHandle,
+    id: string,
+    options?: WaitOptions,
+  ): Promise<BackgroundExit | null> {
+    this.state(handle);
+    return this.registry.wait(handle.id, id, options);
+  }
+
+  async reassignBackground(
+    from: ContextHandle,
+    to: ContextHandle,
+    callbacks?: {
+      onExit?: ((exit: BackgroundExit) => void) | undefined;
+      onStall?: ((stall: BackgroundStall) => void) | undefined;
+    },
+  ): Promise<BackgroundTaskInfo[]> {
+    this.state(from);
+    this.state(to);
+    const input = optionsObject(callbacks, 'callbacks');
+    return this.registry.reassign(from.id, to.id, {
+      onExit: callback(input.onExit, 'callbacks.onExit'),
+      onStall: callback(input.onStall, 'callbacks.onStall'),
+    });
+  }
+
+  async execStream(
+    handle: ContextHandle,
+    command: string | readonly string[],
+    options?: StreamOptions,
+  ): Promise<ExecStream> {
+    const state = this.state(handle);
+    const input = optionsObject(options, 'options');
+    const env = commandEnv(input.env, 'options.env', true);
+    const prelude = unsetLine(env);
+    let argv: readonly string[];
+    if (typeof command === 'string') {
+      argv = ['/bin/sh', '-c', prelude + commandString(command)];
+    } else {
+      const list = argvArray(command, 'command');
+      argv = prelude === '' ? list : ['/bin/sh', '-c', `${prelude}exec "$@"`, 'berth-stream', ...list];
+    }
+    let end: (() => Promise<void>) | undefined;
+    const stream = await openExecStream({
+      client: this.client,
+      containerId: state.containerId,
+      argv,
+      env: env.set,
+      workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
+      graceMs: this.options.killGraceMs,
+      signal: abortSignal(input.signal, 'options.signal'),
+      onClosed: () => {
+        if (end) state.live.delete(end);
+      },
+    });
+    end = stream.terminate;
+    state.live.add(end);
+    return {
+      stdin: stream.stdin,
+      stdout: stream.stdout,
+      stderr: stream.stderr,
+      exited: stream.exited,
+      kill: stream.kill,
+    };
+  }
+
+  async openTerminal(handle: ContextHandle, options: TerminalOptions): Promise<Terminal> {
+    const state = this.state(handle);
+    const input = optionsObject(options, 'options');
+    const cols = terminalSize(input.cols, 'options.cols');
+    const rows = terminalSize(input.rows, 'options.rows');
+    const env = commandEnv({ TERM: 'xterm-256color', ...(input.env ?? {}) }, 'options.env', false);
+    const shell = input.shell === undefined ? LOGIN_SHELL_ARGV : argvArray(input.shell, 'options.shell');
+    const prelude = unsetLine(env);
+    const argv =
+      prelude === '' ? shell : ['/bin/sh', '-c', `${prelude}exec "$@"`, 'berth-terminal', ...shell];
+    let end: (() => Promise<void>) | undefined;
+    const terminal = await openContainerTerminal({
+      client: this.client,
+      containerId: state.containerId,
+      argv,
+      env: env.set,
+      workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
+      cols,
+      rows,
+      graceMs: this.options.killGraceMs,
+      onClosed: () => {
+        if (end) state.live.delete(end);
+      },
+    });
+    end = terminal.terminate;
+    state.live.add(end);
+    return {
+      pid: terminal.pid,
+      onData: terminal.onData,
+      write: terminal.write,
+      resize: (nextCols, nextRows) =>
+        terminal.resize(terminalSize(nextCols, 'cols'), terminalSize(nextRows, 'rows')),
+      exited: terminal.exited,
+      kill: terminal.kill,
+    };
+  }
+
+  async readFile(handle: ContextHandle, path: string): Promise<string> {
+    return decoder.decode(await this.readFileBytes(handle, path));
+  }
+
+  async readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array> {
+    const state = this.state(handle);
+    return readContainerFile(
+      this.client,
+      state.containerId,
+      this.resolvePath(state, path),
+      this.options.maxReadBytes,
+    );
+  }
+
+  async writeFile(
+    handle: ContextHandle,
+    path: string,
+    content: string | Uint8Array,
+    encoding?: BufferEncoding,
+  ): Promise<void> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    let data: Uint8Array;
+    if (typeof content === 'string') {
+      if (encoding !== undefined && !Buffer.isEncoding(encoding)) {
+        throw new InvalidArgumentError(
+          'encoding',
+          `must be a Node.js buffer encoding, got ${JSON.stringify(encoding)}`,
+        );
+      }
+      data = Buffer.from(content, encoding ?? 'utf8');
+    } else if (content instanceof Uint8Array) {
+      data = content;
+    } else {
+      throw new InvalidArgumentError('content', 'must be a string or a Uint8Array');
+    }
+    await writeContainerFile(this.client, state.containerId, absolute, data, state.hasUser);
+  }
+
+  async listFiles(handle: ContextHandle, path: string): Promise<FileEntry[]> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    const limits = { maxEntries: this.options.maxEntries, maxListingBytes: 64 * 1024 * 1024 };
+    if (hasGlobMagic(path)) return listGlob(this.client, state.containerId, absolute, limits);
+    return listDirectory(this.client, state.containerId, absolute, limits);
+  }
+
+  async fileSize(handle: ContextHandle, path: string): Promise<number | null> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    try {
+      const stat = await statFollow(this.client, state.containerId, absolute);
+      return stat?.type === 'file' ? stat.size : null;
+    } catch (error) {
+      if (error instanceof InvalidArgumentError) throw error;
+      return null;
+    }
+  }
+
+  async getMappedPort(handle: ContextHandle, containerPort: number): Promise<number | null> {
+    const state = this.state(handle);
+    if (!Number.isInteger(containerPort) || containerPort < 1 || containerPort > 65_535) {
+      throw new InvalidArgumentError(
+        'containerPort',
+        `must be an integer from 1 to 65535, got ${String(containerPort)}`,
+      );
+    }
+    return mappedPort(this.client, state.containerId, containerPort);
+  }
+
+  async destroy(handle: ContextHandle): Promise<void> {
+    if (typeof handle !== 'object' || handle === null || typeof handle.id !== 'string') {
+      throw new InvalidArgumentError('handle', 'must be a handle returned by spawn()');
+    }
+    const state = this.handles.get(handle.id);
+    if (state === undefined) return; // never ours, or already destroyed: nothing to end
+    state.destroying ??= this.teardown(state);
+    await state.destroying;
+  }
+
+  async sweep(): Promise<string[]> {
+    return sweepAbandoned(this.client);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.handles.values()].map((state) => this.destroy(state.handle)));
+    this.client.close();
+  }
+
+  private async teardown(state: HandleState): Promise<void> {
+    try {
+      await this.registry.destroyHandle(state.handle.id, this.options.destroyGraceMs);
+      await Promise.all([...state.live].map((end) => end().catch(() => undefined)));
+      await removeContainer(this.client, state.containerId);
+    } finally {
+      this.handles.delete(state.handle.id);
+      if (state.spillDir !== undefined) removePrivateDir(state.spillDir);
+    }
+  }
+
+  private state(handle: ContextHandle): HandleState {
+    if (typeof handle !== 'object' || handle === null || typeof handle.id !== 'string') {
+      throw new InvalidArgumentError('handle', 'must be a handle returned by spawn()');
+    }
+    const state = this.handles.get(handle.id);
+    if (state === undefined || state.destroying !== undefined)
+      throw new UnknownHandleError(handle.id, 'docker');
+    return state;
+  }
+
+  private spillDir(state: HandleState): string {
+    state.spillDir ??= createPrivateDir('berth-docker-');
+    return state.spillDir;
+  }
+
+  private resolveCwd(state: HandleState, cwd: unknown, field: string): string {
+    const value = optionalString(cwd, field);
+    return value === undefined ? state.handle.cwd : posix.resolve(state.handle.cwd, value);
+  }
+
+  private resolvePath(state: HandleState, path: unknown): string {
+    if (typeof path !== 'string' || path === '') {
+      throw new InvalidArgumentError('path', `must be a non-empty path string, got ${typeof path}`);
+    }
+    if (path.includes('\0')) throw new InvalidArgumentError('path', 'must not contain a NUL byte');
+    return posix.resolve(state.handle.cwd, path);
+  }
+}
+
+function terminalSize(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) {
+    throw new InvalidArgumentError(field, `must be an integer from 1 to 10000, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Create a Docker context. Nothing talks to the engine until the first `spawn`.
+ * @throws InvalidArgumentError when an option is malformed (the error names it).
+ */
+export function createDockerContext(options?: DockerContextOptions): DockerContext {
+  return new DockerExecutionContext(resolveDockerOptions(options));
+}
+
+/**
+ * Remove abandoned berth containers (owner process on this host gone) without creating a context
+ * first. Resolves with the removed container ids.
+ */
+export async function sweepDockerContainers(
+  options?: Pick<DockerContextOptions, 'socketPath' | 'host' | 'requestTimeoutMs'>,
+): Promise<string[]> {
+  const resolved = resolveDockerOptions(options);
+  const client = new EngineClient(resolved.endpoint, resolved.requestTimeoutMs);
+  try {
+    return await sweepAbandoned(client);
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * One buffered command in a container: create a tagged exec, stream its demultiplexed output into
+ * the shared output policy, end its processes on timeout or abort (TERM → grace → KILL, verified
+ * inside the container), and settle an `ExecResult`.
+ * @module
+ */
+import { constants } from 'node:os';
+import type { Readable } from 'node:stream';
+import { OutputCapture } from '../../context/output-capture.js';
+import type { ExecResult, OutputChunk, OutputPolicy } from '../../context/types.js';
+import type { EngineClient } from './engine-client.js';
+import {
+  containerRunning,
+  createExec,
+  type ExecState,
+  inspectExec,
+  startExecHijacked,
+  startExecStream,
+} from './engine-exec.js';
+import { ContainerGoneError } from './errors.js';
+import { FrameDemuxer } from './frame-demuxer.js';
+import { newExecTag, tagEnv, terminationArgv } from './tagged-termination.js';
+
+/** Everything one run needs, resolved by the context. */
+export interface RunExecSpec {
+  readonly client: EngineClient;
+  readonly containerId: string;
+  /** The script run by `/bin/sh -c`. */
+  readonly script: string;
+  readonly env: readonly string[];
+  readonly workingDir: string;
+  readonly stdin: Uint8Array | undefined;
+  /** 0 = no timeout. */
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+  readonly graceMs: number;
+  readonly policy: OutputPolicy;
+  readonly spillDir: string;
+  readonly onOutput: ((chunk: OutputChunk) => void) | undefined;
+}
+
+/** Signal name for a `128 + n` exit status. */
+export function signalName(status: number): string | null {
+  const number = status - 128;
+  if (number <= 0) return null;
+  for (const [name, value] of Object.entries(constants.signals)) {
+    if (value === number) return name;
+  }
+  return null;
+}
+
+/**
+ * End every process carrying `tag` inside the container and wait until none remains.
+ * Resolves quietly when the container is already gone (its processes went with it).
+ */
+export async function terminateTagged(
+  client: EngineClient,
+  containerId: string,
+  tag: string,
+  graceMs: number,
+): Promise<void> {
+  let execId: string;
+  try {
+    execId = await createExec(client, containerId, { argv: terminationArgv(tag, graceMs) });
+  } catch (error) {
+    if (error instanceof ContainerGoneError) return;
+    throw error;
+  }
+  const stream = await startExecStream(client, execId, false);
+  stream.resume();
+  await new Promise<void>((resolve) => {
+    stream.once('end', resolve);
+    stream.once('close', resolve);
+    stream.once('error', () => resolve());
+  });
+}
+
+/** Inspect until the engine reports the exec finished (it can lag the stream's end briefly). */
+async function settledState(client: EngineClient, execId: string): Promise<ExecState | null> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    let state: ExecState;
+    try {
+      state = await inspectExec(client, execId);
+    } catch {
+      return null;
+    }
+    if (!state.running) return state;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return null;
+}
+
+/** Run one command to completion. A non-zero exit is a result; a vanished container throws. */
+export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
+  const started = performance.now();
+  const tag = newExecTag();
+  const stdout = new OutputCapture(spec.policy, {
+    spillDir: spec.spillDir,
+    label: 'stdout',
+    onText: spec.onOutput ? (text) => spec.onOutput!({ stream: 'stdout', text }) : undefined,
+  });
+  const stderr = new OutputCapture(spec.policy, {
+    spillDir: spec.spillDir,
+    label: 'stderr',
+    onText: spec.onOutput ? (text) => spec.onOutput!({ stream: 'stderr', text }) : undefined,
+  });
+  let timedOut = false;
+  let aborted = false;
+  let termination: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    if (spec.signal?.aborted) {
+      aborted = true;
+      return await settle(spec, started, stdout, stderr, { exitCode: null, signal: null }, false, true);
+    }
+    const execId = await createExec(spec.client, spec.containerId, {
+      argv: ['/bin/sh', '-c', spec.script],
+      env: [...spec.env, tagEnv(tag)],
+      workingDir: spec.workingDir,
+      stdin: spec.stdin !== undefined,
+    });
+    let output: Readable;
+    if (spec.stdin !== undefined) {
+      const { socket, head } = await startExecHijacked(spec.client, execId, false);
+      if (head.length > 0) socket.unshift(head);
+      socket.end(spec.stdin); // the half-close is the child's EOF
+      output = socket;
+    } else {
+      output = await startExecStream(spec.client, execId, false);
+    }
+    const terminate = () => {
+      termination ??= terminateTagged(spec.client, spec.containerId, tag, spec.graceMs).then(
+        // Everything tagged is gone; an escaped holder of the pipe must not hold the result.
+        () => {
+          setTimeout(() => output.destroy(), 1000).unref();
+        },
+        () => {
+          output.destroy();
+        },
+      );
+    };
+    if (spec.timeoutMs > 0) {
+      timer = setTimeout(() => {
+        if (!aborted) timedOut = true;
+        terminate();
+      }, spec.timeoutMs);
+    }
+    if (spec.signal) {
+      onAbort = () => {
+        if (!timedOut) aborted = true;
+        terminate();
+      };
+      spec.signal.addEventListener('abort', onAbort, { once: true });
+    }
+    const streamError = await pump(output, stdout, stderr);
+    if (timer) clearTimeout(timer);
+    if (termination) await termination;
+    const state = await settledState(spec.client, execId);
+    const killedByBerth = timedOut || aborted;
+    if (
+      state === null ||
+      streamError !== undefined ||
+      (state.exitCode !== null && state.exitCode > 128 && !killedByBerth)
+    ) {
+      if (!(await containerRunning(spec.client, spec.containerId).catch(() => false))) {
+        throw new ContainerGoneError(spec.containerId, 'it stopped while a command was running', {
+          cause: streamError,
+        });
+      }
+    }
+    const code = state?.exitCode ?? null;
+    const exit =
+      killedByBerth && code !== null && code > 128
+        ? { exitCode: null, signal: signalName(code) }
+        : killedByBerth && code === null
+          ? { exitCode: null, signal: 'SIGKILL' }
+          : { exitCode: code, signal: null };
+    return await settle(spec, started, stdout, stderr, exit, timedOut, aborted);
+  } catch (error) {
+    await Promise.all([stdout.discard(), stderr.discard()]);
+    throw error;
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (onAbort) spec.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Feed the framed stream into the captures; resolves at its end with the error that ended it, if any. */
+function pump(output: Readable, stdout: OutputCapture, stderr: OutputCapture): Promise<Error | undefined> {
+  return new Promise((resolve) => {
+    let done = false;
+    const demuxer = new FrameDemuxer((stream, payload) => {
+      if (stream === 1) stdout.write(payload);
+      else if (stream === 2 || stream === 3) stderr.write(payload);
+    });
+    const finish = (error?: Error) => {
+      if (done) return;
+      done = true;
+      resolve(error);
+    };
+    output.on('data', (chunk: Buffer) => {
+      try {
+        demuxer.push(chunk);
+      } catch (error) {
+        output.destroy();
+        finish(error as Error);
+      }
+    });
+    output.once('end', () =>
+      finish(demuxer.atBoundary ? undefined : new Error('stream ended inside a frame')),
+    );
+    output.once('error', (error) => finish(error));
+    output.once('close', () =>
+      finish(demuxer.atBoundary ? undefined : new Error('stream closed inside a frame')),
+    );
+  });
+}
+
+async function settle(
+  spec: RunExecSpec,
+  started: number,
+  stdout: OutputCapture,
+  stderr: OutputCapture,
+  exit: { exitCode: number | null; signal: string | null },
+  timedOut: boolean,
+  aborted: boolean,
+): Promise<ExecResult> {
+  const [out, err] = await Promise.all([stdout.finish(), stderr.finish()]);
+  void spec;
+  return {
+    exitCode: exit.exitCode,
+    signal: exit.signal,
+    stdout: out.text,
+    stderr: err.text,
+    timedOut,
+    aborted,
+    durationMs: Math.round(performance.now() - started),
+    stdoutFacts: out.facts,
+    stderrFacts: err.facts,
+  };
+}

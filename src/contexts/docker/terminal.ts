@@ -1,0 +1,124 @@
+/**
+ * `openTerminal`: an exec with a TTY on a hijacked connection. The TTY stream is raw (no frames);
+ * the engine resizes it on request. For people: echo, line editing and job control are the TTY's.
+ * @module
+ */
+import type { Terminal } from '../../context/types.js';
+import type { EngineClient } from './engine-client.js';
+import { createExec, inspectExec, resizeExec, startExecHijacked } from './engine-exec.js';
+import { terminateTagged } from './run-exec.js';
+import { newExecTag, tagEnv } from './tagged-termination.js';
+
+/** The login shell of the container user from /etc/passwd, else /bin/sh. */
+export const LOGIN_SHELL_ARGV: readonly string[] = [
+  '/bin/sh',
+  '-c',
+  `s=$(awk -F: -v u="$(id -u)" '$3 == u { print $7; exit }' /etc/passwd 2>/dev/null)
+[ -x "$s" ] || s=/bin/sh
+exec "$s" -l`,
+];
+
+/** What opening a terminal needs. */
+export interface TerminalSpec {
+  readonly client: EngineClient;
+  readonly containerId: string;
+  readonly argv: readonly string[];
+  readonly env: readonly string[];
+  readonly workingDir: string;
+  readonly cols: number;
+  readonly rows: number;
+  readonly graceMs: number;
+  readonly onClosed: () => void;
+}
+
+/** Open the terminal; resolves once the shell started and the window has its size. */
+export async function openContainerTerminal(
+  spec: TerminalSpec,
+): Promise<Terminal & { terminate(): Promise<void> }> {
+  const tag = newExecTag();
+  const execId = await createExec(spec.client, spec.containerId, {
+    argv: spec.argv,
+    env: [...spec.env, tagEnv(tag)],
+    workingDir: spec.workingDir,
+    tty: true,
+    stdin: true,
+  });
+  const { socket, head } = await startExecHijacked(spec.client, execId, true);
+  const listeners = new Set<(chunk: Uint8Array) => void>();
+  // Output that arrives before anyone listens is kept (bounded) and replayed to the first listener.
+  let early: Buffer[] = [];
+  let earlyBytes = 0;
+  const deliver = (chunk: Buffer) => {
+    if (listeners.size === 0) {
+      if (earlyBytes < 1024 * 1024) {
+        early.push(chunk);
+        earlyBytes += chunk.length;
+      }
+      return;
+    }
+    for (const listener of listeners) {
+      try {
+        listener(new Uint8Array(chunk));
+      } catch {
+        // A listener's bug must not break the terminal.
+      }
+    }
+  };
+  if (head.length > 0) deliver(head);
+  socket.on('data', deliver);
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await resizeExec(spec.client, execId, spec.cols, spec.rows).catch(() => undefined);
+  const state = await inspectExec(spec.client, execId).catch(() => ({ pid: 0 }));
+  let killed = false;
+  const exited = closed.then(async () => {
+    spec.onClosed();
+    try {
+      let current = await inspectExec(spec.client, execId);
+      for (let attempt = 0; current.running && attempt < 50; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        current = await inspectExec(spec.client, execId);
+      }
+      if (current.exitCode === null || (killed && current.exitCode > 128)) return null;
+      return current.exitCode;
+    } catch {
+      return null;
+    }
+  });
+  let termination: Promise<void> | undefined;
+  const terminate = (): Promise<void> => {
+    termination ??= (async () => {
+      killed = true;
+      await terminateTagged(spec.client, spec.containerId, tag, spec.graceMs).catch(() => undefined);
+      const timer = setTimeout(() => socket.destroy(), 1000);
+      await closed;
+      clearTimeout(timer);
+    })();
+    return termination;
+  };
+  return {
+    pid: state.pid,
+    onData(listener) {
+      listeners.add(listener);
+      if (early.length > 0) {
+        const pending = early;
+        early = [];
+        earlyBytes = 0;
+        for (const chunk of pending) deliver(chunk);
+      }
+      return () => listeners.delete(listener);
+    },
+    write(data) {
+      if (!socket.destroyed) socket.write(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    },
+    resize(cols, rows) {
+      resizeExec(spec.client, execId, cols, rows).catch(() => undefined);
+    },
+    exited,
+    async kill() {
+      await terminate();
+      await exited;
+    },
+    terminate,
+  };
+}
