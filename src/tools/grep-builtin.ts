@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import type { ContextHandle, ExecutionContext, FileEntry } from '../context/types.js';
 import { requireMethod } from './capability.js';
 import { binaryReason, binaryReasonOfText } from './file-kind.js';
-import { globFilter, hasGlobMeta } from './glob-pattern.js';
+import { globFilter } from './glob-pattern.js';
 import type { GrepFile, GrepLine, GrepMode, GrepReport } from './grep-report.js';
 import { formatBytes, formatCount } from './human-units.js';
 import { ToolFailure } from './tool-result.js';
@@ -97,14 +97,14 @@ export async function builtinGrep(
   const regex = compilePattern(query.pattern, query.caseInsensitive);
   const fileSize = requireMethod(context, 'fileSize', 'file size probes');
   const rootSize = await fileSize(handle, query.root);
-  const candidates =
+  const { candidates, stopped } =
     rootSize !== null
-      ? [{ path: query.root, size: rootSize }]
-      : await enumerate(context, handle, query.root, query.glob, signal);
+      ? { candidates: [{ path: query.root, size: rootSize }], stopped: false }
+      : await enumerate(context, handle, query.root, query.glob, limits.maxFiles, signal);
   const notes: string[] = [];
-  if (candidates.length > limits.maxFiles) {
+  if (stopped || candidates.length > limits.maxFiles) {
     notes.push(
-      `[Searched only the first ${formatCount(limits.maxFiles)} of ${formatCount(candidates.length)} files (by path); narrow the search with path or glob.]`,
+      `[Searched only the first ${formatCount(limits.maxFiles)} files found; more exist. Narrow the search with path or glob.]`,
     );
   }
   const files: GrepFile[] = [];
@@ -175,8 +175,9 @@ async function enumerate(
   handle: ContextHandle,
   root: string,
   glob: string | undefined,
+  maxFiles: number,
   signal: AbortSignal | undefined,
-): Promise<Candidate[]> {
+): Promise<{ candidates: Candidate[]; stopped: boolean }> {
   let filter: ((relative: string) => boolean) | undefined;
   if (glob !== undefined) {
     try {
@@ -187,10 +188,7 @@ async function enumerate(
       );
     }
   }
-  const entries =
-    context.capabilities.glob && !hasGlobMeta(root)
-      ? await context.listFiles(handle, posix.join(root, '**', '*'))
-      : await walk(context, handle, root, signal);
+  const { entries, stopped } = await walk(context, handle, root, maxFiles, signal);
   const prefix = root.endsWith('/') ? root : `${root}/`;
   const out: Candidate[] = [];
   for (const entry of entries) {
@@ -202,19 +200,24 @@ async function enumerate(
     if (filter !== undefined && !filter(relative)) continue;
     out.push({ path: entry.path, size: entry.size });
   }
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { candidates: out, stopped };
 }
 
-/** Breadth-first listing for contexts whose `listFiles` takes no patterns. */
+/**
+ * Breadth-first listing that never enters hidden or skipped directories (a recursive glob would
+ * enumerate them all first) and stops once it has seen one file more than `maxFiles`.
+ */
 async function walk(
   context: ExecutionContext,
   handle: ContextHandle,
   root: string,
+  maxFiles: number,
   signal: AbortSignal | undefined,
-): Promise<FileEntry[]> {
+): Promise<{ entries: FileEntry[]; stopped: boolean }> {
   const out: FileEntry[] = [];
   const queue = [root];
-  while (queue.length > 0) {
+  while (queue.length > 0 && out.length <= maxFiles) {
     if (signal?.aborted) throw new ToolFailure('grep was cancelled.');
     const dir = queue.shift()!;
     for (const entry of await context.listFiles(handle, dir)) {
@@ -224,5 +227,5 @@ async function walk(
       } else out.push(entry);
     }
   }
-  return out;
+  return { entries: out, stopped: queue.length > 0 };
 }
