@@ -33,6 +33,9 @@ export function planMounts(policy: SandboxPolicy, cwd: string): MountPlan {
   for (const root of roots) args.push('--bind', root, root);
   args.push('--dev', '/dev', '--proc', '/proc');
 
+  // Masks go last so nothing bound before them (a read-only name that is a symlink into a hidden
+  // path, say) can uncover what they hide.
+  const masks: string[] = [];
   const maskedDirs: string[] = [];
   const insideMasked = (path: string) => maskedDirs.some((dir) => isInsideOrEqual(dir, path));
   for (const hidden of existingRealPaths(policy.hiddenPaths).sort(byDepth)) {
@@ -41,25 +44,41 @@ export function planMounts(policy: SandboxPolicy, cwd: string): MountPlan {
       return {
         ok: false,
         reason: `the working directory ${JSON.stringify(cwd)} is inside the hidden path ${JSON.stringify(hidden.path)}`,
-        fix: 'run the command from a directory outside the policy’s hiddenPaths, or remove that entry from hiddenPaths',
+        fix: "run the command from a directory outside the policy's hiddenPaths, or remove that entry from hiddenPaths",
       };
     }
     if (hidden.directory) {
-      args.push('--tmpfs', hidden.path, '--remount-ro', hidden.path);
+      masks.push('--tmpfs', hidden.path, '--remount-ro', hidden.path);
       maskedDirs.push(hidden.path);
     } else {
-      args.push('--ro-bind', '/dev/null', hidden.path);
+      masks.push('--ro-bind', '/dev/null', hidden.path);
     }
   }
-  // Re-bound only where they exist when the sandbox starts (`-try`): see docs/sandbox.md on names
-  // that do not exist yet.
   for (const root of roots) {
     for (const name of policy.readOnlyPaths) {
-      const path = join(root, name);
-      if (!insideMasked(path)) args.push('--ro-bind-try', path, path);
+      const path = readOnlyTarget(join(root, name), roots);
+      if (path !== null && !insideMasked(path)) args.push('--ro-bind-try', path, path);
     }
   }
+  args.push(...masks);
   return { ok: true, args, privateTmp };
+}
+
+/**
+ * What to re-bind read-only for a protected name: the name itself when it is not a symlink (or does
+ * not exist yet: `-try` then binds it only if it exists when the sandbox starts), the link's target
+ * when that lies inside a writable root, nothing when the target is already read-only.
+ */
+function readOnlyTarget(path: string, roots: readonly string[]): string | null {
+  let isLink: boolean;
+  try {
+    isLink = lstatSync(path).isSymbolicLink();
+  } catch {
+    return path;
+  }
+  if (!isLink) return path;
+  const real = realOrSelf(path);
+  return roots.some((root) => isInsideOrEqual(root, real)) ? real : null;
 }
 
 function existingRealPaths(paths: readonly string[]): { path: string; directory: boolean }[] {

@@ -163,6 +163,23 @@ describe('hidden paths', () => {
     expect(readFileSync(join(home, '.ssh', 'id_ed25519'), 'utf8')).toBe('SECRET-KEY');
   });
 
+  it('a read-only name that is a symlink into a hidden path does not uncover it', async () => {
+    const home = join(base, 'home-link');
+    mkdirSync(join(home, '.ssh'), { recursive: true });
+    writeFileSync(join(home, '.ssh', 'id_ed25519'), 'SECRET-KEY');
+    symlinkSync(join(home, '.ssh'), join(home, '.vscode'));
+    const p = createSandboxPolicy({ writableRoots: [home], home, env: {} });
+    const result = await runConfined(
+      p,
+      sh('ls -A .vscode/; cat .vscode/id_ed25519 .ssh/id_ed25519 2>&1; true'),
+      {
+        cwd: home,
+      },
+    );
+    expect(result.stdout).not.toContain('SECRET');
+    expect(result.stdout).toMatch(/No such file/);
+  });
+
   it('an explicit hidden path outside the roots is masked too', async () => {
     const secrets = join(ws, 'secrets');
     mkdirSync(secrets);
