@@ -1,0 +1,168 @@
+/**
+ * The live state one suite run shares: the context, its main handle, a scratch directory inside
+ * the context, and every extra handle a case spawned (all destroyed at the end).
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { posix } from 'node:path';
+import type {
+  ContextHandle,
+  ExecOptions,
+  ExecResult,
+  ExecutionContext,
+  SpawnConfig,
+} from '../context/types.js';
+import type { ResolvedOptions } from './options.js';
+import { aliveCommand } from './process-probe.js';
+import { shQuote } from './sh-quote.js';
+
+/** True when `path` is `root` or lies below it (lexically; both absolute and normalized). */
+export function isInside(path: string, root: string): boolean {
+  if (root === '/') return path.startsWith('/');
+  return path === root || path.startsWith(`${root}/`);
+}
+
+/** Shared state of one run. Created once the context exists; `setUp` runs in `beforeAll`. */
+export class Fixture {
+  readonly context: ExecutionContext;
+  readonly options: ResolvedOptions;
+  private mainHandle: ContextHandle | undefined;
+  private scratchDir: string | undefined;
+  private rootDir: string | undefined;
+  private readonly extraHandles: ContextHandle[] = [];
+  private readonly cleanups: (() => Promise<unknown>)[] = [];
+  private readonly runId = randomBytes(4).toString('hex');
+
+  constructor(context: ExecutionContext, options: ResolvedOptions) {
+    this.context = context;
+    this.options = options;
+  }
+
+  /** The handle most cases use. */
+  get main(): ContextHandle {
+    if (!this.mainHandle) throw new Error('the conformance fixture is not set up (did beforeAll fail?)');
+    return this.mainHandle;
+  }
+
+  /** Absolute scratch directory inside the context, removed at the end. */
+  get scratch(): string {
+    if (!this.scratchDir) throw new Error('the conformance fixture is not set up (did beforeAll fail?)');
+    return this.scratchDir;
+  }
+
+  /** The workspace root the containment section attacks. */
+  get workspaceRoot(): string {
+    if (!this.rootDir) throw new Error('the conformance fixture is not set up (did beforeAll fail?)');
+    return this.rootDir;
+  }
+
+  /** A name unique to this run, for files created outside the scratch directory. */
+  unique(label: string): string {
+    return `berth-conformance-${label}-${this.runId}`;
+  }
+
+  async setUp(): Promise<void> {
+    const config = await this.options.spawnConfig();
+    const handle = await this.context.spawn(config);
+    this.mainHandle = handle;
+    if (typeof handle?.cwd !== 'string' || !handle.cwd.startsWith('/')) {
+      throw new Error(
+        `spawn() returned a handle whose cwd is not an absolute path: ${JSON.stringify(handle)}`,
+      );
+    }
+    const cwd = posix.normalize(handle.cwd);
+    this.rootDir = this.options.workspaceRoot ?? cwd;
+    if (!isInside(cwd, this.rootDir)) {
+      throw new Error(
+        `the handle's cwd ${cwd} is outside workspaceRoot ${this.rootDir}; spawn handles inside the root (spawnConfig.cwd)`,
+      );
+    }
+    this.scratchDir = posix.join(cwd, this.unique('scratch'));
+    if (this.context.capabilities.shell) {
+      await this.sh(`mkdir -p ${shQuote(this.scratchDir)}`);
+    }
+  }
+
+  /** Removes the scratch directory and destroys every handle; collects errors, throws the first. */
+  async tearDown(): Promise<void> {
+    const errors: unknown[] = [];
+    for (const cleanup of this.cleanups.splice(0).reverse()) {
+      await cleanup().catch((error: unknown) => errors.push(error));
+    }
+    for (const handle of this.extraHandles.splice(0)) {
+      await this.context.destroy(handle).catch((error: unknown) => errors.push(error));
+    }
+    if (this.mainHandle) {
+      if (this.scratchDir && this.context.capabilities.shell) {
+        await this.sh(`rm -rf ${shQuote(this.scratchDir)}`).catch((error: unknown) => errors.push(error));
+      }
+      await this.context.destroy(this.mainHandle).catch((error: unknown) => errors.push(error));
+    }
+    if (errors.length > 0) throw errors[0];
+  }
+
+  /** Registers `cleanup` to run at tear-down (before handles are destroyed), last in first out. */
+  addCleanup(cleanup: () => Promise<unknown>): void {
+    this.cleanups.push(cleanup);
+  }
+
+  /** Spawns another handle (same config, plus `extra`), destroyed at the end of the run. */
+  async spawn(extra?: Partial<SpawnConfig>): Promise<ContextHandle> {
+    const base = await this.options.spawnConfig();
+    const config: SpawnConfig | undefined = extra
+      ? { ...base, ...extra, env: { ...base?.env, ...extra.env } }
+      : base;
+    const handle = await this.context.spawn(config);
+    this.extraHandles.push(handle);
+    return handle;
+  }
+
+  /** A fresh directory for one case, below the scratch directory. Created when a shell exists. */
+  async caseDir(caseId: string): Promise<string> {
+    const dir = posix.join(this.scratch, caseId.replace(/[^A-Za-z0-9_-]+/g, '-'));
+    if (this.context.capabilities.shell) await this.sh(`mkdir -p ${shQuote(dir)}`);
+    return dir;
+  }
+
+  /** `exec` on `handle` (default main). */
+  exec(command: string, options?: ExecOptions, handle: ContextHandle = this.main): Promise<ExecResult> {
+    return this.context.exec(handle, command, options);
+  }
+
+  /** Runs `command` and returns its stdout; throws with both streams when it exits non-zero. */
+  async sh(command: string, handle: ContextHandle = this.main): Promise<string> {
+    const result = await this.context.exec(handle, command);
+    if (result.exitCode !== 0) {
+      throw new Error(
+        `setup command failed (exit ${result.exitCode}, signal ${result.signal}): ${command}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`,
+      );
+    }
+    return result.stdout;
+  }
+
+  /** Asks the context whether `pid` still runs (a zombie counts as gone). */
+  async isAlive(pid: number, handle: ContextHandle = this.main): Promise<boolean> {
+    const answer = (await this.sh(aliveCommand(pid), handle)).trim();
+    if (answer !== 'alive' && answer !== 'dead')
+      throw new Error(`alive probe printed ${JSON.stringify(answer)}`);
+    return answer === 'alive';
+  }
+
+  /** Reads a pid file written by a probe; throws when it is missing or malformed. */
+  async readPid(pidFile: string, handle: ContextHandle = this.main): Promise<number> {
+    const text = (await this.sh(`cat ${shQuote(pidFile)}`, handle)).trim();
+    const pid = Number(text);
+    if (!Number.isInteger(pid) || pid <= 0)
+      throw new Error(`pid file ${pidFile} holds ${JSON.stringify(text)}`);
+    return pid;
+  }
+
+  /** True when `path` exists in the context (asked through `exec`). */
+  async exists(path: string, handle: ContextHandle = this.main): Promise<boolean> {
+    const out = await this.sh(
+      `if [ -e ${shQuote(path)} ] || [ -L ${shQuote(path)} ]; then echo yes; else echo no; fi`,
+      handle,
+    );
+    return out.trim() === 'yes';
+  }
+}

@@ -1,0 +1,431 @@
+/**
+ * Background tasks: spawn-and-return, the interleaved log read through the context, list, kill,
+ * wait, reassign, stall, log cap, destroy, and isolation between handles.
+ * @module
+ */
+import { expect } from 'vitest';
+import type {
+  BackgroundExit,
+  BackgroundStall,
+  BackgroundTaskInfo,
+  ContextHandle,
+  ExecutionContext,
+} from '../../context/types.js';
+import { numberedBytes, numberedBytesCommand } from '../byte-patterns.js';
+import type { ConformanceCase, ConformanceSection } from '../case.js';
+import { gateCommand, grandchildCommand, orphanCommand, waitForFileCommand } from '../process-probe.js';
+import { shQuote } from '../sh-quote.js';
+import { delay, SOON_MS, settlesWithin, waitUntil } from '../wait-until.js';
+
+type Background = Required<
+  Pick<
+    ExecutionContext,
+    'execBackground' | 'listBackground' | 'killBackground' | 'waitBackground' | 'reassignBackground'
+  >
+>;
+
+/** The background methods, bound; throws if one is missing (the shape case says which). */
+function background(context: ExecutionContext): Background {
+  const { execBackground, listBackground, killBackground, waitBackground, reassignBackground } = context;
+  if (!execBackground || !listBackground || !killBackground || !waitBackground || !reassignBackground) {
+    throw new Error('capabilities.background is true but a background method is missing');
+  }
+  return {
+    execBackground: execBackground.bind(context),
+    listBackground: listBackground.bind(context),
+    killBackground: killBackground.bind(context),
+    waitBackground: waitBackground.bind(context),
+    reassignBackground: reassignBackground.bind(context),
+  };
+}
+
+async function entry(
+  bg: Background,
+  handle: ContextHandle,
+  id: string,
+): Promise<BackgroundTaskInfo | undefined> {
+  return (await bg.listBackground(handle)).find((task) => task.id === id);
+}
+
+/** Records onExit calls and lets a test wait for the first. */
+function exitRecorder(): {
+  calls: BackgroundExit[];
+  onExit: (exit: BackgroundExit) => void;
+  first: () => Promise<BackgroundExit>;
+} {
+  const calls: BackgroundExit[] = [];
+  return {
+    calls,
+    onExit: (exit) => calls.push(exit),
+    first: () => waitUntil('onExit to be called', () => calls[0]),
+  };
+}
+
+/** Time given to a callback that must NOT fire, after the event that would have fired it. */
+const QUIET_MS = 300;
+
+const cases: ConformanceCase[] = [
+  {
+    id: 'background/spawn-and-log',
+    title:
+      'execBackground settles while the task runs and returns { id, pid, outputPath }; the log interleaves both streams and is read with readFile',
+    needs: ['shell', 'background', 'filesystem'],
+    exercises: ['background'],
+    run: async ({ context, handle, dir }) => {
+      const bg = background(context);
+      const gate = `${dir}/gate`;
+      const task = await settlesWithin(
+        'execBackground of a task that waits for a gate',
+        bg.execBackground(
+          handle,
+          `echo to-stdout; echo to-stderr >&2; ${gateCommand(gate)}; echo after-gate`,
+        ),
+      );
+      expect(typeof task.id === 'string' && task.id.length > 0, 'id is a non-empty string').toBe(true);
+      expect(Number.isInteger(task.pid) && task.pid > 0, 'pid is a positive integer').toBe(true);
+      expect(typeof task.outputPath === 'string' && task.outputPath.length > 0, 'outputPath').toBe(true);
+      const log = await waitUntil('both streams in the log', async () => {
+        const text = await context.readFile(handle, task.outputPath);
+        return text.includes('to-stdout\n') && text.includes('to-stderr\n') ? text : undefined;
+      });
+      expect(log).not.toContain('after-gate');
+      await context.writeFile(handle, gate, '');
+      const exit = await bg.waitBackground(handle, task.id, { timeoutMs: SOON_MS });
+      expect(exit?.exitCode).toBe(0);
+      const final = await context.readFile(handle, task.outputPath);
+      expect(final).toContain('after-gate\n');
+    },
+  },
+  {
+    id: 'background/list',
+    title: 'listBackground reports running then exited tasks with their facts',
+    needs: ['shell', 'background'],
+    exercises: ['background'],
+    run: async ({ fx, context, handle, dir }) => {
+      const bg = background(context);
+      const gate = `${dir}/gate`;
+      const before = Date.now();
+      const command = `printf 'abc'; ${gateCommand(gate)}; exit 5`;
+      const task = await bg.execBackground(handle, command);
+      const running = await entry(bg, handle, task.id);
+      expect(running, 'the new task is listed').toBeDefined();
+      expect(running).toMatchObject({
+        id: task.id,
+        pid: task.pid,
+        outputPath: task.outputPath,
+        command,
+        status: 'running',
+        exit: null,
+      });
+      expect(running?.startedAt).toBeGreaterThanOrEqual(before - 60_000);
+      expect(running?.startedAt).toBeLessThanOrEqual(Date.now() + 60_000);
+      await fx.sh(`: > ${shQuote(gate)}`);
+      await bg.waitBackground(handle, task.id, { timeoutMs: SOON_MS });
+      const exited = await entry(bg, handle, task.id);
+      expect(exited?.status).toBe('exited');
+      expect(exited?.exit).toMatchObject({ id: task.id, exitCode: 5, killed: false });
+      expect(exited?.logBytes, 'logBytes counts what the task wrote').toBe(3);
+    },
+  },
+  {
+    id: 'background/wait-and-on-exit',
+    title:
+      'waitBackground resolves with the exit (again at once when already exited); onExit fires exactly once',
+    needs: ['shell', 'background'],
+    exercises: ['background'],
+    run: async ({ context, handle }) => {
+      const bg = background(context);
+      const recorder = exitRecorder();
+      const task = await bg.execBackground(handle, 'echo done; exit 3', { onExit: recorder.onExit });
+      const exit = await settlesWithin('waitBackground', bg.waitBackground(handle, task.id));
+      expect(exit).toMatchObject({
+        id: task.id,
+        exitCode: 3,
+        signal: null,
+        killed: false,
+        logTruncated: false,
+      });
+      expect(exit?.durationMs).toBeGreaterThanOrEqual(0);
+      const again = await settlesWithin(
+        'waitBackground on an exited task',
+        bg.waitBackground(handle, task.id, { timeoutMs: 1 }),
+      );
+      expect(again).toEqual(exit);
+      await recorder.first();
+      await delay(QUIET_MS);
+      expect(recorder.calls, 'onExit calls').toHaveLength(1);
+      expect(recorder.calls[0]).toEqual(exit);
+    },
+  },
+  {
+    id: 'background/wait-null-cases',
+    title: 'waitBackground answers null on timeout, on abort and for an unknown id; the task keeps running',
+    needs: ['shell', 'background'],
+    exercises: ['background'],
+    run: async ({ fx, context, handle, dir }) => {
+      const bg = background(context);
+      const gate = `${dir}/gate`;
+      const task = await bg.execBackground(handle, gateCommand(gate));
+      expect(
+        await settlesWithin('wait with timeoutMs', bg.waitBackground(handle, task.id, { timeoutMs: 200 })),
+      ).toBeNull();
+      const controller = new AbortController();
+      const waiting = bg.waitBackground(handle, task.id, { signal: controller.signal });
+      controller.abort();
+      expect(await settlesWithin('wait with an aborted signal', waiting)).toBeNull();
+      expect(
+        await settlesWithin(
+          'wait with a pre-aborted signal',
+          bg.waitBackground(handle, task.id, { signal: AbortSignal.abort() }),
+        ),
+      ).toBeNull();
+      expect(await bg.waitBackground(handle, 'no-such-task-id', { timeoutMs: SOON_MS })).toBeNull();
+      expect((await entry(bg, handle, task.id))?.status, 'a timed-out wait must not touch the task').toBe(
+        'running',
+      );
+      await fx.sh(`: > ${shQuote(gate)}`);
+      expect((await bg.waitBackground(handle, task.id, { timeoutMs: SOON_MS }))?.exitCode).toBe(0);
+    },
+  },
+  {
+    id: 'background/kill-tree',
+    title:
+      'killBackground ends the whole group (an orphaned descendant too), flushes the log, reports killed; idempotent',
+    needs: ['shell', 'background'],
+    exercises: ['background'],
+    run: async ({ fx, context, handle, dir }) => {
+      const bg = background(context);
+      const recorder = exitRecorder();
+      const childPid = `${dir}/child.pid`;
+      const orphanPid = `${dir}/orphan.pid`;
+      const command = `${grandchildCommand(childPid)}\n${orphanCommand(orphanPid)}\n${waitForFileCommand(childPid)}; ${waitForFileCommand(orphanPid)}; echo planted; sleep 300`;
+      const task = await bg.execBackground(handle, command, { onExit: recorder.onExit });
+      await waitUntil(
+        'the task to plant its descendants',
+        async () => (await fx.exists(`${orphanPid}`)) && (await fx.exists(childPid)),
+      );
+      const exit = await settlesWithin('killBackground', bg.killBackground(handle, task.id));
+      expect(exit).toMatchObject({ id: task.id, killed: true });
+      for (const pidFile of [childPid, orphanPid]) {
+        const pid = await fx.readPid(pidFile);
+        expect(await fx.isAlive(pid), `descendant ${pid} (${pidFile}) survived killBackground`).toBe(false);
+      }
+      expect(
+        await context.readFile(handle, task.outputPath),
+        'output written before the kill is in the log',
+      ).toContain('planted\n');
+      const second = await settlesWithin('second killBackground', bg.killBackground(handle, task.id));
+      if (second !== null) expect(second, 'a second kill returns null or the same exit').toEqual(exit);
+      expect((await entry(bg, handle, task.id))?.status).toBe('killed');
+      await recorder.first();
+      await delay(QUIET_MS);
+      expect(recorder.calls, 'onExit calls').toHaveLength(1);
+      expect(recorder.calls[0]?.killed).toBe(true);
+      expect(
+        await bg.killBackground(handle, 'no-such-task-id'),
+        'killBackground on an unknown id',
+      ).toBeNull();
+    },
+  },
+  {
+    id: 'background/kill-exited',
+    title: 'killBackground on a task that already exited returns null or its natural exit (killed: false)',
+    needs: ['shell', 'background'],
+    exercises: ['background'],
+    run: async ({ context, handle }) => {
+      const bg = background(context);
+      const task = await bg.execBackground(handle, 'exit 4');
+      const exit = await bg.waitBackground(handle, task.id, { timeoutMs: SOON_MS });
+      const killed = await bg.killBackground(handle, task.id);
+      if (killed !== null) expect(killed).toEqual(exit);
+      expect((await entry(bg, handle, task.id))?.status).toBe('exited');
+    },
+  },
+  {
+    id: 'background/options',
+    title: 'execBackground honours cwd and env',
+    needs: ['shell', 'background', 'filesystem'],
+    exercises: ['background'],
+    run: async ({ fx, context, handle, dir }) => {
+      const bg = background(context);
+      const sub = `${dir}/sub`;
+      await fx.sh(`mkdir -p ${shQuote(sub)}`);
+      const physical = (await fx.sh(`cd ${shQuote(sub)} && pwd -P`)).trim();
+      const task = await bg.execBackground(handle, 'pwd -P; printf "%s\\n" "$CONFORMANCE_BG"', {
+        cwd: sub,
+        env: { CONFORMANCE_BG: 'bg value' },
+      });
+      await bg.waitBackground(handle, task.id, { timeoutMs: SOON_MS });
+      expect(await context.readFile(handle, task.outputPath)).toBe(`${physical}\nbg value\n`);
+    },
+  },
+  {
+    id: 'background/log-complete',
+    title: 'the log holds every byte once the task exited (200 KB, read back through the context)',
+    needs: ['shell', 'background', 'filesystem'],
+    exercises: ['background'],
+    run: async ({ context, handle }) => {
+      const bg = background(context);
+      const length = 200_000;
+      const task = await bg.execBackground(handle, numberedBytesCommand(length), { maxLogBytes: 4 * length });
+      const exit = await bg.waitBackground(handle, task.id, { timeoutMs: SOON_MS * 2 });
+      expect(exit?.exitCode).toBe(0);
+      expect(exit?.logTruncated).toBe(false);
+      const log = await context.readFile(handle, task.outputPath);
+      expect(log.length).toBe(length);
+      expect(log === new TextDecoder().decode(numberedBytes(length)), 'log content equals the output').toBe(
+        true,
+      );
+    },
+  },
+  {
+    id: 'background/log-cap',
+    title: 'maxLogBytes caps the log (keeping its start) and the exit reports logTruncated',
+    needs: ['shell', 'background', 'filesystem'],
+    exercises: ['background'],
+    run: async ({ context, handle }) => {
+      const bg = background(context);
+      const maxLogBytes = 4096;
+      const task = await bg.execBackground(handle, numberedBytesCommand(maxLogBytes * 16), { maxLogBytes });
+      const exit = await bg.waitBackground(handle, task.id, { timeoutMs: SOON_MS * 2 });
+      expect(exit, 'the task ended').not.toBeNull();
+      expect(exit?.logTruncated).toBe(true);
+      const log = await context.readFile(handle, task.outputPath);
+      expect(new TextEncoder().encode(log).length, 'log size').toBeLessThanOrEqual(maxLogBytes + 1024);
+      expect(
+        log.startsWith(new TextDecoder().decode(numberedBytes(1000))),
+        'the log keeps the start of the output',
+      ).toBe(true);
+    },
+  },
+  {
+    id: 'background/stall',
+    title: 'onStall fires after stallMs of silence with the task id, silence and log size',
+    needs: ['shell', 'background'],
+    exercises: ['background'],
+    run: async ({ fx, context, handle, dir }) => {
+      const bg = background(context);
+      const gate = `${dir}/gate`;
+      const stalls: BackgroundStall[] = [];
+      const stallMs = 300;
+      const task = await bg.execBackground(handle, `printf 'x\\n'; ${gateCommand(gate)}`, {
+        stallMs,
+        onStall: (stall) => stalls.push(stall),
+      });
+      const stall = await waitUntil('onStall to fire', () => stalls[0]);
+      expect(stall.id).toBe(task.id);
+      expect(stall.silentMs).toBeGreaterThanOrEqual(stallMs);
+      expect(stall.logBytes).toBe(2);
+      await fx.sh(`: > ${shQuote(gate)}`);
+      await bg.waitBackground(handle, task.id, { timeoutMs: SOON_MS });
+    },
+  },
+  {
+    id: 'background/isolation',
+    title: "another handle cannot see, wait for or kill a handle's task",
+    needs: ['shell', 'background'],
+    exercises: ['background'],
+    run: async ({ fx, context, handle, dir }) => {
+      const bg = background(context);
+      const other = await fx.spawn();
+      const gate = `${dir}/gate`;
+      const task = await bg.execBackground(handle, gateCommand(gate));
+      expect((await bg.listBackground(other)).map((t) => t.id)).not.toContain(task.id);
+      expect(await bg.killBackground(other, task.id), 'kill from another handle').toBeNull();
+      expect(
+        await bg.waitBackground(other, task.id, { timeoutMs: SOON_MS }),
+        'wait from another handle',
+      ).toBeNull();
+      expect(await bg.reassignBackground(other, other), 'reassign of a handle without tasks').toEqual([]);
+      expect((await entry(bg, handle, task.id))?.status, 'the task survived foreign calls').toBe('running');
+      await fx.sh(`: > ${shQuote(gate)}`);
+      expect((await bg.waitBackground(handle, task.id, { timeoutMs: SOON_MS }))?.exitCode).toBe(0);
+    },
+  },
+  {
+    id: 'background/reassign',
+    title:
+      'reassignBackground moves running tasks (not exited ones) and rebinds onExit; destroy of the old handle spares them',
+    needs: ['shell', 'background'],
+    exercises: ['background'],
+    run: async ({ fx, context, dir }) => {
+      const bg = background(context);
+      const from = await fx.spawn();
+      const to = await fx.spawn();
+      const gate = `${dir}/gate`;
+      const oldExit = exitRecorder();
+      const newExit = exitRecorder();
+      const finished = await bg.execBackground(from, 'exit 0');
+      await bg.waitBackground(from, finished.id, { timeoutMs: SOON_MS });
+      const running = await bg.execBackground(from, `${gateCommand(gate)}; exit 6`, {
+        onExit: oldExit.onExit,
+      });
+      const moved = await bg.reassignBackground(from, to, { onExit: newExit.onExit });
+      expect(
+        moved.map((t) => t.id),
+        'reassign returns the running tasks only',
+      ).toEqual([running.id]);
+      expect((await bg.listBackground(to)).map((t) => t.id)).toContain(running.id);
+      expect((await bg.listBackground(from)).map((t) => t.id)).not.toContain(running.id);
+      expect(
+        (await bg.listBackground(from)).map((t) => t.id),
+        'an exited task stays with its handle',
+      ).toContain(finished.id);
+      expect(await bg.killBackground(from, running.id), 'kill through the old handle').toBeNull();
+      await context.destroy(from);
+      expect((await entry(bg, to, running.id))?.status, 'destroy of the old handle killed a moved task').toBe(
+        'running',
+      );
+      await fx.sh(`: > ${shQuote(gate)}`);
+      const exit = await bg.waitBackground(to, running.id, { timeoutMs: SOON_MS });
+      expect(exit?.exitCode).toBe(6);
+      expect((await newExit.first()).exitCode).toBe(6);
+      await delay(QUIET_MS);
+      expect(oldExit.calls, 'the replaced onExit must not fire').toEqual([]);
+      expect(newExit.calls).toHaveLength(1);
+    },
+  },
+  {
+    id: 'background/reassign-same-handle',
+    title: 'reassignBackground(h, h, callbacks) keeps ownership and only rebinds onExit / onStall',
+    needs: ['shell', 'background'],
+    exercises: ['background'],
+    run: async ({ fx, context, dir }) => {
+      const bg = background(context);
+      const handle = await fx.spawn();
+      const gate = `${dir}/gate`;
+      const oldExit = exitRecorder();
+      const newExit = exitRecorder();
+      const task = await bg.execBackground(handle, `${gateCommand(gate)}; exit 2`, {
+        onExit: oldExit.onExit,
+      });
+      const moved = await bg.reassignBackground(handle, handle, { onExit: newExit.onExit });
+      expect(moved.map((t) => t.id)).toEqual([task.id]);
+      expect((await entry(bg, handle, task.id))?.status).toBe('running');
+      await fx.sh(`: > ${shQuote(gate)}`);
+      expect((await newExit.first()).exitCode).toBe(2);
+      await delay(QUIET_MS);
+      expect(oldExit.calls, 'the replaced onExit must not fire').toEqual([]);
+    },
+  },
+  {
+    id: 'background/destroy-kills',
+    title: "destroy ends the handle's running tasks and their descendants; onExit reports killed",
+    needs: ['shell', 'background'],
+    exercises: ['background'],
+    run: async ({ fx, context, dir }) => {
+      const bg = background(context);
+      const handle = await fx.spawn();
+      const pidFile = `${dir}/child.pid`;
+      const recorder = exitRecorder();
+      await bg.execBackground(handle, `${grandchildCommand(pidFile)}\nwait`, { onExit: recorder.onExit });
+      await waitUntil('the task to plant its grandchild', () => fx.exists(pidFile));
+      await settlesWithin('destroy with a running task', context.destroy(handle), SOON_MS * 2);
+      const pid = await fx.readPid(pidFile);
+      expect(await fx.isAlive(pid), `grandchild ${pid} survived destroy`).toBe(false);
+      expect((await recorder.first()).killed).toBe(true);
+    },
+  },
+];
+
+export const backgroundSection: ConformanceSection = { name: 'background', cases };

@@ -1,0 +1,122 @@
+/**
+ * Timeout and abort end the whole process tree, keep the partial output, and say which of the two
+ * happened. Tree death is checked through the context itself, from pids the descendants wrote.
+ * @module
+ */
+import { expect } from 'vitest';
+import type { ExecResult } from '../../context/types.js';
+import type { CaseScope, ConformanceSection } from '../case.js';
+import {
+  grandchildCommand,
+  orphanCommand,
+  termIgnoringCommand,
+  waitForFileCommand,
+} from '../process-probe.js';
+import { shQuote } from '../sh-quote.js';
+import { SOON_MS, settlesWithin, waitUntil } from '../wait-until.js';
+
+/** Timer slack: a timer may fire a little early relative to a separately measured clock. */
+const CLOCK_SLACK_MS = 100;
+
+/** A command that plants `plant`, waits for its pid file, says ready on both streams, then sleeps. */
+function treeCommand(plant: string, pidFile: string): string {
+  return `${plant}\n${waitForFileCommand(pidFile)}; echo ready; echo ready-err >&2; sleep 300`;
+}
+
+async function expectTreeGone(scope: CaseScope, pidFile: string, what: string): Promise<void> {
+  const pid = await scope.fx.readPid(pidFile);
+  expect(await scope.fx.isAlive(pid), `${what}: descendant ${pid} still runs after the call settled`).toBe(
+    false,
+  );
+}
+
+function expectPartialOutput(result: ExecResult): void {
+  expect(result.stdout, 'stdout written before the kill is kept').toContain('ready\n');
+  expect(result.stderr, 'stderr written before the kill is kept').toContain('ready-err\n');
+}
+
+/** Runs a timeout case for one kind of descendant. */
+async function timeoutCase(
+  scope: CaseScope,
+  plant: (pidFile: string) => string,
+  what: string,
+): Promise<void> {
+  const pidFile = `${scope.dir}/descendant.pid`;
+  const timeoutMs = 3000;
+  const result = await settlesWithin(
+    `exec with timeoutMs ${timeoutMs}`,
+    scope.fx.exec(treeCommand(plant(pidFile), pidFile), { timeoutMs }),
+    SOON_MS * 2,
+  );
+  expect(result.timedOut, 'timedOut').toBe(true);
+  expect(result.aborted, 'aborted').toBe(false);
+  expect(result.durationMs, 'durationMs is at least timeoutMs').toBeGreaterThanOrEqual(
+    timeoutMs - CLOCK_SLACK_MS,
+  );
+  expect(result.durationMs, 'durationMs is sane').toBeLessThan(SOON_MS * 2);
+  expectPartialOutput(result);
+  await expectTreeGone(scope, pidFile, what);
+}
+
+export const cancelSection: ConformanceSection = {
+  name: 'cancel',
+  cases: [
+    {
+      id: 'cancel/timeout-kills-tree',
+      title: 'timeoutMs kills the whole tree (a grandchild too), keeps partial output, sets timedOut',
+      needs: ['shell'],
+      run: (scope) => timeoutCase(scope, grandchildCommand, 'timeout'),
+    },
+    {
+      id: 'cancel/timeout-kills-orphan',
+      title: 'timeoutMs also kills a descendant whose parent already exited (re-parented away)',
+      needs: ['shell'],
+      run: (scope) => timeoutCase(scope, orphanCommand, 'timeout with an orphaned descendant'),
+    },
+    {
+      id: 'cancel/timeout-kills-term-ignorer',
+      title: 'timeoutMs kills a descendant that ignores SIGTERM (escalates to SIGKILL)',
+      needs: ['shell'],
+      run: (scope) => timeoutCase(scope, termIgnoringCommand, 'timeout with a SIGTERM-ignoring descendant'),
+    },
+    {
+      id: 'cancel/abort-kills-tree',
+      title: 'aborting the signal kills the whole tree, keeps partial output, sets aborted (not timedOut)',
+      needs: ['shell'],
+      run: async (scope) => {
+        const { fx, dir } = scope;
+        const pidFile = `${dir}/descendant.pid`;
+        const readyFile = `${dir}/ready`;
+        const controller = new AbortController();
+        const command = `${grandchildCommand(pidFile)}\n${waitForFileCommand(pidFile)}; echo ready; echo ready-err >&2; : > ${shQuote(readyFile)}; sleep 300`;
+        const running = fx.exec(command, { signal: controller.signal, timeoutMs: SOON_MS * 3 });
+        // Abort only once the tree exists and has written its output (asked through the context).
+        await waitUntil('the command to get ready', () => fx.exists(readyFile));
+        controller.abort();
+        const result = await settlesWithin('exec after abort', running);
+        expect(result.aborted, 'aborted').toBe(true);
+        expect(result.timedOut, 'timedOut').toBe(false);
+        expect(result.durationMs).toBeLessThan(SOON_MS * 3);
+        expectPartialOutput(result);
+        await expectTreeGone(scope, pidFile, 'abort');
+      },
+    },
+    {
+      id: 'cancel/pre-aborted',
+      title: 'an already-aborted signal settles with aborted: true and the command never runs',
+      needs: ['shell'],
+      run: async ({ fx, dir }) => {
+        const marker = `${dir}/ran`;
+        const result = await settlesWithin(
+          'exec with an aborted signal',
+          fx.exec(`: > ${shQuote(marker)}`, { signal: AbortSignal.abort() }),
+        );
+        expect(result.aborted).toBe(true);
+        expect(result.timedOut).toBe(false);
+        expect(await fx.exists(marker), 'the command ran although the signal was already aborted').toBe(
+          false,
+        );
+      },
+    },
+  ],
+};

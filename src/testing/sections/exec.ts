@@ -1,0 +1,340 @@
+/**
+ * Buffered `exec`: exit facts, stream separation, binary and multibyte text, stdin, cwd, env and
+ * live output. Every command is POSIX sh with busybox-compatible tools.
+ * @module
+ */
+import { expect } from 'vitest';
+import type { OutputChunk } from '../../context/types.js';
+import { allByteValues, firstDifference, printfBytesCommand } from '../byte-patterns.js';
+import type { ConformanceSection } from '../case.js';
+import { expectBerthError } from '../expect-error.js';
+import { gateCommand } from '../process-probe.js';
+import { shQuote } from '../sh-quote.js';
+import { SOON_MS } from '../wait-until.js';
+
+const utf8 = new TextEncoder();
+
+/** Awkward env value: spaces, quotes, `$`, backslash, newline, multibyte. */
+const AWKWARD_VALUE = `a b "c" 'd' $HOME \\n \u00e9\u20ac\ud834\udd1e\nsecond line`;
+
+export const execSection: ConformanceSection = {
+  name: 'exec',
+  cases: [
+    {
+      id: 'exec/exit-codes',
+      title: 'exit codes 0, 1, 42 and 255 are results, never exceptions',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        for (const code of [0, 1, 42, 255]) {
+          const result = await fx.exec(`exit ${code}`);
+          expect(result.exitCode, `exit ${code}`).toBe(code);
+          expect(result.signal, `exit ${code}: signal`).toBeNull();
+          expect(result.timedOut, `exit ${code}: timedOut`).toBe(false);
+          expect(result.aborted, `exit ${code}: aborted`).toBe(false);
+          expect(
+            Number.isFinite(result.durationMs) && result.durationMs >= 0,
+            'durationMs is a finite ms count',
+          ).toBe(true);
+        }
+      },
+    },
+    {
+      id: 'exec/signal-exit',
+      title: 'a command killed by a signal has exitCode null and names the signal',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const result = await fx.exec('kill -9 $$');
+        expect(result.exitCode).toBeNull();
+        expect(result.signal).toBe('SIGKILL');
+        expect(result.timedOut).toBe(false);
+        expect(result.aborted).toBe(false);
+      },
+    },
+    {
+      id: 'exec/stdout-stderr-separated',
+      title: 'stdout and stderr are captured separately, each in its own order',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const simple = await fx.exec('echo out; echo err >&2');
+        expect(simple.stdout).toBe('out\n');
+        expect(simple.stderr).toBe('err\n');
+        const interleaved = await fx.exec(
+          'i=0; while [ $i -lt 200 ]; do echo "o$i"; echo "e$i" >&2; i=$((i+1)); done',
+        );
+        const expectLines = (prefix: string) =>
+          Array.from({ length: 200 }, (_, i) => `${prefix}${i}\n`).join('');
+        expect(interleaved.stdout).toBe(expectLines('o'));
+        expect(interleaved.stderr).toBe(expectLines('e'));
+        expect(interleaved.stdoutFacts.bytesTotal).toBe(utf8.encode(expectLines('o')).length);
+        expect(interleaved.stderrFacts.bytesTotal).toBe(utf8.encode(expectLines('e')).length);
+      },
+    },
+    {
+      id: 'exec/empty-output',
+      title: 'no output gives empty strings and zeroed facts',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const result = await fx.exec('true');
+        expect(result.exitCode).toBe(0);
+        expect(result.stdout).toBe('');
+        expect(result.stderr).toBe('');
+        for (const facts of [result.stdoutFacts, result.stderrFacts]) {
+          expect(facts).toEqual({ bytesTotal: 0, truncated: false, omittedBytes: 0, spillPath: null });
+        }
+      },
+    },
+    {
+      id: 'exec/binary-output',
+      title: 'all 256 byte values on stdout: bytesTotal is exact and the text is their UTF-8 decoding',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const bytes = allByteValues();
+        const result = await fx.exec(printfBytesCommand(bytes));
+        expect(result.exitCode).toBe(0);
+        expect(result.stdoutFacts.bytesTotal).toBe(256);
+        expect(result.stdoutFacts.truncated).toBe(false);
+        expect(result.stdout).toBe(new TextDecoder().decode(bytes));
+        // The NUL and every other ASCII byte survive in place.
+        expect(result.stdout.slice(0, 128)).toBe(String.fromCharCode(...bytes.slice(0, 128)));
+      },
+    },
+    {
+      id: 'exec/utf8-output',
+      title: 'multibyte UTF-8 (2, 3 and 4 byte code points) comes back exact',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const text = 'caf\u00e9 \u20ac \u65e5\u672c\u8a9e \ud834\udd1e \ud83d\ude00\n';
+        const result = await fx.exec(`printf '%s' ${shQuote(text)}; printf '%s' ${shQuote(text)} >&2`);
+        expect(result.stdout).toBe(text);
+        expect(result.stderr).toBe(text);
+        expect(result.stdoutFacts.bytesTotal).toBe(utf8.encode(text).length);
+      },
+    },
+    {
+      id: 'exec/utf8-split-writes',
+      title: 'a code point written in two separate writes is decoded whole, in the result and in onOutput',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const chunks: OutputChunk[] = [];
+        // U+1F600 is F0 9F 98 80; the pause makes the two halves separate reads on any transport.
+        const result = await fx.exec("printf '\\360\\237'; sleep 0.3; printf '\\230\\200'", {
+          onOutput: (chunk) => chunks.push(chunk),
+        });
+        expect(result.stdout).toBe('\ud83d\ude00');
+        expect(result.stdoutFacts.bytesTotal).toBe(4);
+        for (const chunk of chunks)
+          expect(chunk.text, 'an onOutput chunk holds a broken code point').not.toContain('\ufffd');
+        const heard = chunks
+          .filter((c) => c.stream === 'stdout')
+          .map((c) => c.text)
+          .join('');
+        expect(['', '\ud83d\ude00']).toContain(heard);
+      },
+    },
+    {
+      id: 'exec/stdin-text',
+      title: 'the stdin option feeds the command and is then closed',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const text = 'hello\nw\u00f6rld \u20ac\nno newline at end';
+        const result = await fx.exec('cat; echo "<eof>"', { stdin: text });
+        expect(result.stdout).toBe(`${text}<eof>\n`);
+      },
+    },
+    {
+      id: 'exec/stdin-bytes',
+      title: 'binary stdin (all 256 byte values) arrives byte-exact',
+      needs: ['shell'],
+      run: async ({ fx, context, handle, dir }) => {
+        const bytes = allByteValues();
+        const file = `${dir}/stdin.bin`;
+        const result = await fx.exec(`cat > ${shQuote(file)}; wc -c < ${shQuote(file)}`, { stdin: bytes });
+        expect(result.exitCode).toBe(0);
+        expect(result.stdout.trim()).toBe('256');
+        // Compare with the same bytes made inside the context by printf (cmp is POSIX and busybox).
+        const reference = `${dir}/reference.bin`;
+        const check = await fx.exec(
+          `${printfBytesCommand(bytes)} > ${shQuote(reference)}; cmp ${shQuote(reference)} ${shQuote(file)} && echo same`,
+        );
+        expect(check.stdout + check.stderr).toBe('same\n');
+        if (context.readFileBytes && context.capabilities.filesystem) {
+          const back = await context.readFileBytes(handle, file);
+          expect(firstDifference(back, bytes), 'first differing byte').toBe(-1);
+        }
+      },
+    },
+    {
+      id: 'exec/stdin-default-empty',
+      title: 'without the stdin option the command reads end-of-file at once (never hangs on input)',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const result = await fx.exec('cat; if read line; then echo "read: $line"; else echo eof; fi', {
+          timeoutMs: SOON_MS,
+        });
+        expect(result.timedOut, 'a command reading stdin waited for input that never comes').toBe(false);
+        expect(result.stdout).toBe('eof\n');
+      },
+    },
+    {
+      id: 'exec/stdin-large-unread',
+      title: '1 MiB of stdin is delivered in full, and a command that never reads it still completes',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const big = new Uint8Array(1024 * 1024).fill(0x61);
+        const counted = await fx.exec('wc -c', { stdin: big, timeoutMs: SOON_MS });
+        expect(counted.stdout.trim()).toBe(String(big.length));
+        const ignored = await fx.exec('echo ignored', { stdin: big, timeoutMs: SOON_MS });
+        expect(ignored.timedOut).toBe(false);
+        expect(ignored.exitCode).toBe(0);
+        expect(ignored.stdout).toBe('ignored\n');
+      },
+    },
+    {
+      id: 'exec/cwd-default',
+      title: "commands run in the handle's cwd by default",
+      needs: ['shell'],
+      run: async ({ fx, handle }) => {
+        const physical = (await fx.sh(`cd ${shQuote(handle.cwd)} && pwd -P`)).trim();
+        const result = await fx.exec('pwd -P');
+        expect(result.stdout.trim()).toBe(physical);
+      },
+    },
+    {
+      id: 'exec/cwd-option',
+      title: 'the cwd option sets the working directory for one command',
+      needs: ['shell'],
+      run: async ({ fx, dir }) => {
+        const sub = `${dir}/sub dir`;
+        await fx.sh(`mkdir -p ${shQuote(sub)}`);
+        const physical = (await fx.sh(`cd ${shQuote(sub)} && pwd -P`)).trim();
+        const result = await fx.exec('pwd -P', { cwd: sub });
+        expect(result.stdout.trim()).toBe(physical);
+        const after = await fx.exec('pwd -P');
+        expect(after.stdout.trim(), 'the cwd option leaked into later commands').not.toBe(physical);
+      },
+    },
+    {
+      id: 'exec/cwd-missing',
+      title: 'a cwd that does not exist is a typed error naming the path, not a result',
+      needs: ['shell'],
+      run: async ({ fx, dir }) => {
+        const missing = `${dir}/does-not-exist`;
+        const error = await expectBerthError(
+          fx.exec('echo ran', { cwd: missing }),
+          ['E_SPAWN', 'E_NOT_FOUND'],
+          'exec with a missing cwd',
+        );
+        expect(error.message).toContain(missing);
+      },
+    },
+    {
+      id: 'exec/env-option',
+      title: 'the env option passes values byte-exact (spaces, quotes, $, newlines, multibyte)',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const result = await fx.exec('printf "%s" "$CONFORMANCE_AWKWARD"', {
+          env: { CONFORMANCE_AWKWARD: AWKWARD_VALUE },
+        });
+        expect(result.stdout).toBe(AWKWARD_VALUE);
+      },
+    },
+    {
+      id: 'exec/env-layers',
+      title: 'handle env applies to every command; exec env overrides it; undefined removes it',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const handle = await fx.spawn({ env: { CONFORMANCE_LAYER: 'handle' } });
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
+        const show = 'printf "%s" "${CONFORMANCE_LAYER-unset}"';
+        expect((await fx.exec(show, undefined, handle)).stdout).toBe('handle');
+        expect((await fx.exec(show, { env: { CONFORMANCE_LAYER: 'call' } }, handle)).stdout).toBe('call');
+        expect((await fx.exec(show, { env: { CONFORMANCE_LAYER: undefined } }, handle)).stdout).toBe('unset');
+        expect((await fx.exec(show, undefined, handle)).stdout, 'a per-call env leaked into the handle').toBe(
+          'handle',
+        );
+        expect((await fx.exec(show)).stdout, "one handle's env leaked into another").toBe('unset');
+      },
+    },
+    {
+      id: 'exec/on-output-live',
+      title: 'onOutput hears output while the command still runs (before the result settles)',
+      needs: ['shell', 'filesystem'],
+      exercises: ['shell'],
+      run: async ({ fx, context, handle, dir }) => {
+        const gate = `${dir}/gate`;
+        let heardBeforeGate = false;
+        let gateOpened: Promise<void> | undefined;
+        // The command cannot finish until the gate opens, and only onOutput opens it.
+        const result = await fx.exec(`echo ping; ${gateCommand(gate)}; echo pong`, {
+          timeoutMs: SOON_MS,
+          onOutput: (chunk) => {
+            if (chunk.stream === 'stdout' && chunk.text.includes('ping') && !gateOpened) {
+              heardBeforeGate = true;
+              gateOpened = context.writeFile(handle, gate, 'open');
+            }
+          },
+        });
+        await gateOpened;
+        expect(heardBeforeGate, 'onOutput never heard "ping" while the command waited').toBe(true);
+        expect(result.timedOut).toBe(false);
+        expect(result.stdout).toBe('ping\npong\n');
+      },
+    },
+    {
+      id: 'exec/on-output-complete',
+      title: 'onOutput chunks, joined per stream, equal the captured stdout and stderr',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const chunks: OutputChunk[] = [];
+        const result = await fx.exec(
+          'i=0; while [ $i -lt 300 ]; do echo "out \u20ac $i"; echo "err $i" >&2; i=$((i+1)); done',
+          { onOutput: (chunk) => chunks.push(chunk) },
+        );
+        for (const chunk of chunks) expect(['stdout', 'stderr']).toContain(chunk.stream);
+        const joined = (stream: string) =>
+          chunks
+            .filter((c) => c.stream === stream)
+            .map((c) => c.text)
+            .join('');
+        expect(joined('stdout')).toBe(result.stdout);
+        expect(joined('stderr')).toBe(result.stderr);
+        expect(result.stdout.length).toBeGreaterThan(0);
+      },
+    },
+    {
+      id: 'exec/invalid-timeout',
+      title: 'a negative or NaN timeoutMs is an InvalidArgumentError naming timeoutMs',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        for (const timeoutMs of [-1, Number.NaN]) {
+          const error = await expectBerthError(
+            fx.exec('true', { timeoutMs }),
+            'E_INVALID_ARGUMENT',
+            `exec with timeoutMs ${timeoutMs}`,
+          );
+          expect(error.message).toContain('timeoutMs');
+        }
+      },
+    },
+    {
+      id: 'exec/concurrency-64',
+      title: '64 parallel execs each get their own exit code and output',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const results = await Promise.all(
+          Array.from({ length: 64 }, (_, i) =>
+            fx.exec(`printf 'out-%s' ${i}; printf 'err-%s' ${i} >&2; exit ${i % 7}`, {
+              timeoutMs: SOON_MS * 3,
+            }),
+          ),
+        );
+        results.forEach((result, i) => {
+          expect(result.stdout, `exec #${i}`).toBe(`out-${i}`);
+          expect(result.stderr, `exec #${i}`).toBe(`err-${i}`);
+          expect(result.exitCode, `exec #${i}`).toBe(i % 7);
+          expect(result.timedOut, `exec #${i}`).toBe(false);
+        });
+      },
+    },
+  ],
+};

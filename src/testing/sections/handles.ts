@@ -1,0 +1,146 @@
+/**
+ * Handles are plain data owned by the context: serializable, unknown ids refused with a typed
+ * error, `destroy` idempotent, and a destroyed handle unusable.
+ * @module
+ */
+import { expect } from 'vitest';
+import type { ContextHandle } from '../../context/types.js';
+import type { ConformanceSection } from '../case.js';
+import { expectBerthError } from '../expect-error.js';
+import { grandchildCommand, waitForFileCommand } from '../process-probe.js';
+import { shQuote } from '../sh-quote.js';
+import { SOON_MS, settlesWithin, waitUntil } from '../wait-until.js';
+
+export const handlesSection: ConformanceSection = {
+  name: 'handles',
+  cases: [
+    {
+      id: 'handles/plain-data',
+      title: 'a handle is { id, type, cwd } data: a JSON round-tripped copy works like the original',
+      needs: [],
+      exercises: [],
+      run: async ({ fx, context, handle }) => {
+        expect(typeof handle.id === 'string' && handle.id.length > 0, 'id is a non-empty string').toBe(true);
+        expect(handle.type).toBe(context.type);
+        expect(handle.cwd.startsWith('/'), 'cwd is absolute').toBe(true);
+        const copy = JSON.parse(JSON.stringify(handle)) as ContextHandle;
+        expect(copy).toEqual({ ...handle });
+        if (context.capabilities.shell) {
+          expect((await context.exec(copy, 'echo copy')).stdout).toBe('copy\n');
+        } else if (context.capabilities.filesystem) {
+          await context.writeFile(copy, `${fx.scratch}/copy.txt`, 'copy');
+          expect(await context.readFile(handle, `${fx.scratch}/copy.txt`)).toBe('copy');
+        }
+        const other = await fx.spawn();
+        expect(other.id, 'two spawns give two ids').not.toBe(handle.id);
+      },
+    },
+    {
+      id: 'handles/spawn-cwd',
+      title: "spawn honours SpawnConfig.cwd: the handle's cwd is the one asked for",
+      needs: ['shell'],
+      run: async ({ fx, context }) => {
+        const config = await fx.options.spawnConfig();
+        const handle = await fx.spawn();
+        if (config?.cwd !== undefined) expect(handle.cwd).toBe(config.cwd);
+        const chosen = await fx.spawn({ cwd: fx.scratch });
+        expect(chosen.cwd).toBe(fx.scratch);
+        const physical = (await fx.sh(`cd ${shQuote(fx.scratch)} && pwd -P`)).trim();
+        expect((await context.exec(chosen, 'pwd -P')).stdout.trim()).toBe(physical);
+      },
+    },
+    {
+      id: 'handles/unknown',
+      title: 'a handle this context never spawned is an UnknownHandleError (E_UNKNOWN_HANDLE)',
+      needs: [],
+      exercises: [],
+      run: async ({ context, handle }) => {
+        const stranger: ContextHandle = {
+          id: 'berth-conformance-never-spawned',
+          type: context.type,
+          cwd: handle.cwd,
+        };
+        if (context.capabilities.shell)
+          await expectBerthError(context.exec(stranger, 'true'), 'E_UNKNOWN_HANDLE', 'exec');
+        if (context.capabilities.filesystem) {
+          await expectBerthError(
+            context.readFile(stranger, `${handle.cwd}/x`),
+            'E_UNKNOWN_HANDLE',
+            'readFile',
+          );
+          await expectBerthError(context.listFiles(stranger, handle.cwd), 'E_UNKNOWN_HANDLE', 'listFiles');
+        }
+        if (context.listBackground) {
+          await expectBerthError(context.listBackground(stranger), 'E_UNKNOWN_HANDLE', 'listBackground');
+        }
+      },
+    },
+    {
+      id: 'handles/destroy',
+      title: 'destroy is idempotent and the destroyed handle is refused with E_UNKNOWN_HANDLE',
+      needs: [],
+      exercises: [],
+      run: async ({ fx, context }) => {
+        const handle = await fx.spawn();
+        await context.destroy(handle);
+        await settlesWithin('a second destroy', context.destroy(handle));
+        if (context.capabilities.shell)
+          await expectBerthError(context.exec(handle, 'true'), 'E_UNKNOWN_HANDLE', 'exec after destroy');
+        if (context.capabilities.filesystem) {
+          await expectBerthError(
+            context.readFile(handle, `${handle.cwd}/x`),
+            'E_UNKNOWN_HANDLE',
+            'readFile after destroy',
+          );
+          await expectBerthError(
+            context.writeFile(handle, `${fx.scratch}/x`, 'x'),
+            'E_UNKNOWN_HANDLE',
+            'writeFile after destroy',
+          );
+        }
+        if (context.execBackground) {
+          await expectBerthError(
+            context.execBackground(handle, 'true'),
+            'E_UNKNOWN_HANDLE',
+            'execBackground after destroy',
+          );
+        }
+        if (context.execStream) {
+          await expectBerthError(
+            context.execStream(handle, 'true'),
+            'E_UNKNOWN_HANDLE',
+            'execStream after destroy',
+          );
+        }
+      },
+    },
+    {
+      id: 'handles/destroy-running-exec',
+      title: 'destroy ends an exec still running on the handle: the call settles and its tree is gone',
+      needs: ['shell'],
+      run: async ({ fx, context, dir }) => {
+        const handle = await fx.spawn();
+        const pidFile = `${dir}/child.pid`;
+        const running = context.exec(
+          handle,
+          `${grandchildCommand(pidFile)}\n${waitForFileCommand(pidFile)}; sleep 300`,
+          {
+            timeoutMs: SOON_MS * 6,
+          },
+        );
+        running.catch(() => undefined);
+        await waitUntil('the command to plant its grandchild', () => fx.exists(pidFile));
+        await settlesWithin('destroy', context.destroy(handle), SOON_MS * 2);
+        await settlesWithin(
+          'the running exec after destroy',
+          running.then(
+            () => undefined,
+            () => undefined,
+          ),
+        );
+        const pid = await fx.readPid(pidFile);
+        expect(await fx.isAlive(pid), `grandchild ${pid} survived destroy`).toBe(false);
+      },
+    },
+  ],
+};

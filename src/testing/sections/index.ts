@@ -1,0 +1,32 @@
+/**
+ * Every section of the conformance suite, in the order they run.
+ * @module
+ */
+import type { ConformanceSection } from '../case.js';
+import { backgroundSection } from './background.js';
+import { cancelSection } from './cancel.js';
+import { capabilitiesSection } from './capabilities.js';
+import { containmentSection } from './containment.js';
+import { execSection } from './exec.js';
+import { filesSection } from './files.js';
+import { globSection } from './glob.js';
+import { handlesSection } from './handles.js';
+import { networkSection } from './network.js';
+import { outputSection } from './output.js';
+import { streamSection } from './stream.js';
+import { terminalSection } from './terminal.js';
+
+export const CONFORMANCE_SECTIONS: readonly ConformanceSection[] = [
+  capabilitiesSection,
+  handlesSection,
+  execSection,
+  outputSection,
+  cancelSection,
+  backgroundSection,
+  streamSection,
+  terminalSection,
+  filesSection,
+  globSection,
+  containmentSection,
+  networkSection,
+];
