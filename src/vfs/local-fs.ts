@@ -13,7 +13,7 @@ import { childPath, DirWalker, type OpenedPath, selfPath } from './dir-walk.js';
 import { errnoOf, isDirectoryError, toFsError } from './fs-errors.js';
 import { compileGlob, expandBraces, type GlobSegment, matchParts } from './glob.js';
 import { assertPathArgument, type PathScope, partsBelowRoot } from './path-scope.js';
-import type { FileSystem, WriteOptions } from './types.js';
+import type { FileSystem, PathOptions, WriteOptions } from './types.js';
 
 export interface LocalFileSystemOptions {
   /** Workspace root: paths outside it are refused with `ContainmentError`. Absent: no containment. */
@@ -78,8 +78,8 @@ export class LocalFileSystem implements FileSystem {
     this.walker = new DirWalker(scope);
   }
 
-  async readFile(path: string): Promise<Uint8Array> {
-    const opened = await this.openPath(path, 'read', 'readFile');
+  async readFile(path: string, options: PathOptions = {}): Promise<Uint8Array> {
+    const opened = await this.openPath(path, options, 'read', 'readFile');
     try {
       const stat = await opened.handle.stat();
       if (stat.isDirectory()) throw isDirectoryError(path, 'readFile');
@@ -95,7 +95,7 @@ export class LocalFileSystem implements FileSystem {
     if (!(data instanceof Uint8Array)) {
       throw new InvalidArgumentError('content', 'must be a string or a Uint8Array');
     }
-    const opened = await this.openPath(path, 'write', 'writeFile', options);
+    const opened = await this.openPath(path, options, 'write', 'writeFile');
     try {
       const stat = await opened.handle.stat();
       if (!stat.isFile()) throw notRegular(path, 'writeFile');
@@ -112,12 +112,12 @@ export class LocalFileSystem implements FileSystem {
     }
   }
 
-  async list(path: string): Promise<FileEntry[]> {
-    const directory = await this.openPath(path, 'directory', 'listFiles');
+  async list(path: string, options: PathOptions = {}): Promise<FileEntry[]> {
+    const directory = await this.openPath(path, options, 'directory', 'listFiles');
     try {
       const names = (await readdir(selfPath(directory))).sort();
       if (names.length > this.maxEntries) throw tooManyEntries(path, this.maxEntries);
-      const shown = resolve(path);
+      const shown = absolutePath(path, options);
       const entries: FileEntry[] = [];
       for (let start = 0; start < names.length; start += STAT_CONCURRENCY) {
         const batch = names.slice(start, start + STAT_CONCURRENCY);
@@ -131,15 +131,15 @@ export class LocalFileSystem implements FileSystem {
     }
   }
 
-  async glob(pattern: string): Promise<FileEntry[]> {
-    assertAbsolute(pattern, 'pattern');
+  async glob(pattern: string, options: PathOptions = {}): Promise<FileEntry[]> {
+    const absolute = absolutePath(pattern, options, 'pattern');
     const found = new Map<string, FileEntry>();
-    for (const expanded of expandBraces(pattern)) {
+    for (const expanded of expandBraces(absolute)) {
       const { base, segments } = compileGlob(expanded.split('/').filter((part) => part.length > 0));
       const baseDir = `/${base.join('/')}`;
       let directory: OpenedPath;
       try {
-        directory = await this.openPath(baseDir, 'directory', 'listFiles');
+        directory = await this.openParts(baseDir, pattern, 'directory', 'listFiles');
       } catch (error) {
         // A base directory that does not exist simply matches nothing; containment still throws.
         const code = (error as BerthError).code;
@@ -155,10 +155,10 @@ export class LocalFileSystem implements FileSystem {
     return [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
-  async size(path: string): Promise<number | null> {
+  async size(path: string, options: PathOptions = {}): Promise<number | null> {
     let opened: OpenedPath;
     try {
-      opened = await this.openPath(path, 'read', 'fileSize');
+      opened = await this.openPath(path, options, 'read', 'fileSize');
     } catch (error) {
       if (error instanceof InvalidArgumentError) throw error;
       return null; // missing, refused by containment, unreadable: a probe never leaks why
@@ -173,9 +173,8 @@ export class LocalFileSystem implements FileSystem {
     }
   }
 
-  async realPath(path: string): Promise<string> {
-    assertAbsolute(path, 'path');
-    const parts = partsBelowRoot(this.walker.scope, path, path);
+  async realPath(path: string, options: PathOptions = {}): Promise<string> {
+    const parts = partsBelowRoot(this.walker.scope, absolutePath(path, options), path);
     // The deepest existing ancestor, opened through the walker, plus what does not exist yet.
     for (let keep = parts.length; keep >= 0; keep--) {
       const prefix = parts.slice(0, keep);
@@ -194,19 +193,28 @@ export class LocalFileSystem implements FileSystem {
     return this.walker.scope.realRoot;
   }
 
-  private async openPath(
+  private openPath(
     path: string,
+    options: WriteOptions,
     purpose: 'read' | 'write' | 'directory',
     operation: string,
-    options: WriteOptions = {},
   ): Promise<OpenedPath> {
-    assertAbsolute(path, 'path');
-    const parts = partsBelowRoot(this.walker.scope, path, path);
-    return this.walker.open(parts, path, {
+    return this.openParts(absolutePath(path, options), path, purpose, operation, options.beforeMutate);
+  }
+
+  private async openParts(
+    absolute: string,
+    original: string,
+    purpose: 'read' | 'write' | 'directory',
+    operation: string,
+    beforeMutate?: WriteOptions['beforeMutate'],
+  ): Promise<OpenedPath> {
+    const parts = partsBelowRoot(this.walker.scope, absolute, original);
+    return this.walker.open(parts, original, {
       purpose,
       operation,
       createParents: purpose === 'write',
-      beforeMutate: options.beforeMutate,
+      beforeMutate,
     });
   }
 
@@ -287,14 +295,18 @@ async function readBounded(
   return buffer.subarray(0, length);
 }
 
-function assertAbsolute(path: unknown, field: string): asserts path is string {
+/** The absolute form of `path`: as is when absolute, else resolved against `options.cwd`. */
+function absolutePath(path: unknown, options: PathOptions, field = 'path'): string {
   assertPathArgument(path, field);
-  if (!isAbsolute(path)) {
+  if (isAbsolute(path)) return resolve(path);
+  const cwd = options.cwd;
+  if (typeof cwd !== 'string' || !isAbsolute(cwd)) {
     throw new InvalidArgumentError(
       field,
-      `must be absolute at the filesystem layer, got ${JSON.stringify(path)}`,
+      `is relative (${JSON.stringify(path)}) and no absolute cwd was given to resolve it against; pass an absolute path`,
     );
   }
+  return resolve(cwd, path);
 }
 
 function positiveInteger(value: number | undefined, field: string, fallback: number): number {

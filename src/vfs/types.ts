@@ -1,14 +1,20 @@
 /**
- * The filesystem shape berth's backends share. Paths are absolute; the caller resolves relative
- * paths against its own working directory first.
+ * The filesystem shape berth's backends share. A relative path needs `options.cwd`; errors quote the
+ * path as the caller wrote it.
  * @module
  */
 import type { FileEntry } from '../context/types.js';
 
 export type { FileEntry };
 
+/** Where a relative path starts. */
+export interface PathOptions {
+  /** Absolute directory a relative path is resolved against; without it a relative path is refused. */
+  readonly cwd?: string | undefined;
+}
+
 /** Options for writes. */
-export interface WriteOptions {
+export interface WriteOptions extends PathOptions {
   /**
    * Called with the real path of every directory or file about to be created or written, before
    * it is; throwing aborts the write. The OS sandbox hooks its writable-roots check in here.
@@ -20,15 +26,15 @@ export interface WriteOptions {
 export interface FileSystem {
   /** The containment root (symlink-resolved), or null when every path is reachable. */
   readonly root: string | null;
-  readFile(path: string): Promise<Uint8Array>;
+  readFile(path: string, options?: PathOptions): Promise<Uint8Array>;
   /** Write (create or replace) a regular file, creating missing parent directories. */
   writeFile(path: string, data: Uint8Array, options?: WriteOptions): Promise<void>;
   /** Immediate entries of a directory, sorted by name. */
-  list(path: string): Promise<FileEntry[]>;
+  list(path: string, options?: PathOptions): Promise<FileEntry[]>;
   /** Files (non-directories) matching a glob pattern, sorted by path. */
-  glob(pattern: string): Promise<FileEntry[]>;
+  glob(pattern: string, options?: PathOptions): Promise<FileEntry[]>;
   /** Size of a regular file in bytes; null when missing, not a regular file, or refused. */
-  size(path: string): Promise<number | null>;
+  size(path: string, options?: PathOptions): Promise<number | null>;
   /** Where a write to `path` would land (symlinks resolved; missing components appended). */
-  realPath(path: string): Promise<string>;
+  realPath(path: string, options?: PathOptions): Promise<string>;
 }

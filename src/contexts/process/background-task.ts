@@ -1,0 +1,117 @@
+/**
+ * `execBackground`: start a command whose stdout and stderr interleave into a capped log file, and
+ * hand its kill and exit machinery to the shared registry.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type {
+  BackgroundExit,
+  BackgroundOptions,
+  BackgroundStall,
+  BackgroundTask,
+} from '../../context/types.js';
+import {
+  byteCount,
+  callback,
+  commandString,
+  durationMs,
+  envRecord,
+  optionsObject,
+} from '../../context/validate-options.js';
+import { signalGroup } from '../../subprocess/process-tree.js';
+import { confine, SANDBOX_REFUSED_EXIT_CODE } from './confine.js';
+import { type ProcessDeps, workingDirectory } from './deps.js';
+import { commandEnv } from './environment.js';
+import type { HandleState } from './handle-table.js';
+import { LogFile } from './log-file.js';
+
+export async function startBackground(
+  deps: ProcessDeps,
+  state: HandleState,
+  command: unknown,
+  options: BackgroundOptions | undefined,
+): Promise<BackgroundTask> {
+  const text = commandString(command);
+  const input = optionsObject(options, 'options');
+  const cwd = workingDirectory(state, input.cwd, 'options.cwd');
+  const env = envRecord(input.env, 'options.env');
+  const onExit = callback<(exit: BackgroundExit) => void>(input.onExit, 'options.onExit');
+  const onStall = callback<(stall: BackgroundStall) => void>(input.onStall, 'options.onStall');
+  const stallMs = durationMs(input.stallMs, 'options.stallMs', deps.config.stallMs);
+  const maxLogBytes = byteCount(input.maxLogBytes, 'options.maxLogBytes', deps.config.maxLogBytes);
+  const owner = { handleId: state.id, onExit, onStall, stallMs };
+
+  const log = new LogFile(join(deps.files.logDir(), `${randomBytes(8).toString('hex')}.log`), maxLogBytes);
+  // `exec 2>&1` first: one descriptor for both streams keeps their order in the log exact.
+  const confined = confine(deps.config.sandbox, ['/bin/sh', '-c', `exec 2>&1; ${text}`], cwd);
+  if (!confined.ok) {
+    log.note(confined.message);
+    log.close();
+    return deps.registry.register(
+      {
+        pid: -1,
+        outputPath: log.path,
+        command: text,
+        terminate: () => {},
+        killNow: () => {},
+        settled: Promise.resolve({ exitCode: SANDBOX_REFUSED_EXIT_CODE, signal: null }),
+        logBytes: () => Buffer.byteLength(confined.message),
+        logTruncated: () => false,
+      },
+      owner,
+    );
+  }
+
+  const child = deps.runtime.spawn({
+    argv: confined.argv,
+    cwd,
+    stdio: { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' },
+    graceMs: deps.config.killGraceMs,
+    env: commandEnv(deps.config.inheritEnv, false, deps.config.env, state.env, env, confined.env),
+  });
+  if (child.pid === -1) {
+    log.close();
+    rmSync(log.path, { force: true });
+    await child.done; // rejects with the SpawnError
+  }
+  let id = '';
+  const onChunk = (chunk: Uint8Array) => {
+    log.write(chunk);
+    deps.registry.noteOutput(id);
+  };
+  child.stdout?.on('data', onChunk);
+  child.stderr?.on('data', onChunk);
+  const settled = child.done.then(
+    (outcome) => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.terminate(); // descendants left behind by the task's root end with it
+      log.close();
+      return outcome;
+    },
+    () => {
+      log.close();
+      return { exitCode: null, signal: null };
+    },
+  );
+  const task = deps.registry.register(
+    {
+      pid: child.pid,
+      outputPath: log.path,
+      command: text,
+      terminate: () => child.terminate(),
+      killNow: () => {
+        signalGroup(child.pid, 'SIGKILL');
+        child.terminate();
+      },
+      settled,
+      logBytes: () => log.bytesWritten,
+      logTruncated: () => log.truncated,
+    },
+    owner,
+  );
+  id = task.id;
+  return task;
+}

@@ -1,0 +1,37 @@
+/**
+ * Wiring the OS sandbox in: every argv goes through `confineCommand` when a policy is set. A
+ * command the sandbox cannot confine is never run; the caller reports the refusal instead.
+ * @module
+ */
+import { confineCommand } from '../../sandbox/index.js';
+import type { SandboxPolicy } from '../../sandbox/types.js';
+
+/** What to spawn: the argv (possibly wrapped) and extra environment the sandbox needs. */
+export type Confined =
+  | {
+      readonly ok: true;
+      readonly argv: readonly string[];
+      readonly env: Readonly<Record<string, string>> | undefined;
+    }
+  | { readonly ok: false; readonly reason: string; readonly fix: string; readonly message: string };
+
+/** Apply `policy` (when set) to `argv`. */
+export function confine(
+  policy: SandboxPolicy | undefined,
+  argv: readonly string[],
+  cwd: string,
+  terminal = false,
+): Confined {
+  if (!policy) return { ok: true, argv, env: undefined };
+  const result = confineCommand(policy, argv, { cwd, terminal });
+  if (result.ok) return { ok: true, argv: result.argv, env: result.env };
+  return {
+    ok: false,
+    reason: result.reason,
+    fix: result.fix,
+    message: `berth: sandbox unavailable: ${result.reason}. ${result.fix}\n`,
+  };
+}
+
+/** Exit code reported for a command the sandbox refused (as a shell reports "cannot run"). */
+export const SANDBOX_REFUSED_EXIT_CODE = 127;

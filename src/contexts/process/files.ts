@@ -1,0 +1,82 @@
+/**
+ * The file methods: the contained local filesystem, plus one exception to containment: the logs
+ * of the handle's own background tasks, which live in the context's private directory and are
+ * read through the context (`readFile(handle, outputPath)`).
+ * @module
+ */
+import { resolve } from 'node:path';
+import { TextDecoder } from 'node:util';
+import type { FileEntry } from '../../context/types.js';
+import { describeValue } from '../../context/validate-options.js';
+import { InvalidArgumentError } from '../../errors/index.js';
+import { assertWritable } from '../../sandbox/index.js';
+import { hasGlobMagic } from '../../vfs/glob.js';
+import { createLocalFileSystem, type LocalFileSystem } from '../../vfs/local-fs.js';
+import { assertPathArgument } from '../../vfs/path-scope.js';
+import type { ProcessDeps } from './deps.js';
+import type { HandleState } from './handle-table.js';
+
+const decoder = new TextDecoder('utf-8');
+
+export class ProcessFiles {
+  /** Uncontained reader for the private logs only. */
+  private readonly logFs: LocalFileSystem;
+
+  constructor(private readonly deps: ProcessDeps) {
+    this.logFs = createLocalFileSystem({ maxReadBytes: deps.config.maxReadBytes });
+  }
+
+  async readBytes(state: HandleState, path: unknown): Promise<Uint8Array> {
+    assertPathArgument(path);
+    if (this.isOwnLog(state, path)) return this.logFs.readFile(resolve(state.cwd, path));
+    return this.deps.fs.readFile(path, { cwd: state.cwd });
+  }
+
+  async readText(state: HandleState, path: unknown): Promise<string> {
+    return decoder.decode(await this.readBytes(state, path));
+  }
+
+  async write(state: HandleState, path: unknown, content: unknown, encoding: unknown): Promise<void> {
+    assertPathArgument(path);
+    const bytes = toBytes(content, encoding);
+    const policy = this.deps.config.sandbox;
+    await this.deps.fs.writeFile(path, bytes, {
+      cwd: state.cwd,
+      beforeMutate: policy ? (realPath) => assertWritable(policy, realPath) : undefined,
+    });
+  }
+
+  async list(state: HandleState, path: unknown): Promise<FileEntry[]> {
+    assertPathArgument(path);
+    return hasGlobMagic(path)
+      ? this.deps.fs.glob(path, { cwd: state.cwd })
+      : this.deps.fs.list(path, { cwd: state.cwd });
+  }
+
+  async size(state: HandleState, path: unknown): Promise<number | null> {
+    assertPathArgument(path);
+    if (this.isOwnLog(state, path)) return this.logFs.size(resolve(state.cwd, path));
+    return this.deps.fs.size(path, { cwd: state.cwd });
+  }
+
+  private isOwnLog(state: HandleState, path: string): boolean {
+    return this.deps.registry.ownsOutputPath(state.id, resolve(state.cwd, path));
+  }
+}
+
+function toBytes(content: unknown, encoding: unknown): Uint8Array {
+  if (content instanceof Uint8Array) return content;
+  if (typeof content !== 'string') {
+    throw new InvalidArgumentError(
+      'content',
+      `must be a string or a Uint8Array, got ${describeValue(content)}`,
+    );
+  }
+  if (encoding !== undefined && (typeof encoding !== 'string' || !Buffer.isEncoding(encoding))) {
+    throw new InvalidArgumentError(
+      'encoding',
+      `must be a Node BufferEncoding such as "utf8", "base64" or "latin1", got ${describeValue(encoding)}`,
+    );
+  }
+  return Buffer.from(content, (encoding as BufferEncoding | undefined) ?? 'utf8');
+}

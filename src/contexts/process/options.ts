@@ -1,0 +1,134 @@
+/**
+ * Options of `createProcessContext`, validated once into a complete configuration.
+ * @module
+ */
+import {
+  DEFAULT_KILL_GRACE_MS,
+  DEFAULT_MAX_LOG_BYTES,
+  DEFAULT_OUTPUT_POLICY,
+  DEFAULT_STALL_MS,
+  DEFAULT_TIMEOUT_MS,
+} from '../../context/defaults.js';
+import type { OutputPolicy } from '../../context/types.js';
+import {
+  booleanOption,
+  byteCount,
+  describeValue,
+  durationMs,
+  envRecord,
+  optionsObject,
+  outputPolicy,
+} from '../../context/validate-options.js';
+import { InvalidArgumentError } from '../../errors/index.js';
+import type { SandboxPolicy } from '../../sandbox/types.js';
+import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_READ_BYTES } from '../../vfs/local-fs.js';
+
+/** Options for {@link createProcessContext}. Every field is optional. */
+export interface ProcessContextOptions {
+  /**
+   * Confine the file methods to this directory: a path that escapes it (absolute, `..`, a symlink
+   * on the way) is refused with `ContainmentError` before any I/O. Shell commands are NOT confined
+   * by this; use `sandbox` (or the docker context) for that. Default: no containment.
+   */
+  readonly workspaceRoot?: string | undefined;
+  /** Default working directory of new handles; default `workspaceRoot`, else `process.cwd()`. */
+  readonly cwd?: string | undefined;
+  /**
+   * Children see the parent environment (credential-shaped names always scrubbed unless passed
+   * explicitly). Default true. False: only PATH, HOME, SHELL, LANG, LC_ALL, USER, TERM, TMPDIR plus
+   * explicit entries.
+   */
+  readonly inheritEnv?: boolean | undefined;
+  /** Explicit environment for every command of this context (a string survives the scrub). */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Run every command under the OS sandbox; fails closed (exit 127) where it cannot apply. */
+  readonly sandbox?: SandboxPolicy | undefined;
+  /** `exec` timeout when the call gives none. Default 30000. */
+  readonly defaultTimeoutMs?: number | undefined;
+  /** Grace between TERM and KILL when a tree is ended (timeout, abort, kill, destroy). Default 5000. */
+  readonly killGraceMs?: number | undefined;
+  /** Output policy for `exec`: memory cap per stream and spill cap. */
+  readonly output?: Partial<OutputPolicy> | undefined;
+  /** Background log cap; past it the log is marked and later output dropped. Default 64 MiB. */
+  readonly maxLogBytes?: number | undefined;
+  /** Silence before a background task's `onStall`. Default 60000. */
+  readonly stallMs?: number | undefined;
+  /** Largest file `readFile` / `readFileBytes` load. Default 256 MiB. */
+  readonly maxReadBytes?: number | undefined;
+  /** Most entries one `listFiles` returns. Default 100000. */
+  readonly maxListEntries?: number | undefined;
+}
+
+/** The validated, complete configuration. */
+export interface ProcessContextConfig {
+  readonly workspaceRoot: string | undefined;
+  readonly cwd: string | undefined;
+  readonly inheritEnv: boolean;
+  readonly env: Readonly<Record<string, string | undefined>> | undefined;
+  readonly sandbox: SandboxPolicy | undefined;
+  readonly defaultTimeoutMs: number;
+  readonly killGraceMs: number;
+  readonly output: OutputPolicy;
+  readonly maxLogBytes: number;
+  readonly stallMs: number;
+  readonly maxReadBytes: number;
+  readonly maxListEntries: number;
+}
+
+const KNOWN_OPTIONS = new Set([
+  'workspaceRoot',
+  'cwd',
+  'inheritEnv',
+  'env',
+  'sandbox',
+  'defaultTimeoutMs',
+  'killGraceMs',
+  'output',
+  'maxLogBytes',
+  'stallMs',
+  'maxReadBytes',
+  'maxListEntries',
+]);
+
+/** Validate options; every error is an `InvalidArgumentError` naming `options.<field>`. */
+export function resolveProcessOptions(options: ProcessContextOptions | undefined): ProcessContextConfig {
+  const input = optionsObject(options, 'options');
+  for (const key of Object.keys(input)) {
+    if (!KNOWN_OPTIONS.has(key)) {
+      throw new InvalidArgumentError(
+        `options.${key}`,
+        `is not an option of the process context (known: ${[...KNOWN_OPTIONS].join(', ')})`,
+      );
+    }
+  }
+  const sandbox = input.sandbox;
+  if (sandbox !== undefined && (typeof sandbox !== 'object' || sandbox === null)) {
+    throw new InvalidArgumentError(
+      'options.sandbox',
+      `must be a SandboxPolicy (build one with createSandboxPolicy), got ${describeValue(sandbox)}`,
+    );
+  }
+  for (const field of ['workspaceRoot', 'cwd'] as const) {
+    const value = input[field];
+    if (value !== undefined && (typeof value !== 'string' || !value.startsWith('/'))) {
+      throw new InvalidArgumentError(
+        `options.${field}`,
+        `must be an absolute path, got ${describeValue(value)}`,
+      );
+    }
+  }
+  return {
+    workspaceRoot: input.workspaceRoot,
+    cwd: input.cwd,
+    inheritEnv: booleanOption(input.inheritEnv, 'options.inheritEnv', true),
+    env: envRecord(input.env, 'options.env'),
+    sandbox,
+    defaultTimeoutMs: durationMs(input.defaultTimeoutMs, 'options.defaultTimeoutMs', DEFAULT_TIMEOUT_MS),
+    killGraceMs: durationMs(input.killGraceMs, 'options.killGraceMs', DEFAULT_KILL_GRACE_MS),
+    output: outputPolicy(input.output, 'options.output', DEFAULT_OUTPUT_POLICY),
+    maxLogBytes: byteCount(input.maxLogBytes, 'options.maxLogBytes', DEFAULT_MAX_LOG_BYTES),
+    stallMs: durationMs(input.stallMs, 'options.stallMs', DEFAULT_STALL_MS),
+    maxReadBytes: byteCount(input.maxReadBytes, 'options.maxReadBytes', DEFAULT_MAX_READ_BYTES),
+    maxListEntries: byteCount(input.maxListEntries, 'options.maxListEntries', DEFAULT_MAX_ENTRIES),
+  };
+}

@@ -1,0 +1,276 @@
+/**
+ * The process context: commands and files on this host, through the subprocess runtime, the
+ * contained local filesystem, the shared output policy and the shared background registry.
+ * @module
+ */
+import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { BackgroundRegistry } from '../../context/background-registry.js';
+import type {
+  BackgroundExit,
+  BackgroundOptions,
+  BackgroundStall,
+  BackgroundTask,
+  BackgroundTaskInfo,
+  ContextCapabilities,
+  ContextHandle,
+  ExecOptions,
+  ExecResult,
+  ExecStream,
+  ExecutionContext,
+  FileEntry,
+  SpawnConfig,
+  StreamOptions,
+  Terminal,
+  TerminalOptions,
+  WaitOptions,
+} from '../../context/types.js';
+import { callback, describeValue, envRecord, optionsObject } from '../../context/validate-options.js';
+import {
+  CapabilityError,
+  ContainmentError,
+  InvalidArgumentError,
+  NotFoundError,
+} from '../../errors/index.js';
+import { LocalSubprocessRuntime } from '../../subprocess/local-runtime.js';
+import { createLocalFileSystem } from '../../vfs/local-fs.js';
+import { isWithin } from '../../vfs/path-scope.js';
+import { startBackground } from './background-task.js';
+import type { ProcessDeps } from './deps.js';
+import { openStream } from './exec-stream.js';
+import { ProcessFiles } from './files.js';
+import { CONTEXT_TYPE, HandleTable } from './handle-table.js';
+import { type ProcessContextOptions, resolveProcessOptions } from './options.js';
+import { PrivateFiles } from './private-files.js';
+import { runExec } from './run-exec.js';
+import { openTerminal } from './terminal.js';
+
+/** SpawnConfig fields that only the docker context understands; the process context refuses them. */
+const CONTAINER_ONLY_FIELDS = [
+  'image',
+  'user',
+  'labels',
+  'network',
+  'ports',
+  'mounts',
+  'resources',
+  'runtime',
+  'hardening',
+] as const;
+
+/**
+ * Create a process context: commands run on this host through `/bin/sh -c` (optionally inside the
+ * OS sandbox), files are read and written in-process (optionally contained in `workspaceRoot`).
+ * @throws InvalidArgumentError naming the option when one is invalid.
+ */
+export function createProcessContext(options?: ProcessContextOptions): ProcessContext {
+  return new ProcessContext(options);
+}
+
+/** The `process` backend of the ExecutionContext contract. Create with {@link createProcessContext}. */
+export class ProcessContext implements ExecutionContext {
+  readonly type = CONTEXT_TYPE;
+  readonly capabilities: ContextCapabilities;
+  /** Undefined: the process context has no port mapping. */
+  readonly getMappedPort = undefined;
+  /** Present only when node-pty can be loaded (see `capabilities.terminal`). */
+  readonly openTerminal: ((handle: ContextHandle, options: TerminalOptions) => Promise<Terminal>) | undefined;
+  private readonly deps: ProcessDeps;
+  private readonly handles = new HandleTable();
+  private readonly files: ProcessFiles;
+  private readonly defaultCwd: string;
+
+  constructor(options?: ProcessContextOptions) {
+    const config = resolveProcessOptions(options);
+    const fs = createLocalFileSystem({
+      root: config.workspaceRoot,
+      maxReadBytes: config.maxReadBytes,
+      maxEntries: config.maxListEntries,
+    });
+    this.defaultCwd = config.cwd ?? fs.root ?? process.cwd();
+    this.deps = {
+      config,
+      runtime: new LocalSubprocessRuntime(),
+      files: new PrivateFiles(),
+      registry: new BackgroundRegistry('bg-'),
+      fs,
+    };
+    this.files = new ProcessFiles(this.deps);
+    const terminal = ptyInstalled();
+    this.openTerminal = terminal
+      ? (handle, terminalOptions) => openTerminal(this.deps, this.handles.get(handle), terminalOptions)
+      : undefined;
+    this.capabilities = Object.freeze({
+      shell: true,
+      filesystem: true,
+      network: config.sandbox?.network !== 'deny',
+      stream: true,
+      terminal,
+      background: true,
+      glob: true,
+      ports: false,
+      containment: fs.root !== null,
+      isolation: config.sandbox ? 'os-sandbox' : 'none',
+    });
+  }
+
+  /**
+   * A new handle. `cwd` (resolved against the context's default) must be an existing directory,
+   * inside `workspaceRoot` when one is set. Container-only fields are refused with CapabilityError.
+   */
+  async spawn(config?: SpawnConfig): Promise<ContextHandle> {
+    const input = optionsObject(config, 'config');
+    for (const field of CONTAINER_ONLY_FIELDS) {
+      if (input[field] !== undefined) {
+        throw new CapabilityError(
+          `SpawnConfig.${field}`,
+          CONTEXT_TYPE,
+          'it applies to containers; use the docker context, or leave it unset',
+        );
+      }
+    }
+    if (input.cwd !== undefined && (typeof input.cwd !== 'string' || input.cwd.length === 0)) {
+      throw new InvalidArgumentError('config.cwd', `must be a path string, got ${describeValue(input.cwd)}`);
+    }
+    const cwd = resolve(this.defaultCwd, input.cwd ?? '.');
+    const root = this.deps.fs.root;
+    if (root !== null && !isWithin(root, cwd) && !isWithin(this.deps.config.workspaceRoot ?? root, cwd)) {
+      throw new ContainmentError(input.cwd ?? cwd, this.deps.config.workspaceRoot ?? root, 'the handle cwd');
+    }
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(cwd).isDirectory();
+    } catch {
+      throw new NotFoundError(cwd, 'directory (config.cwd)');
+    }
+    if (!isDirectory)
+      throw new InvalidArgumentError('config.cwd', `${JSON.stringify(cwd)} is not a directory`);
+    const env = envRecord(input.env, 'config.env');
+    for (const [name, value] of Object.entries(env ?? {})) {
+      if (value === undefined) throw new InvalidArgumentError(`config.env.${name}`, 'must be a string');
+    }
+    const state = this.handles.create(cwd, env as Record<string, string> | undefined);
+    return { id: state.id, type: CONTEXT_TYPE, cwd };
+  }
+
+  exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult> {
+    return this.run(() => runExec(this.deps, this.handles.get(handle), command, options));
+  }
+
+  execBackground(
+    handle: ContextHandle,
+    command: string,
+    options?: BackgroundOptions,
+  ): Promise<BackgroundTask> {
+    return this.run(() => startBackground(this.deps, this.handles.get(handle), command, options));
+  }
+
+  listBackground(handle: ContextHandle): Promise<BackgroundTaskInfo[]> {
+    return this.run(async () => this.deps.registry.list(this.handles.get(handle).id));
+  }
+
+  killBackground(handle: ContextHandle, id: string): Promise<BackgroundExit | null> {
+    return this.run(() => this.deps.registry.kill(this.handles.get(handle).id, id));
+  }
+
+  waitBackground(handle: ContextHandle, id: string, options?: WaitOptions): Promise<BackgroundExit | null> {
+    return this.run(() => this.deps.registry.wait(this.handles.get(handle).id, id, options));
+  }
+
+  reassignBackground(
+    from: ContextHandle,
+    to: ContextHandle,
+    callbacks?: {
+      onExit?: ((exit: BackgroundExit) => void) | undefined;
+      onStall?: ((stall: BackgroundStall) => void) | undefined;
+    },
+  ): Promise<BackgroundTaskInfo[]> {
+    return this.run(async () => {
+      const fromState = this.handles.get(from, 'from');
+      const toState = this.handles.get(to, 'to');
+      const input = optionsObject(callbacks, 'callbacks');
+      return this.deps.registry.reassign(fromState.id, toState.id, {
+        onExit: callback(input.onExit, 'callbacks.onExit'),
+        onStall: callback(input.onStall, 'callbacks.onStall'),
+      });
+    });
+  }
+
+  execStream(
+    handle: ContextHandle,
+    command: string | readonly string[],
+    options?: StreamOptions,
+  ): Promise<ExecStream> {
+    return this.run(() => openStream(this.deps, this.handles.get(handle), command, options));
+  }
+
+  readFile(handle: ContextHandle, path: string): Promise<string> {
+    return this.run(() => this.files.readText(this.handles.get(handle), path));
+  }
+
+  readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array> {
+    return this.run(() => this.files.readBytes(this.handles.get(handle), path));
+  }
+
+  writeFile(
+    handle: ContextHandle,
+    path: string,
+    content: string | Uint8Array,
+    encoding?: BufferEncoding,
+  ): Promise<void> {
+    return this.run(() => this.files.write(this.handles.get(handle), path, content, encoding));
+  }
+
+  listFiles(handle: ContextHandle, path: string): Promise<FileEntry[]> {
+    return this.run(() => this.files.list(this.handles.get(handle), path));
+  }
+
+  fileSize(handle: ContextHandle, path: string): Promise<number | null> {
+    return this.run(() => this.files.size(this.handles.get(handle), path));
+  }
+
+  /**
+   * End everything the handle owns: running execs, streams and terminals (TERM, `killGraceMs`,
+   * KILL), background tasks (the same escalation), its spill files and its tasks' logs.
+   * Idempotent; afterwards the handle is unknown.
+   */
+  async destroy(handle: ContextHandle): Promise<void> {
+    const state = this.handles.take(handle);
+    if (!state) return;
+    const graceMs = this.deps.config.killGraceMs;
+    const [logs] = await Promise.all([
+      this.deps.registry.destroyHandle(state.id, graceMs),
+      ...[...state.live].map((work) => work.end().catch(() => undefined)),
+    ]);
+    this.deps.files.removeFiles(logs);
+    this.deps.files.removeHandle(state.id);
+  }
+
+  /**
+   * Destroy every handle, stop the subprocess runtime, and remove the private directory. Not part
+   * of the contract: for hosts that own the whole context's lifetime.
+   */
+  async close(): Promise<void> {
+    await Promise.all(
+      this.handles.all().map((state) => this.destroy({ id: state.id, type: CONTEXT_TYPE, cwd: state.cwd })),
+    );
+    // Tasks reassigned to handles of other owners are ended by the runtime's dispose.
+    await this.deps.runtime.dispose();
+    this.deps.files.removeAll();
+  }
+
+  /** Every validation error surfaces as a rejected promise, never a synchronous throw. */
+  private async run<T>(body: () => Promise<T>): Promise<T> {
+    return body();
+  }
+}
+
+function ptyInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('node-pty');
+    return true;
+  } catch {
+    return false;
+  }
+}
