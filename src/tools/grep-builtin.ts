@@ -3,7 +3,6 @@
  * (size-probed first) and matched line by line with a JavaScript regular expression.
  * @module
  */
-import { posix } from 'node:path';
 import type { ContextHandle, ExecutionContext, FileEntry } from '../context/types.js';
 import { requireMethod } from './capability.js';
 import { binaryReason, binaryReasonOfText } from './file-kind.js';
