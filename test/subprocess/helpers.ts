@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { SubprocessOutputReader, SubprocessSpawnSpec } from '../../src/subprocess/types.js';
+
+/** Absolute path of a fixture in test/fixtures/subprocess. */
+export const fixture = (name: string) =>
+  fileURLToPath(new URL(`../fixtures/subprocess/${name}`, import.meta.url));
+
+/** True while `pid` exists and is not a zombie. */
+export function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** Poll `probe` until it returns a truthy value; fail with `what` after a generous deadline. */
+export async function waitFor<T>(
+  probe: () => T | undefined | null | false,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A complete spec: collect both streams (64 KiB), stdin ignored, 2 s grace, cwd `/`. */
+export function spec(argv: string[], overrides: Partial<SubprocessSpawnSpec> = {}): SubprocessSpawnSpec {
+  return {
+    argv,
+    cwd: '/',
+    stdio: { stdin: 'ignore', stdout: { maxBytes: 65536 }, stderr: { maxBytes: 65536 } },
+    graceMs: 2000,
+    ...overrides,
+  };
+}
+
+/** Wait until tree.sh printed "ready" and return the descendant pids it announced, by kind. */
+export async function treePids(
+  reader: SubprocessOutputReader,
+): Promise<Record<'group' | 'setsid' | 'trapper', number>> {
+  const text = await waitFor(() => {
+    const now = reader.readFrom(0).text;
+    return now.includes('ready\n') && now;
+  }, 'tree.sh to start its descendants');
+  const pids = Object.fromEntries([...text.matchAll(/^(\w+) (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+  return pids as Record<'group' | 'setsid' | 'trapper', number>;
+}
+
+/** The pattern byte emit.mjs writes at stream offset `i`. */
+export const pattern = (i: number) => 33 + ((i * 31 + 7) % 89);
+
+/** Bytes `[from, to)` of emit.mjs's stream. */
+export function patternBytes(from: number, to: number): Uint8Array {
+  const out = new Uint8Array(Math.max(0, to - from));
+  for (let i = from; i < to; i++) out[i - from] = pattern(i);
+  return out;
+}

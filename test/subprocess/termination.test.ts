@@ -1,0 +1,152 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { LocalSubprocessRuntime, readProcStat } from '../../src/subprocess/index.js';
+import { alive, fixture, spec, treePids, waitFor } from './helpers.js';
+
+const runtime = new LocalSubprocessRuntime();
+afterAll(() => runtime.dispose());
+
+describe('tree-scoped termination', () => {
+  it('leads its own session and process group', async () => {
+    const handle = runtime.spawn(spec(['/bin/sleep', '1000']));
+    const stat = await waitFor(() => readProcStat(handle.pid), 'the child in /proc');
+    expect(stat.pgrp).toBe(handle.pid);
+    expect(stat.session).toBe(handle.pid);
+    handle.terminate();
+    expect(await handle.waitForExit()).toBe(true);
+    expect(await handle.done).toEqual({ exitCode: null, signal: 'SIGTERM' });
+  });
+
+  it('kills a TERM-trapping descendant after grace, and a setsid grandchild, leaving nothing', async () => {
+    const handle = runtime.spawn(spec(['/bin/sh', fixture('tree.sh')], { graceMs: 300 }));
+    const pids = await treePids(handle.collected.stdout!);
+    const setsidStat = await waitFor(() => readProcStat(pids.setsid), 'the setsid child');
+    // The setsid child really left the group and session: only the /proc walk can find it.
+    await waitFor(() => readProcStat(pids.setsid)?.session === pids.setsid, 'setsid to take effect');
+    expect(setsidStat.pgrp).not.toBe(handle.pid);
+    for (const pid of Object.values(pids)) expect(alive(pid)).toBe(true);
+
+    handle.terminate();
+    expect(await handle.waitForExit()).toBe(true);
+    for (const pid of [handle.pid, ...Object.values(pids)]) expect(alive(pid), `pid ${pid}`).toBe(false);
+    const outcome = await handle.done;
+    expect(outcome.exitCode).toBeNull();
+    expect(['SIGTERM', 'SIGKILL']).toContain(outcome.signal);
+  });
+
+  it('waitForExit observes the whole tree, not just the root', async () => {
+    const handle = runtime.spawn(
+      spec(['/bin/sh', '-c', 'sleep 1000 & echo $!'], {
+        stdio: { stdin: 'ignore', stdout: 'ignore', stderr: 'ignore' },
+      }),
+    );
+    expect(await handle.done).toEqual({ exitCode: 0, signal: null });
+    const bounded = new AbortController();
+    setTimeout(() => bounded.abort(), 200);
+    // The root is gone but its background child lives on: the tree has not exited.
+    expect(await handle.waitForExit(bounded.signal)).toBe(false);
+    handle.terminate();
+    expect(await handle.waitForExit()).toBe(true);
+  });
+
+  it('a grandchild holding the collected stdout open does not hold done past grace', async () => {
+    const handle = runtime.spawn(
+      spec(['/bin/sh', '-c', 'sleep 1000 & echo $!; echo started'], { graceMs: 200 }),
+    );
+    const outcome = await handle.done;
+    expect(outcome).toEqual({ exitCode: 0, signal: null });
+    const text = handle.collected.stdout!.readFrom(0).text;
+    expect(text).toMatch(/^\d+\nstarted\n$/);
+    const grandchild = Number(text.split('\n')[0]);
+    // done settled while the grandchild still held the pipe.
+    expect(alive(grandchild)).toBe(true);
+    handle.terminate();
+    expect(await handle.waitForExit()).toBe(true);
+    expect(alive(grandchild)).toBe(false);
+  });
+
+  it('a grandchild holding a raw stdout pipe does not hold done past grace either', async () => {
+    const handle = runtime.spawn(
+      spec(['/bin/sh', '-c', 'sleep 1000 & echo $!'], {
+        graceMs: 200,
+        stdio: { stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' },
+      }),
+    );
+    let text = '';
+    handle.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    expect(await handle.done).toEqual({ exitCode: 0, signal: null });
+    const grandchild = Number(await waitFor(() => text.trim(), 'the grandchild pid'));
+    expect(alive(grandchild)).toBe(true);
+    handle.terminate();
+    expect(await handle.waitForExit()).toBe(true);
+    expect(alive(grandchild)).toBe(false);
+  });
+
+  it('the abort signal starts the escalation', async () => {
+    const controller = new AbortController();
+    const handle = runtime.spawn(spec(['/bin/sleep', '1000'], { signal: controller.signal }));
+    await waitFor(() => readProcStat(handle.pid), 'the child');
+    controller.abort();
+    expect(await handle.done).toEqual({ exitCode: null, signal: 'SIGTERM' });
+    expect(await handle.waitForExit()).toBe(true);
+  });
+
+  it('an already-aborted signal terminates at once', async () => {
+    const handle = runtime.spawn(spec(['/bin/sleep', '1000'], { signal: AbortSignal.abort() }));
+    const outcome = await handle.done;
+    expect(outcome.exitCode).toBeNull();
+    expect(await handle.waitForExit()).toBe(true);
+  });
+
+  it('terminate is idempotent and a no-op once the tree is gone', async () => {
+    const handle = runtime.spawn(spec(['/bin/sleep', '1000']));
+    handle.terminate();
+    handle.terminate();
+    expect(await handle.waitForExit()).toBe(true);
+    handle.terminate();
+    expect(await handle.waitForExit()).toBe(true);
+    expect(await handle.done).toEqual({ exitCode: null, signal: 'SIGTERM' });
+
+    const finished = runtime.spawn(spec(['/bin/true']));
+    await finished.done;
+    expect(await finished.waitForExit()).toBe(true);
+    finished.terminate();
+    expect(await finished.done).toEqual({ exitCode: 0, signal: null });
+  });
+
+  it('waitForExit returns false when its signal aborts first, and true later', async () => {
+    const handle = runtime.spawn(spec(['/bin/sleep', '1000']));
+    expect(await handle.waitForExit(AbortSignal.abort())).toBe(false);
+    const controller = new AbortController();
+    const waiting = handle.waitForExit(controller.signal);
+    controller.abort();
+    expect(await waiting).toBe(false);
+    handle.terminate();
+    expect(await handle.waitForExit()).toBe(true);
+  });
+
+  it('dispose terminates every live tree and waits for it', async () => {
+    const local = new LocalSubprocessRuntime();
+    const first = local.spawn(spec(['/bin/sh', fixture('tree.sh')], { graceMs: 200 }));
+    const second = local.spawn(spec(['/bin/sleep', '1000']));
+    const pids = await treePids(first.collected.stdout!);
+    expect(local.liveTreeCount).toBe(2);
+    await local.dispose();
+    for (const pid of [first.pid, second.pid, ...Object.values(pids)])
+      expect(alive(pid), `pid ${pid}`).toBe(false);
+    expect(local.liveTreeCount).toBe(0);
+    await local.dispose();
+    expect(() => local.spawn(spec(['/bin/true']))).toThrow(
+      expect.objectContaining({ code: 'E_CONTEXT_DESTROYED' }),
+    );
+  });
+
+  it('forgets trees that finished on their own', async () => {
+    const local = new LocalSubprocessRuntime();
+    const handle = local.spawn(spec(['/bin/true']));
+    await handle.done;
+    expect(local.liveTreeCount).toBe(0);
+    await local.dispose();
+  });
+});
