@@ -1,0 +1,109 @@
+// The OS sandbox's cost: a sandboxed exec('true') round trip against the same bubblewrap argv
+// spawned raw, and against an unsandboxed exec('true'), all in one run. Also what bubblewrap itself
+// adds over spawning `/bin/sh -c true` directly, and what building the argv costs.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createProcessContext } from '../dist/contexts/process/index.js';
+import { confineCommand, createSandboxPolicy } from '../dist/sandbox/index.js';
+
+export const title = 'sandbox: exec round trip under bubblewrap';
+
+const WARMUP = 10;
+const ROUNDS = 60;
+
+function spawnAndWait(argv, cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}`))));
+  });
+}
+
+/** Median of `ROUNDS` timed runs of `fn`, after `WARMUP` untimed ones. */
+async function median(fn) {
+  for (let i = 0; i < WARMUP; i++) await fn();
+  const samples = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+/** Interleave the measurements round by round so drift on the machine hits each one alike. */
+async function interleaved(named) {
+  const samples = Object.fromEntries(Object.keys(named).map((name) => [name, []]));
+  for (let i = 0; i < WARMUP; i++) for (const fn of Object.values(named)) await fn();
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const [name, fn] of Object.entries(named)) {
+      const start = process.hrtime.bigint();
+      await fn();
+      samples[name].push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(samples).map(([name, list]) => {
+      list.sort((a, b) => a - b);
+      return [name, list[Math.floor(list.length / 2)]];
+    }),
+  );
+}
+
+export async function run() {
+  const workspace = mkdtempSync(join(tmpdir(), 'berth-bench-sandbox-'));
+  const policy = createSandboxPolicy({ writableRoots: [workspace] });
+  const sandboxed = createProcessContext({ sandbox: policy });
+  const plain = createProcessContext({});
+  try {
+    const sandboxedHandle = await sandboxed.spawn({ cwd: workspace });
+    const plainHandle = await plain.spawn({ cwd: workspace });
+    const confined = confineCommand(policy, ['/bin/sh', '-c', 'true'], { cwd: workspace });
+    if (!confined.ok) throw new Error(`sandbox unavailable: ${confined.reason}`);
+    const check = await sandboxed.exec(sandboxedHandle, 'true');
+    if (check.exitCode !== 0) throw new Error(`sandboxed exec('true') failed: ${check.stderr}`);
+
+    const t = await interleaved({
+      sandboxedExec: () => sandboxed.exec(sandboxedHandle, 'true'),
+      rawBwrap: () => spawnAndWait(confined.argv, workspace),
+      plainExec: () => plain.exec(plainHandle, 'true'),
+      rawSh: () => spawnAndWait(['/bin/sh', '-c', 'true'], workspace),
+    });
+    const confineMs = await median(async () => {
+      for (let i = 0; i < 100; i++) confineCommand(policy, ['/bin/sh', '-c', 'true'], { cwd: workspace });
+    });
+
+    const ratio = t.sandboxedExec / t.rawBwrap;
+    return [
+      { name: "sandboxed exec('true') median", value: `${t.sandboxedExec.toFixed(2)} ms` },
+      { name: 'same bubblewrap argv spawned raw, median', value: `${t.rawBwrap.toFixed(2)} ms` },
+      { name: "unsandboxed exec('true') median", value: `${t.plainExec.toFixed(2)} ms` },
+      { name: "raw spawn of /bin/sh -c true, median", value: `${t.rawSh.toFixed(2)} ms` },
+      {
+        name: 'sandboxed exec / raw bubblewrap',
+        value: `${ratio.toFixed(2)}x`,
+        goal: '<= 1.15x',
+        met: ratio <= 1.15,
+      },
+      { name: 'time bubblewrap adds (raw bwrap - raw sh)', value: `${(t.rawBwrap - t.rawSh).toFixed(2)} ms` },
+      {
+        name: 'time the sandbox adds to exec (sandboxed - unsandboxed)',
+        value: `${(t.sandboxedExec - t.plainExec).toFixed(2)} ms`,
+      },
+      { name: 'confineCommand per call (cached check)', value: `${((confineMs / 100) * 1000).toFixed(1)} µs` },
+    ];
+  } finally {
+    // Contexts own nothing beyond their handles; destroy them before removing the workspace.
+    await Promise.allSettled([sandboxed.destroyAll?.(), plain.destroyAll?.()]);
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
