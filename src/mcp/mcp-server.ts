@@ -7,6 +7,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { ContextHandle, ExecutionContext } from '../context/types.js';
 import { InvalidArgumentError } from '../errors/index.js';
+import { createTools } from '../tools/index.js';
 import { type HttpEndpoint, type HttpListenOptions, listenHttp } from './http-endpoint.js';
 import { buildToolServer } from './tool-server.js';
 import type { McpTool } from './tool-shape.js';
@@ -15,8 +16,8 @@ import type { McpTool } from './tool-shape.js';
 export interface McpServerOptions {
   readonly context: ExecutionContext;
   readonly handle: ContextHandle;
-  /** Tools to serve. */
-  readonly tools: readonly McpTool[];
+  /** Tools to serve; default every `berth/tools` tool over `context` and `handle`. */
+  readonly tools?: readonly McpTool[] | undefined;
   /** Server name announced at `initialize`. Default `berth`. */
   readonly name?: string | undefined;
   readonly version?: string | undefined;
@@ -55,7 +56,7 @@ export function createMcpServer(options: McpServerOptions): BerthMcpServer {
   if (handle === null || typeof handle !== 'object' || typeof handle.id !== 'string') {
     throw new InvalidArgumentError('handle', 'must be a ContextHandle from context.spawn()');
   }
-  const tools = options.tools;
+  const tools = options.tools ?? createTools({ context, handle });
   if (!Array.isArray(tools)) throw new InvalidArgumentError('tools', 'must be an array of tool definitions');
   const seen = new Set<string>();
   for (const [index, tool] of tools.entries()) {
