@@ -1,0 +1,110 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alive, fixture, waitFor } from './helpers.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const out = mkdtempSync(join(tmpdir(), 'berth-exit-host-'));
+let moduleUrl = '';
+
+// The host is a separate Node process, so it needs JavaScript: compile just this module (and the
+// errors it imports) into a scratch directory, leaving the shared dist/ alone.
+beforeAll(() => {
+  execFileSync(
+    join(root, 'node_modules/.bin/tsc'),
+    [
+      '--ignoreConfig',
+      '--outDir',
+      out,
+      '--rootDir',
+      join(root, 'src'),
+      '--module',
+      'NodeNext',
+      '--moduleResolution',
+      'NodeNext',
+      '--target',
+      'ES2023',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      join(root, 'src/subprocess/index.ts'),
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
+  moduleUrl = pathToFileURL(join(out, 'subprocess/index.js')).href;
+});
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+interface HostReport {
+  root: number;
+  descendants: number[];
+  sigtermListeners: number;
+}
+
+/** Start the fixture host; resolve its report once the tree is up, and its exit facts later. */
+function startHost(mode: string) {
+  const host = spawn(process.execPath, [fixture('exit-host.mjs'), moduleUrl, mode], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  host.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  host.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    host.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const report = waitFor(
+    () => stdout.includes('\n') && (JSON.parse(stdout.split('\n')[0]!) as HostReport),
+    'the host report',
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; host stderr: ${stderr}`);
+  });
+  return { host, report, exited, stderr: () => stderr };
+}
+
+describe('host-exit finalizer', () => {
+  it('kills every live tree synchronously when the host calls process.exit', async () => {
+    const { report, exited } = startHost('exit');
+    const { root: treeRoot, descendants } = await report;
+    expect(descendants).toHaveLength(3);
+    expect(await exited).toEqual({ code: 0, signal: null });
+    for (const pid of [treeRoot, ...descendants]) {
+      await waitFor(() => !alive(pid), `pid ${pid} to be gone after the host exited`);
+    }
+  });
+
+  it('kills every live tree when the host dies of an uncaught exception', async () => {
+    const { report, exited, stderr } = startHost('throw');
+    const { root: treeRoot, descendants } = await report;
+    const facts = await exited;
+    expect(facts.code).toBe(1);
+    expect(stderr()).toContain('host failed on purpose');
+    for (const pid of [treeRoot, ...descendants]) {
+      await waitFor(() => !alive(pid), `pid ${pid} to be gone after the host crashed`);
+    }
+  });
+
+  it("installs no signal handler: the host's own SIGTERM behaviour is untouched", async () => {
+    const { host, report, exited } = startHost('wait');
+    const { root: treeRoot, descendants } = await report;
+    expect((await report).sigtermListeners).toBe(0);
+    host.kill('SIGTERM');
+    expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
+    // Death by an unhandled signal runs no 'exit' listener (a documented limit): clean up here.
+    for (const pid of [treeRoot, ...descendants]) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    for (const pid of [treeRoot, ...descendants]) await waitFor(() => !alive(pid), `pid ${pid} cleanup`);
+  });
+});
