@@ -22,15 +22,12 @@ import { readLogBytes, sliceLog } from './task-log.js';
 import { errorResult, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions, ToolResult, ToolSession } from './types.js';
 
-/** Default directory for saved copies of cut output. */
-export const DEFAULT_OUTPUT_DIR = '/tmp/berth-tool-output';
-
 /** The `bash` tool. */
 export function createBashTool(options: ToolOptions): BerthTool {
   const { context, handle } = options;
   const limits = resolveLimits(options);
   const session = options.session ?? createToolSession();
-  const outputDir = options.outputDir === undefined ? DEFAULT_OUTPUT_DIR : options.outputDir;
+  const outputDir = options.outputDir;
   return defineTool({
     name: 'bash',
     description: [
@@ -98,7 +95,7 @@ interface BashState {
   readonly handle: ContextHandle;
   readonly limits: ResolvedLimits;
   readonly session: ToolSession;
-  readonly outputDir: string | null;
+  readonly outputDir: string | null | undefined;
   readonly onExit: ToolOptions['onBackgroundExit'];
 }
 

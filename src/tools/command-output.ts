@@ -3,6 +3,7 @@
  * with a line that says how much was left out and where the whole output is, then one status line.
  * @module
  */
+import { randomBytes } from 'node:crypto';
 import type {
   BackgroundExit,
   ContextHandle,
@@ -48,7 +49,7 @@ export function execLocator(
   context: ExecutionContext,
   handle: ContextHandle,
   facts: StreamFacts,
-  outputDir: string | null,
+  outputDir: string | null | undefined,
   session: ToolSession,
 ): FullOutputLocator {
   return async (name, text) => {
@@ -69,7 +70,7 @@ function contextDropped(name: string, facts: StreamFacts): string {
 async function saveCopy(
   context: ExecutionContext,
   handle: ContextHandle,
-  outputDir: string | null,
+  outputDir: string | null | undefined,
   session: ToolSession,
   name: string,
   text: string,
@@ -77,14 +78,36 @@ async function saveCopy(
   if (outputDir === null)
     return 'The full text was not saved; rerun with the output redirected to a file (e.g. `cmd > out.log 2>&1`) and read it in ranges';
   session.savedOutputs++;
-  const safeId = handle.id.replace(/[^A-Za-z0-9_.-]/g, '_');
-  const path = `${outputDir}/${safeId}-${Date.now()}-${session.savedOutputs}-${name}.txt`;
+  const n = session.savedOutputs;
   try {
+    const dir = outputDir ?? (await privateOutputDir(context, handle, session));
+    const path = `${dir}/output-${n}-${name}.txt`;
     await context.writeFile(handle, path, text);
     return `Full ${name} (${formatBytes(Buffer.byteLength(text))}) saved to ${path}; read it with read_file offset/limit or grep`;
   } catch (error) {
-    return `The full text could not be saved to ${outputDir} (${(error as Error).message}); rerun with the output redirected to a file`;
+    return `The full text could not be saved (${(error as Error).message}); rerun with the output redirected to a file (e.g. \`cmd > out.log 2>&1\`) and read it in ranges`;
   }
+}
+
+/**
+ * A directory only this user can read, made inside the context once per session. `mkdir` without
+ * `-p` fails when the name exists, so a directory someone else prepared is never used.
+ */
+function privateOutputDir(
+  context: ExecutionContext,
+  handle: ContextHandle,
+  session: ToolSession,
+): Promise<string> {
+  session.outputDir ??= (async () => {
+    const dir = `/tmp/berth-output-${randomBytes(8).toString('hex')}`;
+    const made = await context.exec(handle, `mkdir -m 700 ${dir}`, { timeoutMs: 10_000 });
+    if (made.exitCode !== 0)
+      throw new Error(
+        `mkdir ${dir} failed with exit code ${made.exitCode}: ${made.stderr.trim().slice(0, 200)}`,
+      );
+    return dir;
+  })();
+  return session.outputDir;
 }
 
 /** The note for a stream the context cut while the tools' budget did not cut it again. */

@@ -24,7 +24,6 @@ import { createTaskWaitTool } from './task-wait.js';
 import type { BerthTool, ToolOptions } from './types.js';
 import { createWriteFileTool } from './write-file.js';
 
-export { DEFAULT_OUTPUT_DIR } from './bash.js';
 export type {
   BerthTool,
   FileLimits,

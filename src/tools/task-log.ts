@@ -27,12 +27,20 @@ export async function readLogBytes(
   return Buffer.from(await context.readFile(handle, path), 'utf8');
 }
 
-/** Bytes `[offset, offset + maxBytes)` of `bytes`, cut back to whole UTF-8 sequences. */
-export function sliceLog(bytes: Uint8Array, offset: number, maxBytes: number): LogSlice {
+/**
+ * Bytes `[offset, offset + maxBytes)` of `bytes`, cut back to whole UTF-8 sequences. With
+ * `wholeLines`, a slice that stops before the end of the log also stops after its last newline
+ * (when it holds one), so pages of a log are whole lines.
+ */
+export function sliceLog(bytes: Uint8Array, offset: number, maxBytes: number, wholeLines = false): LogSlice {
   let start = Math.min(offset, bytes.length);
   // An offset inside a sequence (not from us) moves to the next sequence start.
   while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
   let end = Math.min(bytes.length, start + maxBytes);
+  if (wholeLines && end < bytes.length) {
+    const newline = bytes.subarray(start, end).lastIndexOf(0x0a);
+    if (newline >= 0) end = start + newline + 1;
+  }
   end = wholeSequenceEnd(bytes, start, end);
   const text = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
   return { text, startOffset: start, nextOffset: end, totalBytes: bytes.length };

@@ -46,7 +46,7 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
         return errorResult(
           `offset ${offset} is past the end of the output of task ${task.id}, which has ${formatCount(bytes.length)} bytes. Use an offset from 0 to ${bytes.length}.`,
         );
-      const slice = sliceLog(bytes, offset, limits.outputBudgetChars);
+      const slice = sliceLog(bytes, offset, limits.outputBudgetChars, true);
       const remaining = slice.totalBytes - slice.nextOffset;
       const header = `Task ${task.id} (pid ${task.pid}) ${describeStatus(task)}: ${shortCommand(task.command)}`;
       const range =

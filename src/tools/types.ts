@@ -87,7 +87,8 @@ export interface ToolOptions {
   readonly maxTimeoutMs?: number | undefined;
   /**
    * Directory inside the context where `bash` saves the whole output of a command it had to cut for
-   * the model, when the context did not already spill it (default `/tmp/berth-tool-output`).
+   * the model, when the context did not already spill it. Default: a fresh private directory
+   * (`/tmp/berth-output-<random>`, mode 0700) made with `mkdir` inside the context on first use.
    * `null` disables saving.
    */
   readonly outputDir?: string | null | undefined;
@@ -108,4 +109,6 @@ export interface ToolSession {
   readonly settledTaskIds: Set<string>;
   /** Counter for saved output files. */
   savedOutputs: number;
+  /** The private directory for saved output, made on first use when no `outputDir` is configured. */
+  outputDir: Promise<string> | undefined;
 }

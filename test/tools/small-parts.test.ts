@@ -21,6 +21,13 @@ describe('sliceLog', () => {
     expect(second).toMatchObject({ text: '€', nextOffset: 5 });
   });
 
+  it('with wholeLines, stops after the last newline unless at the end of the log', () => {
+    const log = Buffer.from('ab\ncd\nef', 'utf8');
+    expect(sliceLog(log, 0, 7, true)).toMatchObject({ text: 'ab\ncd\n', nextOffset: 6 });
+    expect(sliceLog(log, 0, 2, true)).toMatchObject({ text: 'ab', nextOffset: 2 });
+    expect(sliceLog(log, 6, 100, true)).toMatchObject({ text: 'ef', nextOffset: 8 });
+  });
+
   it('moves an offset inside a sequence to the next sequence start', () => {
     expect(sliceLog(bytes, 3, 100)).toMatchObject({ text: 'cd', startOffset: 5 });
   });
