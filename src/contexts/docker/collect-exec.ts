@@ -4,9 +4,17 @@
  * `run-exec.ts` and the output policy).
  * @module
  */
+
+import type { Readable } from 'node:stream';
 import { BerthError } from '../../errors/index.js';
 import type { EngineClient } from './engine-client.js';
-import { containerRunning, createExec, inspectExec, startExecStream } from './engine-exec.js';
+import {
+  containerRunning,
+  createExec,
+  inspectExec,
+  startExecHijacked,
+  startExecStream,
+} from './engine-exec.js';
 import { ContainerGoneError } from './errors.js';
 import { FrameDemuxer } from './frame-demuxer.js';
 
@@ -28,14 +36,32 @@ export async function collectExec(
   client: EngineClient,
   containerId: string,
   argv: readonly string[],
-  options: { env?: readonly string[]; workingDir?: string; maxStdoutBytes: number; what: string },
+  options: {
+    env?: readonly string[];
+    workingDir?: string;
+    user?: string;
+    /** Bytes for the command's stdin (then EOF); absent = /dev/null. */
+    stdin?: Uint8Array;
+    maxStdoutBytes: number;
+    what: string;
+  },
 ): Promise<CollectedExec> {
   const execId = await createExec(client, containerId, {
     argv,
     env: options.env,
     workingDir: options.workingDir,
+    user: options.user,
+    stdin: options.stdin !== undefined,
   });
-  const output = await startExecStream(client, execId, false);
+  let output: Readable;
+  if (options.stdin !== undefined) {
+    const { socket, head } = await startExecHijacked(client, execId, false);
+    if (head.length > 0) socket.unshift(head);
+    socket.end(options.stdin);
+    output = socket;
+  } else {
+    output = await startExecStream(client, execId, false);
+  }
   const stdout: Buffer[] = [];
   let stdoutBytes = 0;
   let stderr = Buffer.alloc(0);

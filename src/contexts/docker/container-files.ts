@@ -222,15 +222,14 @@ function collectFirstFile(
 }
 
 /**
- * Write `data` to the absolute `path`, creating missing parent directories (0755). With
- * `ownedByContainerUser`, the engine gives the file the container user's uid/gid.
+ * Write `data` to the absolute `path` as the engine (root), creating missing parent directories
+ * (0755). An existing file keeps its permission bits; a new one gets 0644.
  */
 export async function writeContainerFile(
   client: EngineClient,
   containerId: string,
   path: string,
   data: Uint8Array,
-  ownedByContainerUser: boolean,
 ): Promise<void> {
   // Write where a symlink points, like a shell redirect would.
   let target = path;
@@ -247,7 +246,7 @@ export async function writeContainerFile(
     await client.json({
       method: 'PUT',
       path: archivePath(containerId),
-      query: { path: '/', ...(ownedByContainerUser ? { copyUIDGID: '1' } : {}) },
+      query: { path: '/' },
       body: tar,
       contentType: 'application/x-tar',
     });

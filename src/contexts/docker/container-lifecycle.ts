@@ -20,9 +20,9 @@ export interface StartedContainer {
   readonly cwd: string;
 }
 
-// Creates the state directory (sticky and world-writable, like /tmp) and prints the working directory.
-const SETUP_SCRIPT = `mkdir -p ${STATE_DIR} 2>/dev/null; chmod 1777 ${STATE_DIR} 2>/dev/null
-if [ ! -w ${STATE_DIR} ]; then echo "${STATE_DIR} is not writable by $(id -u)" >&2; exit 3; fi
+// Run as root: creates the state directory (sticky and world-writable, like /tmp) and prints the
+// working directory.
+const SETUP_SCRIPT = `mkdir -p ${STATE_DIR} && chmod 1777 ${STATE_DIR} || exit 3
 pwd`;
 
 function runtimeHint(error: DockerApiError, config: SpawnConfig): string | undefined {
@@ -72,6 +72,7 @@ export async function startContainer(
   try {
     await client.json({ method: 'POST', path: `/containers/${containerId}/start` });
     const setup = await collectExec(client, containerId, ['/bin/sh', '-c', SETUP_SCRIPT], {
+      user: '0',
       maxStdoutBytes: 64 * 1024,
       what: 'preparing the container',
     });

@@ -182,8 +182,11 @@ function hostResources(resources: SpawnConfig['resources']): Record<string, numb
   return result;
 }
 
-function hardeningConfig(hardening: SpawnConfig['hardening']): Record<string, unknown> {
-  if (hardening === undefined) return {};
+function hardeningConfig(hardening: SpawnConfig['hardening']): {
+  host: Record<string, unknown>;
+  stateVolume: boolean;
+} {
+  if (hardening === undefined) return { host: {}, stateVolume: false };
   if (typeof hardening !== 'object' || hardening === null) {
     throw new InvalidArgumentError('hardening', `must be an object, got ${describe(hardening)}`);
   }
@@ -193,15 +196,13 @@ function hardeningConfig(hardening: SpawnConfig['hardening']): Record<string, un
       throw new InvalidArgumentError(`hardening.${key}`, `must be a boolean, got ${describe(value)}`);
     }
   }
-  const result: Record<string, unknown> = {};
-  if (hardening.dropAllCapabilities === true) result.CapDrop = ['ALL'];
-  if (hardening.noNewPrivileges === true) result.SecurityOpt = ['no-new-privileges'];
-  if (hardening.readOnlyRootfs === true) {
-    result.ReadonlyRootfs = true;
-    // berth's own state (pid files, background logs) needs somewhere writable.
-    result.Tmpfs = { [STATE_DIR]: 'rw,exec,mode=1777' };
-  }
-  return result;
+  const host: Record<string, unknown> = {};
+  if (hardening.dropAllCapabilities === true) host.CapDrop = ['ALL'];
+  if (hardening.noNewPrivileges === true) host.SecurityOpt = ['no-new-privileges'];
+  if (hardening.readOnlyRootfs === true) host.ReadonlyRootfs = true;
+  // berth's own state (background logs) then needs somewhere writable that the archive API can
+  // read (it cannot see tmpfs mounts): an anonymous volume, removed with the container.
+  return { host, stateVolume: hardening.readOnlyRootfs === true };
 }
 
 /**
@@ -240,12 +241,13 @@ export function planContainer(
   const network = config.network === undefined ? undefined : requireString('network', config.network);
   const runtime = config.runtime === undefined ? undefined : requireString('runtime', config.runtime);
   const { exposed, bindings } = portBindings(config.ports);
+  const hardening = hardeningConfig(config.hardening);
   const hostConfig: Record<string, unknown> = {
     Init: true, // a reaping PID 1, so killed process groups leave no zombies behind
     PortBindings: bindings,
     Mounts: mountList(config.mounts),
     ...hostResources(config.resources),
-    ...hardeningConfig(config.hardening),
+    ...hardening.host,
   };
   if (network !== undefined) hostConfig.NetworkMode = network;
   if (runtime !== undefined) hostConfig.Runtime = runtime;
@@ -263,6 +265,7 @@ export function planContainer(
     AttachStderr: false,
     HostConfig: hostConfig,
   };
+  if (hardening.stateVolume) body.Volumes = { [STATE_DIR]: {} };
   if (cwd !== undefined) body.WorkingDir = cwd;
   if (user !== undefined) body.User = user;
   return { image, body };

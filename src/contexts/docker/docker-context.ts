@@ -54,6 +54,7 @@ import { EngineClient } from './engine-client.js';
 import { openExecStream } from './exec-stream.js';
 import { runExec } from './run-exec.js';
 import { LOGIN_SHELL_ARGV, openContainerTerminal } from './terminal.js';
+import { readAsUser, sizeAsUser, writeAsUser } from './user-files.js';
 
 /** What berth's Docker context can do. */
 export const DOCKER_CAPABILITIES: ContextCapabilities = Object.freeze({
@@ -72,7 +73,7 @@ export const DOCKER_CAPABILITIES: ContextCapabilities = Object.freeze({
 interface HandleState {
   readonly handle: ContextHandle;
   readonly containerId: string;
-  /** The container runs as a configured user: written files get that user's uid/gid. */
+  /** The container runs as a configured user: file bytes move through execs as that user. */
   readonly hasUser: boolean;
   /** Private host directory for this handle's spill files. */
   spillDir: string | undefined;
@@ -307,12 +308,9 @@ class DockerExecutionContext implements DockerContext {
 
   async readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array> {
     const state = this.state(handle);
-    return readContainerFile(
-      this.client,
-      state.containerId,
-      this.resolvePath(state, path),
-      this.options.maxReadBytes,
-    );
+    const absolute = this.resolvePath(state, path);
+    if (state.hasUser) return readAsUser(this.client, state.containerId, absolute, this.options.maxReadBytes);
+    return readContainerFile(this.client, state.containerId, absolute, this.options.maxReadBytes);
   }
 
   async writeFile(
@@ -337,7 +335,8 @@ class DockerExecutionContext implements DockerContext {
     } else {
       throw new InvalidArgumentError('content', 'must be a string or a Uint8Array');
     }
-    await writeContainerFile(this.client, state.containerId, absolute, data, state.hasUser);
+    if (state.hasUser) await writeAsUser(this.client, state.containerId, absolute, data);
+    else await writeContainerFile(this.client, state.containerId, absolute, data);
   }
 
   async listFiles(handle: ContextHandle, path: string): Promise<FileEntry[]> {
@@ -352,6 +351,7 @@ class DockerExecutionContext implements DockerContext {
     const state = this.state(handle);
     const absolute = this.resolvePath(state, path);
     try {
+      if (state.hasUser) return await sizeAsUser(this.client, state.containerId, absolute);
       const stat = await statFollow(this.client, state.containerId, absolute);
       return stat?.type === 'file' ? stat.size : null;
     } catch (error) {

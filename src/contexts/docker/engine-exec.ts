@@ -15,6 +15,8 @@ export interface ExecCreateSpec {
   readonly workingDir?: string | undefined;
   readonly tty?: boolean | undefined;
   readonly stdin?: boolean | undefined;
+  /** Run as this user instead of the container's (berth's own set-up only). */
+  readonly user?: string | undefined;
 }
 
 /** Exit facts of a finished exec. */
@@ -57,6 +59,7 @@ export async function createExec(
         Cmd: spec.argv,
         Env: spec.env ?? [],
         ...(spec.workingDir === undefined ? {} : { WorkingDir: spec.workingDir }),
+        ...(spec.user === undefined ? {} : { User: spec.user }),
       },
     });
     return body.Id;
