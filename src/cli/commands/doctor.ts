@@ -1,0 +1,77 @@
+/**
+ * `berth doctor`: what works on this machine, what does not, why, and how to fix it.
+ * @module
+ */
+import { type CommandSpec, formatHelp, parseArgs, stringFlag } from '../args.js';
+import type { CheckStatus, DoctorCheck } from '../doctor/check.js';
+import { checkDocker, checkGvisor } from '../doctor/docker-check.js';
+import { checkNode, checkNodePty } from '../doctor/node-check.js';
+import { checkSandbox } from '../doctor/sandbox-check.js';
+import type { CliIo } from '../io.js';
+import type { Style } from '../style.js';
+import { berthVersion } from '../version.js';
+
+export const doctorSpec: CommandSpec = {
+  name: 'berth doctor',
+  summary: 'check what works here: node-pty, the OS sandbox, the Docker engine, gVisor',
+  usage: ['[--json] [--image IMAGE]'],
+  positionals: 'none',
+  flags: {
+    json: { type: 'boolean', description: 'print the findings as JSON' },
+    image: {
+      type: 'string',
+      value: 'IMAGE',
+      description: 'image for the gVisor test container (default: the smallest local image; needs sh)',
+    },
+  },
+  details: `Each finding is ok, warn (works with a caveat), fail (does not work; a fix is given) or skip
+(could not be checked). Exit status: 0 when nothing failed, 1 otherwise.
+
+JSON shape: { "version", "platform", "ok", "checks": [{ "id", "title", "status", "detail",
+"fix"?, "checks"? }], "sandbox": <the sandbox preflight report> }`,
+};
+
+/** `berth doctor` */
+export async function doctorCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseArgs(argv, doctorSpec);
+  if (parsed.help) {
+    io.stdout.write(formatHelp(doctorSpec));
+    return 0;
+  }
+  const [pty, sandbox, docker] = await Promise.all([checkNodePty(), checkSandbox(), checkDocker(io.env)]);
+  const gvisor = await checkGvisor(docker.facts, stringFlag(parsed.flags, 'image'));
+  const checks = [checkNode(), pty, sandbox.check, docker.check, gvisor];
+  const ok = checks.every((c) => c.status !== 'fail');
+  if (parsed.flags.json) {
+    const report = {
+      version: berthVersion(),
+      platform: `${process.platform}-${process.arch}`,
+      ok,
+      checks,
+      sandbox: sandbox.report,
+    };
+    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    io.stdout.write(renderChecks(checks, io.out));
+  }
+  return ok ? 0 : 1;
+}
+
+const MARK: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '-' };
+
+/** The findings for people: a mark, the title, what was seen, and the fix. */
+export function renderChecks(checks: readonly DoctorCheck[], style: Style, indent = ''): string {
+  const colour: Record<CheckStatus, (text: string) => string> = {
+    ok: style.green,
+    warn: style.yellow,
+    fail: style.red,
+    skip: style.dim,
+  };
+  let out = '';
+  for (const check of checks) {
+    out += `${indent}${colour[check.status](MARK[check.status])} ${style.bold(check.title)}: ${check.detail}\n`;
+    if (check.fix && check.status !== 'ok') out += `${indent}    ${style.cyan('fix:')} ${check.fix}\n`;
+    if (check.checks && check.checks.length > 0) out += renderChecks(check.checks, style, `${indent}    `);
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+/**
+ * `berth shell`: an interactive terminal in a context, wired to this terminal.
+ * @module
+ */
+import { CapabilityError } from '../../errors/index.js';
+import { type CommandSpec, formatHelp, parseArgs } from '../args.js';
+import { CONTEXT_DETAILS, CONTEXT_FLAGS, openContext } from '../context-setup.js';
+import type { CliIo } from '../io.js';
+
+export const shellSpec: CommandSpec = {
+  name: 'berth shell',
+  summary: 'open an interactive terminal in a context',
+  usage: ['[options]', '[options] -- PROGRAM [ARG...]'],
+  positionals: 'command',
+  flags: { ...CONTEXT_FLAGS },
+  details: `Starts your login shell (or PROGRAM) in a terminal inside the context: on this machine,
+inside the sandbox, or in the container. Exit the shell to leave; the terminal's processes end
+with it. Needs the optional dependency node-pty.
+
+${CONTEXT_DETAILS}`,
+};
+
+/** `berth shell` */
+export async function shellCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseArgs(argv, shellSpec);
+  if (parsed.help) {
+    io.stdout.write(formatHelp(shellSpec));
+    return 0;
+  }
+  const open = await openContext(parsed.flags, io);
+  const { stdin, stdout } = io;
+  const wasRaw = stdin.isTTY ? stdin.isRaw : false;
+  const cleanups: (() => void)[] = [];
+  try {
+    if (typeof open.context.openTerminal !== 'function') {
+      throw new CapabilityError('openTerminal (interactive terminals)', open.context.type);
+    }
+    const terminal = await open.context.openTerminal(open.handle, {
+      cols: stdout.columns || 80,
+      rows: stdout.rows || 24,
+      ...(parsed.positionals.length > 0 ? { shell: parsed.positionals } : {}),
+    });
+    // Raw mode hands every key (Ctrl-C included) to the terminal's own line discipline.
+    if (stdin.isTTY) {
+      stdin.setRawMode(true);
+      cleanups.push(() => stdin.setRawMode(wasRaw));
+    }
+    const onInput = (data: Buffer): void => terminal.write(data);
+    stdin.on('data', onInput);
+    stdin.resume();
+    cleanups.push(() => {
+      stdin.off('data', onInput);
+      stdin.pause();
+    });
+    cleanups.push(terminal.onData((chunk) => stdout.write(chunk)));
+    const onResize = (): void => terminal.resize(stdout.columns || 80, stdout.rows || 24);
+    process.on('SIGWINCH', onResize);
+    cleanups.push(() => process.off('SIGWINCH', onResize));
+    // The controlling terminal went away: end the session rather than leave it running.
+    const onHangup = (): void => void terminal.kill();
+    process.on('SIGHUP', onHangup);
+    process.on('SIGTERM', onHangup);
+    cleanups.push(() => {
+      process.off('SIGHUP', onHangup);
+      process.off('SIGTERM', onHangup);
+    });
+    const code = await terminal.exited;
+    return code ?? 1;
+  } finally {
+    for (const cleanup of cleanups.reverse()) cleanup();
+    await open.dispose();
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * The context flags every context-using command shares, and the one place that turns them into a
+ * live context: by default the process context over the current directory, sandboxed where the
+ * sandbox works.
+ * @module
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
+import type { ContextHandle, ExecutionContext } from '../context/types.js';
+import { createDockerContext } from '../contexts/docker/index.js';
+import { createProcessContext } from '../contexts/process/index.js';
+import { InvalidArgumentError, SandboxUnavailableError } from '../errors/index.js';
+import { createSandboxPolicy, probeSandbox } from '../sandbox/index.js';
+import type { SandboxPolicy } from '../sandbox/types.js';
+import { type FlagSpec, type FlagValues, stringFlag } from './args.js';
+import { type CliIo, warn } from './io.js';
+import { withSpinner } from './spinner.js';
+
+/** Where the workspace appears inside a container. */
+export const CONTAINER_WORKSPACE = '/workspace';
+
+/** Flags shared by `run`, `mcp`, `shell` and `tools`. */
+export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
+  context: {
+    type: 'string',
+    value: 'process|docker',
+    description: 'where commands run (default: process, on this machine)',
+  },
+  root: {
+    type: 'string',
+    value: 'DIR',
+    description: 'workspace directory: file tools stay inside it (default: the current directory)',
+  },
+  sandbox: {
+    type: 'boolean',
+    negatable: true,
+    description: 'process context: confine commands with the OS sandbox (default: when it works here)',
+  },
+  network: {
+    type: 'string',
+    value: 'allow|deny',
+    description: 'network for sandboxed commands (default: deny)',
+  },
+  image: {
+    type: 'string',
+    value: 'IMAGE',
+    description: 'docker context: image to run (required with --context docker; never pulled)',
+  },
+};
+
+/** Text appended to the help of every context-using command. */
+export const CONTEXT_DETAILS = `Contexts:
+  process (default)  commands run on this machine with --root as working directory and
+                     containment root. Without --sandbox or --no-sandbox, berth probes the OS
+                     sandbox: where it works, commands run inside it (writes limited to the root
+                     and the temp directory, credentials hidden, network per --network); where it
+                     does not, berth says so on stderr and runs unsandboxed. With --sandbox a
+                     missing sandbox is an error: berth never runs unconfined when asked not to.
+  docker             commands run in a container of --image (present locally; berth does not
+                     pull), with --root mounted at ${CONTAINER_WORKSPACE}; --network deny gives the
+                     container no network. The container is removed when berth exits.`;
+
+/** A live context and handle, with a description for people. */
+export interface OpenContext {
+  readonly context: ExecutionContext;
+  readonly handle: ContextHandle;
+  /** e.g. `process context, sandboxed (bubblewrap), root /home/me/app`. */
+  readonly description: string;
+  /** Destroy the handle: every process and container it owns ends. Idempotent. */
+  dispose(): Promise<void>;
+}
+
+/** Validate the context flags and open the context they describe. */
+export async function openContext(flags: FlagValues, io: CliIo): Promise<OpenContext> {
+  const kind = stringFlag(flags, 'context') ?? 'process';
+  if (kind !== 'process' && kind !== 'docker') {
+    throw new InvalidArgumentError('--context', `must be process or docker, got ${JSON.stringify(kind)}`);
+  }
+  const network = stringFlag(flags, 'network');
+  if (network !== undefined && network !== 'allow' && network !== 'deny') {
+    throw new InvalidArgumentError('--network', `must be allow or deny, got ${JSON.stringify(network)}`);
+  }
+  const root = resolveRoot(stringFlag(flags, 'root'), io.cwd);
+  if (kind === 'docker') {
+    if (flags.sandbox !== undefined) {
+      throw new InvalidArgumentError(
+        '--sandbox',
+        'applies to the process context only; the docker context isolates commands in a container',
+      );
+    }
+    const image = stringFlag(flags, 'image');
+    if (image === undefined) {
+      throw new InvalidArgumentError(
+        '--image',
+        'the docker context needs an image to run, e.g. --image node:20 (berth never pulls: it must be present)',
+      );
+    }
+    return openDocker(root, image, network, io);
+  }
+  if (flags.image !== undefined) {
+    throw new InvalidArgumentError('--image', 'applies to the docker context only; add --context docker');
+  }
+  return openProcess(root, flags.sandbox as boolean | undefined, network ?? 'deny', io);
+}
+
+function resolveRoot(root: string | undefined, cwd: string): string {
+  const path = resolve(cwd, root ?? '.');
+  let stats: ReturnType<typeof statSync>;
+  try {
+    stats = statSync(path);
+  } catch {
+    throw new InvalidArgumentError(
+      '--root',
+      `${JSON.stringify(path)} does not exist; give an existing directory`,
+    );
+  }
+  if (!stats.isDirectory()) {
+    throw new InvalidArgumentError('--root', `${JSON.stringify(path)} is not a directory`);
+  }
+  return realpathSync(path);
+}
+
+async function openProcess(
+  root: string,
+  sandbox: boolean | undefined,
+  network: 'allow' | 'deny',
+  io: CliIo,
+): Promise<OpenContext> {
+  let policy: SandboxPolicy | undefined;
+  let sandboxNote = 'unsandboxed';
+  if (sandbox !== false) {
+    const report = await probeSandbox();
+    if (report.available) {
+      policy = createSandboxPolicy({ writableRoots: writableRoots(root), network });
+      sandboxNote = `sandboxed (${report.backend}, network ${network})`;
+    } else if (sandbox === true) {
+      throw new SandboxUnavailableError(
+        `--sandbox was given but the OS sandbox does not work here: ${report.reason ?? 'unknown reason'}`,
+        report.fix ?? 'run `berth doctor` for details',
+      );
+    } else {
+      warn(
+        io,
+        `the OS sandbox does not work here (${report.reason ?? 'unknown reason'}); running commands UNSANDBOXED. ` +
+          `${report.fix ? `To fix: ${report.fix}. ` : ''}Pass --sandbox to refuse instead, or --no-sandbox to silence this.`,
+      );
+    }
+  }
+  const context = createProcessContext({ workspaceRoot: root, ...(policy ? { sandbox: policy } : {}) });
+  const handle = await context.spawn({ cwd: root });
+  return {
+    context,
+    handle,
+    description: `process context, ${sandboxNote}, root ${root}`,
+    dispose: once(() => context.destroy(handle)),
+  };
+}
+
+/** The root, plus the temp directory unless the root already holds it. */
+function writableRoots(root: string): string[] {
+  const tmp = realpathSync(tmpdir());
+  return root === tmp || tmp.startsWith(`${root}/`) ? [root] : [root, tmp];
+}
+
+async function openDocker(
+  root: string,
+  image: string,
+  network: 'allow' | 'deny' | undefined,
+  io: CliIo,
+): Promise<OpenContext> {
+  const context = createDockerContext({});
+  const handle = await withSpinner(
+    `starting a container from ${image}`,
+    () =>
+      context.spawn({
+        image,
+        cwd: CONTAINER_WORKSPACE,
+        mounts: [{ source: root, target: CONTAINER_WORKSPACE }],
+        ...(network === 'deny' ? { network: 'none' } : {}),
+      }),
+    io.stderr,
+  );
+  return {
+    context,
+    handle,
+    description: `docker context (${image}), ${root} at ${CONTAINER_WORKSPACE}`,
+    dispose: once(() => withSpinner('removing the container', () => context.destroy(handle), io.stderr)),
+  };
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let promise: Promise<void> | undefined;
+  return () => {
+    promise ??= fn();
+    return promise;
+  };
+}

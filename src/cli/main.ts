@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+/**
+ * The `berth` command line.
+ * @module
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { BerthError, InvalidArgumentError } from '../errors/index.js';
+import { EXIT_USAGE } from './exit-status.js';
+import { type CliIo, processIo } from './io.js';
+import { berthVersion } from './version.js';
+
+type CommandRunner = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+/** Commands, loaded on use so `berth --help` never pays for the MCP SDK or the Docker client. */
+const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<CommandRunner> }>> = {
+  run: {
+    summary: 'run a command in a context and exit with its status',
+    load: async () => (await import('./commands/run.js')).runCommand,
+  },
+  mcp: {
+    summary: 'serve the agent tools to an MCP client (stdio, or --http on loopback)',
+    load: async () => (await import('./commands/mcp.js')).mcpCommand,
+  },
+  shell: {
+    summary: 'open an interactive terminal in a context',
+    load: async () => (await import('./commands/shell.js')).shellCommand,
+  },
+  tools: {
+    summary: 'list the agent tools, or call one and print what the model sees',
+    load: async () => (await import('./commands/tools.js')).toolsCommand,
+  },
+  doctor: {
+    summary: 'check node-pty, the OS sandbox, the Docker engine and gVisor',
+    load: async () => (await import('./commands/doctor.js')).doctorCommand,
+  },
+};
+
+function topHelp(): string {
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)}${c.summary}`);
+  return `berth ${berthVersion()} - the execution layer AI agents work in
+
+Usage:
+  berth <command> [options]
+
+Commands:
+${rows.join('\n')}
+
+Options:
+  -h, --help     show help (also: berth <command> --help)
+  -V, --version  print the version
+
+Quick start:
+  berth doctor
+  berth run -- ls -la
+  berth tools call bash '{"command":"echo hello from berth"}'
+  berth mcp
+`;
+}
+
+/** Run the CLI with `argv` (the words after `berth`); resolves with the exit status. */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      io.stdout.write(topHelp());
+      return name === undefined ? EXIT_USAGE : 0;
+    }
+    if (name === '--version' || name === '-V') {
+      io.stdout.write(`${berthVersion()}\n`);
+      return 0;
+    }
+    const command = COMMANDS[name];
+    if (command === undefined) {
+      throw new InvalidArgumentError(
+        JSON.stringify(name),
+        `is not a berth command; the commands are ${Object.keys(COMMANDS).join(', ')} (berth --help)`,
+      );
+    }
+    return await (await command.load())(rest, io);
+  } catch (error) {
+    return report(error, name, io);
+  }
+}
+
+function report(error: unknown, name: string | undefined, io: CliIo): number {
+  const prefix = io.err.red(`berth${name && name in COMMANDS ? ` ${name}` : ''}:`);
+  if (error instanceof InvalidArgumentError) {
+    io.stderr.write(`${prefix} ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  if (error instanceof BerthError) {
+    io.stderr.write(`${prefix} ${error.message} [${error.code}]\n`);
+    return 1;
+  }
+  const text =
+    error instanceof Error
+      ? io.env.BERTH_DEBUG
+        ? (error.stack ?? error.message)
+        : error.message
+      : String(error);
+  io.stderr.write(`${prefix} ${text}\n`);
+  return 1;
+}
+
+/** True when this module is the program being run (directly, or through the npm bin symlink). */
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  const status = await main(process.argv.slice(2));
+  // Let stdout drain (a pipe may still hold output), then leave with the status.
+  process.exitCode = status;
+  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(status);
+  else process.stdout.write('', () => process.exit(status));
+}

@@ -1,0 +1,225 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newMarker, pidsWithMarker, waitForNoMarker } from './process-markers.js';
+
+// `berth mcp` as a separate process, from the BUILT package (`npm test` builds before vitest).
+const MAIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+
+type ToolCall = { content: { type: string; text: string }[]; isError?: boolean };
+const text = (result: unknown) => (result as ToolCall).content.map((c) => c.text).join('\n');
+
+describe('berth mcp over stdio, driven by the SDK client', () => {
+  let root: string;
+  let client: Client;
+  let transport: StdioClientTransport;
+  let stderr = '';
+
+  beforeAll(async () => {
+    expect(existsSync(MAIN), 'run `npm run build` first (npm test does)').toBe(true);
+    root = realpathSync(mkdtempSync(join(tmpdir(), 'berth-mcp-e2e-')));
+    writeFileSync(join(root, 'notes.txt'), 'alpha\nbeta needle\ngamma\n');
+    transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'mcp', '--root', root],
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    client = new Client({ name: 'berth-e2e', version: '1.0.0' });
+    await client.connect(transport);
+  });
+  afterAll(async () => {
+    await client?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const call = (name: string, args: Record<string, unknown>) =>
+    client.callTool({ name, arguments: args }) as Promise<ToolCall>;
+
+  it('initializes as berth and lists the tools with JSON Schemas', async () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'berth' });
+    expect(client.getInstructions()).toMatch(/berth process context/);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([
+      'bash',
+      'task_output',
+      'task_wait',
+      'task_kill',
+      'task_list',
+      'read_file',
+      'write_file',
+      'edit_file',
+      'glob',
+      'grep',
+      'list_dir',
+    ]);
+    for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
+    expect(stderr).toMatch(/berth mcp: serving 11 tools on stdio \(process context/);
+  });
+
+  it('bash in the foreground: output, exit code', async () => {
+    const result = await call('bash', { command: 'echo hi from bash; exit 3' });
+    expect(text(result)).toContain('hi from bash');
+    expect(text(result)).toMatch(/Exit code 3/);
+  });
+
+  it('bash that outlives yield_ms moves to the background; task_output and task_kill', async () => {
+    const marker = newMarker();
+    const started = await call('bash', {
+      command: `echo started; sleep 30 # ${marker}`,
+      yield_ms: 500,
+    });
+    expect(started.isError).toBeFalsy();
+    expect(text(started)).toContain('started');
+    const id = /task[ _]id[:\s`"]*([\w-]+)/i.exec(text(started))?.[1];
+    expect(id, text(started)).toBeDefined();
+    expect(pidsWithMarker(marker).length).toBeGreaterThan(0);
+
+    const output = await call('task_output', { task_id: id });
+    expect(text(output)).toContain('started');
+    const list = await call('task_list', {});
+    expect(text(list)).toContain(id!);
+    const killed = await call('task_kill', { task_id: id });
+    expect(killed.isError).toBeFalsy();
+    expect(await waitForNoMarker(marker)).toEqual([]);
+  });
+
+  it('write_file, read_file, edit_file change the real file', async () => {
+    const path = join(root, 'src', 'app.txt');
+    expect((await call('write_file', { path, content: 'one\ntwo\nthree\n' })).isError).toBeFalsy();
+    expect(readFileSync(path, 'utf8')).toBe('one\ntwo\nthree\n');
+    expect(text(await call('read_file', { path: 'src/app.txt' }))).toMatch(/1\tone\n\s*2\ttwo\n\s*3\tthree/);
+    expect((await call('edit_file', { path, old_string: 'two', new_string: 'TWO' })).isError).toBeFalsy();
+    expect(readFileSync(path, 'utf8')).toBe('one\nTWO\nthree\n');
+    const missing = await call('edit_file', { path, old_string: 'four', new_string: 'x' });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toMatch(/not found|no match|does not contain/i);
+  });
+
+  it('glob and grep find the files', async () => {
+    expect(text(await call('glob', { pattern: '**/*.txt' }))).toContain(join(root, 'notes.txt'));
+    const grep = await call('grep', { pattern: 'needle', output_mode: 'content' });
+    expect(text(grep)).toMatch(/notes\.txt:2:beta needle/);
+  });
+
+  it('answers bad arguments and unknown tools as tool errors, and keeps serving', async () => {
+    const noCommand = await call('bash', {});
+    expect(noCommand.isError).toBe(true);
+    expect(text(noCommand)).toMatch(/command/);
+    const wrongType = await call('read_file', { path: 42 });
+    expect(wrongType.isError).toBe(true);
+    const unknown = await call('no_such_tool', {});
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toMatch(/unknown tool "no_such_tool"/);
+    expect(text(await call('bash', { command: 'echo still alive' }))).toContain('still alive');
+  });
+
+  it('file tools stay inside --root', async () => {
+    const outside = await call('read_file', { path: '/etc/hostname' });
+    expect(outside.isError).toBe(true);
+    expect(text(outside)).toMatch(/outside the workspace root|E_CONTAINMENT/);
+  });
+});
+
+describe('berth mcp exits with its client and takes its background tasks along', () => {
+  it('ends a background task when the client disconnects', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'berth-mcp-exit-')));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'mcp', '--root', root],
+    });
+    const client = new Client({ name: 'berth-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    const marker = newMarker();
+    await client.callTool({
+      name: 'bash',
+      arguments: { command: `sleep 60 # ${marker}`, run_in_background: true },
+    });
+    expect(pidsWithMarker(marker).length).toBeGreaterThan(0);
+    const serverPid = transport.pid!;
+    await client.close();
+    expect(await waitForNoMarker(marker)).toEqual([]);
+    expect(
+      existsSync(`/proc/${serverPid}`) && !readFileSync(`/proc/${serverPid}/stat`, 'utf8').includes(') Z'),
+    ).toBe(false);
+    rmSync(root, { recursive: true, force: true });
+  });
+});
+
+/** Start `berth mcp --http 0` and read the URL and token it prints to stderr. */
+async function startHttp(root: string, env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(process.execPath, [MAIN, 'mcp', '--http', '0', '--root', root], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let stderr = '';
+  const ready = await new Promise<{ url: string; token: string }>((resolve, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      const url = /at (?:\S*?)(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1];
+      const token = /token: (\S+)/.exec(stderr)?.[1];
+      if (url && token) resolve({ url, token });
+    });
+    child.on('exit', (code) => reject(new Error(`berth mcp --http exited ${code}: ${stderr}`)));
+  });
+  return { child, stderr: () => stderr, ...ready };
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+describe('berth mcp --http', () => {
+  it('serves the tools to a client with the token, refuses one without, stops on SIGTERM', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'berth-mcp-http-')));
+    const server = await startHttp(root);
+    try {
+      expect(server.stderr()).toContain('"Authorization": "Bearer ');
+      const client = new Client({ name: 'berth-e2e', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(server.url), {
+          requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
+        }),
+      );
+      const result = await client.callTool({ name: 'bash', arguments: { command: 'echo over http' } });
+      expect(text(result)).toContain('over http');
+      await client.close();
+
+      const anonymous = new Client({ name: 'anon', version: '1.0.0' });
+      await expect(
+        anonymous.connect(new StreamableHTTPClientTransport(new URL(server.url))),
+      ).rejects.toThrow();
+      const raw = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{}',
+      });
+      expect(raw.status).toBe(401);
+    } finally {
+      const exited = exitOf(server.child);
+      server.child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('takes the token from BERTH_MCP_TOKEN', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'berth-mcp-http-')));
+    const server = await startHttp(root, { BERTH_MCP_TOKEN: 'a-token-chosen-by-the-user' });
+    try {
+      expect(server.token).toBe('a-token-chosen-by-the-user');
+    } finally {
+      const exited = exitOf(server.child);
+      server.child.kill('SIGTERM');
+      await exited;
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
