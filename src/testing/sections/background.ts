@@ -191,19 +191,18 @@ const cases: ConformanceCase[] = [
     id: 'background/kill-tree',
     title:
       'killBackground ends the whole group (an orphaned descendant too), flushes the log, reports killed; idempotent',
-    needs: ['shell', 'background'],
+    needs: ['shell', 'background', 'filesystem'],
     exercises: ['background'],
     run: async ({ fx, context, handle, dir }) => {
       const bg = background(context);
       const recorder = exitRecorder();
       const childPid = `${dir}/child.pid`;
       const orphanPid = `${dir}/orphan.pid`;
-      const command = `${grandchildCommand(childPid)}\n${orphanCommand(orphanPid)}\n${waitForFileCommand(childPid)}; ${waitForFileCommand(orphanPid)}; echo planted; sleep 300`;
+      const ready = `${dir}/ready`;
+      // "planted" goes to the log before the ready file exists, so the kill below must flush it.
+      const command = `${grandchildCommand(childPid)}\n${orphanCommand(orphanPid)}\n${waitForFileCommand(childPid)}; ${waitForFileCommand(orphanPid)}; echo planted; : > ${shQuote(ready)}; sleep 300`;
       const task = await bg.execBackground(handle, command, { onExit: recorder.onExit });
-      await waitUntil(
-        'the task to plant its descendants',
-        async () => (await fx.exists(`${orphanPid}`)) && (await fx.exists(childPid)),
-      );
+      await waitUntil('the task to plant its descendants', () => fx.exists(ready));
       const exit = await settlesWithin('killBackground', bg.killBackground(handle, task.id));
       expect(exit).toMatchObject({ id: task.id, killed: true });
       for (const pidFile of [childPid, orphanPid]) {

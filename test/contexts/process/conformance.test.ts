@@ -1,0 +1,37 @@
+// The process context against the whole ExecutionContext contract: once with no containment and
+// once confined to a workspace root (which the containment section then attacks).
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createProcessContext } from '../../../src/contexts/process/index.js';
+import { runConformanceSuite } from '../../../src/testing/index.js';
+
+const outputPolicy = { maxOutputBytes: 64 * 1024, maxSpillBytes: 1024 * 1024 };
+
+/** A fresh real directory (no symlinks on the way, so paths compare exactly). */
+function freshDir(label: string): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), `berth-conformance-${label}-`)));
+}
+
+const plainDir = freshDir('plain');
+runConformanceSuite({
+  name: 'process',
+  createContext: () => createProcessContext({ output: outputPolicy, killGraceMs: 1000 }),
+  disposeContext: () => rmSync(plainDir, { recursive: true, force: true }),
+  spawnConfig: { cwd: plainDir },
+  outputPolicy,
+  spillLocation: 'host',
+  expectedFailures: [],
+});
+
+const root = freshDir('root');
+runConformanceSuite({
+  name: 'process (workspaceRoot)',
+  createContext: () => createProcessContext({ workspaceRoot: root, output: outputPolicy, killGraceMs: 1000 }),
+  disposeContext: () => rmSync(root, { recursive: true, force: true }),
+  spawnConfig: { cwd: root },
+  workspaceRoot: root,
+  outputPolicy,
+  spillLocation: 'host',
+  expectedFailures: [],
+});
