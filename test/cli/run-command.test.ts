@@ -1,0 +1,197 @@
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { berth, MAIN } from './berth-binary.js';
+
+let root: string;
+let outside: string;
+beforeAll(() => {
+  expect(existsSync(MAIN), 'run `npm run build` first (npm test does)').toBe(true);
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'berth-cli-run-')));
+  writeFileSync(join(root, 'hello.txt'), 'hello from the root\n');
+  // Outside both writable roots of the default sandbox (the root and the temp directory).
+  mkdirSync('/var/tmp', { recursive: true });
+  outside = realpathSync(mkdtempSync('/var/tmp/berth-cli-outside-'));
+});
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+describe('berth run', () => {
+  it('passes the exit code through', async () => {
+    expect((await berth(['run', '--root', root, '--', 'sh', '-c', 'exit 7'])).code).toBe(7);
+    expect((await berth(['run', '--root', root, '--', 'true'])).code).toBe(0);
+  });
+
+  it('streams stdout and stderr to their own streams, in the root', async () => {
+    const result = await berth(['run', '--root', root, 'cat hello.txt; echo to-stderr >&2']);
+    expect(result.stdout).toBe('hello from the root\n');
+    expect(result.stderr).toContain('to-stderr\n');
+    expect(result.code).toBe(0);
+  });
+
+  it('quotes several words as one command with those arguments', async () => {
+    const result = await berth(['run', '--root', root, '--', 'printf', '%s|', 'a b', '$HOME', "it's"]);
+    expect(result.stdout).toBe("a b|$HOME|it's|");
+  });
+
+  it('--json prints the ExecResult', async () => {
+    const result = await berth([
+      'run',
+      '--json',
+      '--root',
+      root,
+      '--',
+      'sh',
+      '-c',
+      'echo out; echo err >&2; exit 3',
+    ]);
+    expect(result.code).toBe(3);
+    const parsed = JSON.parse(result.stdout);
+    expect(parsed).toMatchObject({
+      exitCode: 3,
+      signal: null,
+      stdout: 'out\n',
+      stderr: 'err\n',
+      timedOut: false,
+      aborted: false,
+      stdoutFacts: { bytesTotal: 4, truncated: false, omittedBytes: 0, spillPath: null },
+    });
+    expect(typeof parsed.durationMs).toBe('number');
+  });
+
+  it('--timeout kills the command tree and exits 124, like timeout(1)', async () => {
+    const result = await berth([
+      'run',
+      '--root',
+      root,
+      '--timeout',
+      '300ms',
+      '--',
+      'sh',
+      '-c',
+      'sleep 30 & sleep 30',
+    ]);
+    expect(result.code).toBe(124);
+    expect(result.stderr).toContain('timed out after 300ms');
+    expect(result.durationMs).toBeLessThan(20_000);
+    const json = await berth(['run', '--json', '--root', root, '--timeout', '200ms', '--', 'sleep', '30']);
+    expect(json.code).toBe(124);
+    expect(JSON.parse(json.stdout)).toMatchObject({ timedOut: true, exitCode: null });
+  });
+
+  it('--stdin hands stdin to the command', async () => {
+    const result = await berth(['run', '--root', root, '--stdin', '--', 'tr', 'a-z', 'A-Z'], {
+      input: 'shout\n',
+    });
+    expect(result.stdout).toBe('SHOUT\n');
+  });
+
+  it('runs sandboxed by default: writes outside the root and the temp directory fail', async () => {
+    const target = join(outside, 'sandboxed.txt');
+    const result = await berth(['run', '--root', root, '--', 'touch', target]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/Read-only file system|Permission denied/);
+    expect(existsSync(target)).toBe(false);
+    const inside = await berth(['run', '--root', root, '--', 'touch', join(root, 'made-inside.txt')]);
+    expect(inside.code).toBe(0);
+    expect(existsSync(join(root, 'made-inside.txt'))).toBe(true);
+  });
+
+  it('--no-sandbox runs unconfined', async () => {
+    const target = join(outside, 'unsandboxed.txt');
+    const result = await berth(['run', '--no-sandbox', '--root', root, '--', 'touch', target]);
+    expect(result.code).toBe(0);
+    expect(existsSync(target)).toBe(true);
+  });
+
+  it('where the sandbox does not work: warns and runs unsandboxed, or fails closed with --sandbox', async () => {
+    // bubblewrap is looked up on PATH; without it the sandbox cannot work.
+    const env = { PATH: '/nonexistent-berth-path' };
+    const target = join(outside, 'fallback.txt');
+    const fallback = await berth(['run', '--root', root, '--', '/usr/bin/touch', target], { env });
+    expect(fallback.stderr).toMatch(
+      /warning: the OS sandbox does not work here .*running commands UNSANDBOXED/,
+    );
+    expect(fallback.code).toBe(0);
+    expect(existsSync(target)).toBe(true);
+
+    const refused = join(outside, 'refused.txt');
+    const closed = await berth(['run', '--sandbox', '--root', root, '--', '/usr/bin/touch', refused], {
+      env,
+    });
+    expect(closed.code).toBe(1);
+    expect(closed.stderr).toMatch(
+      /--sandbox was given but the OS sandbox does not work here.*\[E_SANDBOX_UNAVAILABLE\]/,
+    );
+    expect(existsSync(refused)).toBe(false);
+  });
+
+  it('refuses bad usage with exit 2 and a message naming the problem', async () => {
+    const cases: [string[], RegExp][] = [
+      [
+        ['run', '--frobnicate', '--', 'true'],
+        /--frobnicate: unknown flag for berth run; run `berth run --help`/,
+      ],
+      [['run', '--timeout', '30', '--', 'true'], /--timeout: "30" has no unit/],
+      [['run', '--timeout', 'soon', '--', 'true'], /--timeout: "soon" is not a duration/],
+      [['run', '--timeout'], /--timeout: needs a value \(DURATION\)/],
+      [['run'], /CMD: is missing/],
+      [['run', '--context', 'vm', '--', 'true'], /--context: must be process or docker, got "vm"/],
+      [
+        ['run', '--root', '/nonexistent-berth-root', '--', 'true'],
+        /--root: "\/nonexistent-berth-root" does not exist/,
+      ],
+      [['run', '--context', 'docker', '--', 'true'], /--image: the docker context needs an image/],
+      [['run', '--image', 'x', '--', 'true'], /--image: applies to the docker context only/],
+      [['run', '--network', 'maybe', '--', 'true'], /--network: must be allow or deny/],
+      [
+        ['run', '--context', 'docker', '--image', 'x', '--sandbox', '--', 'true'],
+        /--sandbox: applies to the process context only/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const result = await berth(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.stdout).toBe('');
+    }
+  });
+});
+
+describe('berth run --context docker', () => {
+  it('runs in a container with the root mounted at /workspace and passes the exit code', async () => {
+    const result = await berth([
+      'run',
+      '--context',
+      'docker',
+      '--image',
+      'berth-test:busybox',
+      '--root',
+      root,
+      '--',
+      'sh',
+      '-c',
+      'pwd; cat hello.txt; exit 4',
+    ]);
+    expect(result.stderr).not.toContain('starting a container'); // no spinner without a TTY
+    expect(result.stdout).toBe('/workspace\nhello from the root\n');
+    expect(result.code).toBe(4);
+  });
+
+  it('says clearly when the image is not present', async () => {
+    const result = await berth([
+      'run',
+      '--context',
+      'docker',
+      '--image',
+      'berth-no-such-image:404',
+      '--',
+      'true',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/berth-no-such-image:404.*not present.*\[E_DOCKER_IMAGE_NOT_FOUND\]/);
+  });
+});
