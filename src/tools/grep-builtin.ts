@@ -108,7 +108,6 @@ export async function builtinGrep(
   }
   const files: GrepFile[] = [];
   let tooLarge = 0;
-  let binary = 0;
   let stored = 0;
   let droppedLines = false;
   for (const entry of candidates.slice(0, limits.maxFiles)) {
@@ -120,10 +119,8 @@ export async function builtinGrep(
       continue;
     }
     const text = await readText(context, handle, entry.path);
-    if (text === null) {
-      binary++;
-      continue;
-    }
+    // Binary files are skipped without a note, as ripgrep does, so both engines read the same.
+    if (text === null) continue;
     const found = searchText(
       entry.path,
       text,
@@ -140,7 +137,6 @@ export async function builtinGrep(
     notes.push(
       `[Skipped ${formatCount(tooLarge)} file${tooLarge === 1 ? '' : 's'} over ${formatBytes(limits.maxFileBytes)}.]`,
     );
-  if (binary > 0) notes.push(`[Skipped ${formatCount(binary)} binary file${binary === 1 ? '' : 's'}.]`);
   if (droppedLines)
     notes.push(
       `[Stopped keeping content lines after ${formatCount(limits.maxStoredLines)}; later files show no lines.]`,

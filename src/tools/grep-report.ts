@@ -50,7 +50,12 @@ export function formatGrepReport(report: GrepReport, format: GrepFormat): string
   const notes = [...report.notes];
   if (files.length === 0) return [`No matches in ${format.target}.`, ...notes].join('\n');
   const totalMatches = files.reduce((n, f) => n + f.count, 0);
-  const summary = `${formatCount(totalMatches)} matching line${totalMatches === 1 ? '' : 's'} in ${formatCount(files.length)} file${files.length === 1 ? '' : 's'}`;
+  const fileCount = `${formatCount(files.length)} file${files.length === 1 ? '' : 's'}`;
+  // ripgrep's files mode stops at the first match of a file, so only the file count is known.
+  const summary =
+    format.mode === 'files_with_matches'
+      ? `${fileCount} with matches`
+      : `${formatCount(totalMatches)} matching line${totalMatches === 1 ? '' : 's'} in ${fileCount}`;
   let lines: string[];
   let total: number;
   if (format.mode === 'files_with_matches') {

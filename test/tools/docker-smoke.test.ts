@@ -67,7 +67,7 @@ describeDocker('tools on the docker context (busybox, no rg)', () => {
       glob: '*.h',
       case_insensitive: true,
     });
-    expect(text(filtered)).toBe('1 matching line in 1 file:\n/workspace/src/b.h');
+    expect(text(filtered)).toBe('1 file with matches:\n/workspace/src/b.h');
   });
 
   it('glob and list_dir see the container files', async () => {

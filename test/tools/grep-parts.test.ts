@@ -98,7 +98,7 @@ describe('formatGrepReport', () => {
 
   it('renders files and counts', () => {
     expect(formatGrepReport(report, { ...format, mode: 'files_with_matches' })).toBe(
-      '3 matching lines in 2 files:\n/w/a\n/w/b',
+      '2 files with matches:\n/w/a\n/w/b',
     );
     expect(formatGrepReport(report, { ...format, mode: 'count' })).toBe(
       '3 matching lines in 2 files:\n/w/a:2\n/w/b:1',

@@ -25,10 +25,17 @@ export async function openWorkspace(
     context?: ProcessContextOptions;
     spawn?: SpawnConfig;
     tools?: Omit<ToolOptions, 'context' | 'handle' | 'session'>;
+    /** Confine the file methods to the workspace directory. */
+    contained?: boolean;
   } = {},
 ): Promise<Workspace> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'berth-tools-')));
-  const context = createProcessContext({ cwd: dir, killGraceMs: 1000, ...options.context });
+  const context = createProcessContext({
+    cwd: dir,
+    killGraceMs: 1000,
+    ...(options.contained === true ? { workspaceRoot: dir } : {}),
+    ...options.context,
+  });
   const handle = await context.spawn({ cwd: dir, ...options.spawn });
   const session = createToolSession();
   const tools = new Map(createTools({ context, handle, session, ...options.tools }).map((t) => [t.name, t]));
