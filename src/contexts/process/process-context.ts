@@ -99,7 +99,8 @@ export class ProcessContext implements ExecutionContext {
     this.files = new ProcessFiles(this.deps);
     const terminal = ptyInstalled();
     this.openTerminal = terminal
-      ? (handle, terminalOptions) => openTerminal(this.deps, this.handles.get(handle), terminalOptions)
+      ? (handle, terminalOptions) =>
+          this.run(() => openTerminal(this.deps, this.handles.get(handle), terminalOptions))
       : undefined;
     this.capabilities = Object.freeze({
       shell: true,
