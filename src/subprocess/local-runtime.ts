@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { BerthError, InvalidArgumentError } from '../errors/index.js';
 import { describeValue } from './describe-value.js';
 import { type HandleOwner, LocalProcessHandle } from './local-process-handle.js';
-import { LocalTerminalHandle, type TerminalOwner } from './local-terminal.js';
+import { awaitSessionReady, LocalTerminalHandle, type TerminalOwner } from './local-terminal.js';
 import { createPrivateDir } from './private-dir.js';
 import { loadPty } from './pty-loader.js';
 import { resolveLocalExecutable } from './resolve-executable.js';
@@ -22,6 +22,9 @@ import type {
   SubprocessTerminalHandle,
   SubprocessTerminalSpawnSpec,
 } from './types.js';
+
+// The forked child sets up its session within microseconds; this only bounds a pathological wait.
+const SESSION_READY_TIMEOUT_MS = 5000;
 
 /** Options for a {@link LocalSubprocessRuntime}. */
 export interface LocalSubprocessRuntimeOptions {
@@ -132,6 +135,7 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
     });
     const handle = new LocalTerminalHandle(term, spec, this.terminalOwner);
     this.liveTerminals.add(handle);
+    await awaitSessionReady(term.pid, SESSION_READY_TIMEOUT_MS);
     return handle;
   }
 

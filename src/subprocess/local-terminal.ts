@@ -144,6 +144,22 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
   }
 }
 
+/**
+ * Wait (briefly) until the forked child has become its session's leader with the terminal as its
+ * controlling tty, so foreground inspection right after allocation sees the real session. Returns
+ * early when the child is already gone.
+ */
+export async function awaitSessionReady(pid: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 1;
+  for (;;) {
+    const stat = readProcStat(pid);
+    if (!stat || (stat.session === pid && stat.tpgid > 0) || Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(20, delay * 2);
+  }
+}
+
 function readComm(pid: number): string | undefined {
   try {
     return readFileSync(`/proc/${pid}/comm`, 'utf8').trimEnd();
