@@ -1,0 +1,89 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { berthInPty, type PtySession } from './pty-session.js';
+
+let root: string;
+const sessions: PtySession[] = [];
+beforeAll(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'berth-cli-shell-')));
+});
+afterEach(() => {
+  for (const session of sessions.splice(0)) session.kill();
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function start(args: string[]): PtySession {
+  const session = berthInPty(args, { cwd: root, env: { SHELL: '/bin/sh', PS1: 'berth-test$ ' } });
+  sessions.push(session);
+  return session;
+}
+
+describe('berth shell in a real terminal', () => {
+  it('runs what is typed and leaves on exit, with the shell exit status (unsandboxed)', async () => {
+    const session = start(['shell', '--no-sandbox', '--root', root]);
+    session.write('echo hi-$((40+2))\r');
+    await session.waitFor(/hi-42/);
+    session.write('pwd\r');
+    await session.waitFor(new RegExp(root.replaceAll('/', '\\/')));
+    session.write('exit 5\r');
+    expect(await session.exited).toBe(5);
+  });
+
+  it('runs in the sandbox by default: typing works, writes outside the root fail, exit leaves', async () => {
+    const session = start(['shell', '--root', root]);
+    session.write('echo hi-$((2*3))-sandboxed\r');
+    await session.waitFor(/hi-6-sandboxed/);
+    session.write('touch /usr/berth-shell-test 2>&1 | head -1\r');
+    await session.waitFor(/Read-only file system/);
+    session.write('exit\r');
+    // berth leaves when the shell does; the status is the sandboxed shell's own.
+    expect(typeof (await session.exited)).toBe('number');
+  });
+
+  it('passes window size changes through (SIGWINCH)', async () => {
+    const session = start(['shell', '--no-sandbox', '--root', root]);
+    session.write('stty size\r');
+    await session.waitFor(/\b30 100\b/);
+    session.resize(120, 40);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    session.write('stty size\r');
+    await session.waitFor(/\b40 120\b/);
+    session.write('exit\r');
+    expect(await session.exited).toBe(0);
+  });
+
+  it('hands Ctrl-C to the program in the terminal, not to berth', async () => {
+    const session = start(['shell', '--no-sandbox', '--root', root]);
+    session.write('sleep 30; echo after-$((1+1))-sleep\r');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    session.write('\u0003');
+    session.write('echo still-$((6*7))\r');
+    // The shell's answer, not the echo of what was typed: berth survived the Ctrl-C.
+    await session.waitFor(/still-42/);
+    expect(session.output()).not.toContain('after-2-sleep');
+    session.write('exit 0\r');
+    expect(await session.exited).toBe(0);
+  });
+});
+
+describe('the container spinner', () => {
+  it('shows a progress line on a TTY while the container starts', async () => {
+    const session = start([
+      'run',
+      '--context',
+      'docker',
+      '--image',
+      'berth-test:busybox',
+      '--root',
+      root,
+      '--',
+      'echo',
+      'in-container',
+    ]);
+    expect(await session.exited).toBe(0);
+    expect(session.output()).toContain('starting a container from berth-test:busybox');
+    expect(session.output()).toContain('in-container');
+  });
+});
