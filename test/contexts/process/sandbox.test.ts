@@ -1,0 +1,99 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SandboxDeniedError, SandboxUnavailableError } from '../../../src/contexts/process/index.js';
+import { createSandboxPolicy } from '../../../src/sandbox/index.js';
+import { makeContext } from './helpers.js';
+
+let base: string;
+let writable: string;
+let readOnly: string;
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), 'berth-sbx-'));
+  writable = join(base, 'writable');
+  readOnly = join(base, 'read-only');
+  mkdirSync(writable);
+  mkdirSync(readOnly);
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+const refusal = /^berth: sandbox unavailable: .+\. .+\n$/;
+
+describe('sandbox unavailable: fails closed, nothing runs', () => {
+  const brokenPolicy = () =>
+    createSandboxPolicy({ writableRoots: [writable], bwrapPath: join(base, 'no-bwrap-here') });
+
+  it('exec returns 127 with the reason on stderr', async () => {
+    const ctx = makeContext({ sandbox: brokenPolicy() });
+    expect(ctx.capabilities.isolation).toBe('os-sandbox');
+    const h = await ctx.spawn({ cwd: writable });
+    const result = await ctx.exec(h, 'touch ran');
+    expect(result.exitCode).toBe(127);
+    expect(result.stderr).toMatch(refusal);
+    expect(existsSync(join(writable, 'ran'))).toBe(false);
+  });
+
+  it('execBackground returns a task already exited 127 with the reason in its log', async () => {
+    const ctx = makeContext({ sandbox: brokenPolicy() });
+    const h = await ctx.spawn({ cwd: writable });
+    const exits: number[] = [];
+    const task = await ctx.execBackground(h, 'touch ran', { onExit: (exit) => exits.push(exit.exitCode!) });
+    expect(await ctx.waitBackground(h, task.id)).toMatchObject({ exitCode: 127, killed: false });
+    expect(exits).toEqual([127]);
+    expect(await ctx.readFile(h, task.outputPath)).toMatch(refusal);
+    expect(existsSync(join(writable, 'ran'))).toBe(false);
+  });
+
+  it('execStream carries the reason on stderr and exits 127', async () => {
+    const ctx = makeContext({ sandbox: brokenPolicy() });
+    const h = await ctx.spawn({ cwd: writable });
+    const stream = await ctx.execStream!(h, ['touch', 'ran']);
+    let stderr = '';
+    stream.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    stream.stdout.resume();
+    expect(await stream.exited).toBe(127);
+    await new Promise((resolve) => stream.stderr!.once('end', resolve));
+    expect(stderr).toMatch(refusal);
+    expect(existsSync(join(writable, 'ran'))).toBe(false);
+  });
+
+  it('openTerminal rejects with SandboxUnavailableError', async () => {
+    const ctx = makeContext({ sandbox: brokenPolicy() });
+    const h = await ctx.spawn({ cwd: writable });
+    await expect(ctx.openTerminal!(h, { cols: 80, rows: 24 })).rejects.toBeInstanceOf(
+      SandboxUnavailableError,
+    );
+  });
+});
+
+describe('sandbox applied (bubblewrap)', () => {
+  it('commands write only inside writable roots; network capability follows the policy', async () => {
+    const ctx = makeContext({ sandbox: createSandboxPolicy({ writableRoots: [writable] }) });
+    expect(ctx.capabilities.network).toBe(false);
+    const h = await ctx.spawn({ cwd: writable });
+    const inside = await ctx.exec(h, 'echo ok > inside.txt && cat inside.txt');
+    expect(inside).toMatchObject({ exitCode: 0, stdout: 'ok\n' });
+    const outside = await ctx.exec(h, `echo no > ${join(readOnly, 'x.txt')}`);
+    expect(outside.exitCode).not.toBe(0);
+    expect(existsSync(join(readOnly, 'x.txt'))).toBe(false);
+  });
+
+  it('writeFile applies the writable-roots check to the resolved real path', async () => {
+    const ctx = makeContext({
+      sandbox: createSandboxPolicy({ writableRoots: [writable], network: 'allow' }),
+    });
+    expect(ctx.capabilities.network).toBe(true);
+    const h = await ctx.spawn({ cwd: writable });
+    await ctx.writeFile(h, 'deep/ok.txt', 'fine');
+    expect(readFileSync(join(writable, 'deep', 'ok.txt'), 'utf8')).toBe('fine');
+    await expect(ctx.writeFile(h, join(readOnly, 'no.txt'), 'x')).rejects.toBeInstanceOf(SandboxDeniedError);
+    await expect(ctx.writeFile(h, join(readOnly, 'newdir', 'no.txt'), 'x')).rejects.toBeInstanceOf(
+      SandboxDeniedError,
+    );
+    expect(existsSync(join(readOnly, 'no.txt'))).toBe(false);
+    expect(existsSync(join(readOnly, 'newdir'))).toBe(false);
+  });
+});
