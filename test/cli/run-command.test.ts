@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newMarker, pidsWithMarker, waitForNoMarker } from '../mcp/process-markers.js';
 import { berth, MAIN } from './berth-binary.js';
 
 let root: string;
@@ -80,6 +83,31 @@ describe('berth run', () => {
     const json = await berth(['run', '--json', '--root', root, '--timeout', '200ms', '--', 'sleep', '30']);
     expect(json.code).toBe(124);
     expect(JSON.parse(json.stdout)).toMatchObject({ timedOut: true, exitCode: null });
+  });
+
+  it('SIGTERM or SIGINT to berth ends the whole command tree; exit 143 / 130', async () => {
+    for (const [signal, status] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130],
+    ] as const) {
+      const marker = newMarker();
+      const child = spawn(
+        process.execPath,
+        [MAIN, 'run', '--root', root, `sleep 30 & sleep 31; : ${marker}`],
+        {
+          stdio: 'ignore',
+        },
+      );
+      // berth's own argv carries the marker too: wait for the command's shell.
+      const commandPids = () => pidsWithMarker(marker).filter((pid) => pid !== child.pid);
+      const deadline = Date.now() + 10_000;
+      while (commandPids().length === 0 && Date.now() < deadline) await sleep(50);
+      expect(commandPids().length).toBeGreaterThan(0);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill(signal);
+      expect(await exited).toBe(status);
+      expect(await waitForNoMarker(marker)).toEqual([]);
+    }
   });
 
   it('--stdin hands stdin to the command', async () => {

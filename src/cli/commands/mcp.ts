@@ -8,6 +8,7 @@ import { createTools } from '../../tools/index.js';
 import { type CommandSpec, formatHelp, parseArgs, stringFlag } from '../args.js';
 import { CONTEXT_DETAILS, CONTEXT_FLAGS, openContext } from '../context-setup.js';
 import type { CliIo } from '../io.js';
+import { untilTerminationSignal } from '../termination-signals.js';
 import { berthVersion } from '../version.js';
 
 /** Environment variable holding the HTTP bearer token (a flag would show it in `ps`). */
@@ -59,29 +60,36 @@ export async function mcpCommand(argv: readonly string[], io: CliIo): Promise<nu
       name: 'berth',
       version: berthVersion(),
     });
-    const stopped = untilSignal();
-    if (port === undefined) {
-      const connection = await server.connectStdio({ stdin: io.stdin, stdout: io.stdout });
-      io.stderr.write(`berth mcp: serving ${tools.length} tools on stdio (${open.description})\n`);
-      await Promise.race([connection.closed, stopped.promise]);
-      await connection.close();
-    } else {
-      const endpoint = await server.listenHttp({ port, ...(token ? { token } : {}) });
-      const config = {
-        mcpServers: {
-          berth: { type: 'http', url: endpoint.url, headers: { Authorization: `Bearer ${endpoint.token}` } },
-        },
-      };
-      io.stderr.write(
-        `berth mcp: serving ${tools.length} tools at ${io.err.bold(endpoint.url)} (${open.description})\n` +
-          `token: ${endpoint.token}\n` +
-          `client configuration:\n${JSON.stringify(config, null, 2)}\n` +
-          'press Ctrl-C to stop\n',
-      );
-      await stopped.promise;
-      await endpoint.close();
+    const stopped = untilTerminationSignal();
+    try {
+      if (port === undefined) {
+        const connection = await server.connectStdio({ stdin: io.stdin, stdout: io.stdout });
+        io.stderr.write(`berth mcp: serving ${tools.length} tools on stdio (${open.description})\n`);
+        await Promise.race([connection.closed, stopped.promise]);
+        await connection.close();
+      } else {
+        const endpoint = await server.listenHttp({ port, ...(token ? { token } : {}) });
+        const config = {
+          mcpServers: {
+            berth: {
+              type: 'http',
+              url: endpoint.url,
+              headers: { Authorization: `Bearer ${endpoint.token}` },
+            },
+          },
+        };
+        io.stderr.write(
+          `berth mcp: serving ${tools.length} tools at ${io.err.bold(endpoint.url)} (${open.description})\n` +
+            `token: ${endpoint.token}\n` +
+            `client configuration:\n${JSON.stringify(config, null, 2)}\n` +
+            'press Ctrl-C to stop\n',
+        );
+        await stopped.promise;
+        await endpoint.close();
+      }
+    } finally {
+      stopped.dispose();
     }
-    stopped.dispose();
     return 0;
   } finally {
     await open.dispose();
@@ -96,21 +104,4 @@ function parsePort(text: string): number {
     );
   }
   return Number(text);
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilSignal(): { promise: Promise<NodeJS.Signals>; dispose(): void } {
-  let onSignal!: (signal: NodeJS.Signals) => void;
-  const promise = new Promise<NodeJS.Signals>((resolve) => {
-    onSignal = resolve;
-  });
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  return {
-    promise,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
 }

@@ -11,6 +11,7 @@ import { exitStatusOf } from '../exit-status.js';
 import type { CliIo } from '../io.js';
 import { readAllBounded } from '../read-stdin.js';
 import { shellJoin } from '../shell-join.js';
+import { onTerminationSignal } from '../termination-signals.js';
 
 const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 
@@ -73,8 +74,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     abortedBy ??= signal;
     controller.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopListening = onTerminationSignal(onSignal);
   // A reader that went away (`berth run -- yes | head`) ends the command rather than berth.
   const onPipeError = (): void => onSignal('SIGPIPE');
   io.stdout.on('error', onPipeError);
@@ -106,8 +106,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     }
     return exitStatusOf(result, abortedBy);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     io.stdout.off('error', onPipeError);
     await open.dispose();
   }

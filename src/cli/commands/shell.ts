@@ -6,6 +6,7 @@ import { CapabilityError } from '../../errors/index.js';
 import { type CommandSpec, formatHelp, parseArgs } from '../args.js';
 import { CONTEXT_DETAILS, CONTEXT_FLAGS, openContext } from '../context-setup.js';
 import type { CliIo } from '../io.js';
+import { onTerminationSignal } from '../termination-signals.js';
 
 export const shellSpec: CommandSpec = {
   name: 'berth shell',
@@ -56,14 +57,8 @@ export async function shellCommand(argv: readonly string[], io: CliIo): Promise<
     const onResize = (): void => terminal.resize(stdout.columns || 80, stdout.rows || 24);
     process.on('SIGWINCH', onResize);
     cleanups.push(() => process.off('SIGWINCH', onResize));
-    // The controlling terminal went away: end the session rather than leave it running.
-    const onHangup = (): void => void terminal.kill();
-    process.on('SIGHUP', onHangup);
-    process.on('SIGTERM', onHangup);
-    cleanups.push(() => {
-      process.off('SIGHUP', onHangup);
-      process.off('SIGTERM', onHangup);
-    });
+    // In raw mode Ctrl-C is a byte for the terminal; a real SIGINT/SIGTERM/SIGHUP ends the session.
+    cleanups.push(onTerminationSignal(() => void terminal.kill()));
     const code = await terminal.exited;
     return code ?? 1;
   } finally {

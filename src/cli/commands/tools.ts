@@ -10,6 +10,7 @@ import { type CommandSpec, formatHelp, parseArgs } from '../args.js';
 import { CONTEXT_DETAILS, CONTEXT_FLAGS, openContext } from '../context-setup.js';
 import type { CliIo } from '../io.js';
 import { readAllBounded } from '../read-stdin.js';
+import { onTerminationSignal } from '../termination-signals.js';
 
 export const toolsSpec: CommandSpec = {
   name: 'berth tools',
@@ -127,13 +128,12 @@ async function toolsCall(argv: readonly string[], io: CliIo): Promise<number> {
       );
     }
     const controller = new AbortController();
-    const onSignal = (): void => controller.abort();
-    process.once('SIGINT', onSignal);
+    const stopListening = onTerminationSignal(() => controller.abort());
     let result: ToolResult;
     try {
       result = await tool.execute(args, { signal: controller.signal });
     } finally {
-      process.off('SIGINT', onSignal);
+      stopListening();
     }
     if (parsed.flags.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else io.stdout.write(renderResult(result));
