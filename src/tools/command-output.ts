@@ -105,6 +105,13 @@ function privateOutputDir(
       throw new Error(
         `mkdir ${dir} failed with exit code ${made.exitCode}: ${made.stderr.trim().slice(0, 200)}`,
       );
+    // Commands and file methods can see different filesystems (a sandbox's private /tmp); writing
+    // where the directory is not would create an unprotected one.
+    await context.listFiles(handle, dir).catch((error: unknown) => {
+      throw new Error(
+        `${dir} was made by a command but the file methods cannot see it (${(error as Error).message})`,
+      );
+    });
     return dir;
   })();
   return session.outputDir;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { ContextHandle, SpawnConfig } from '../../src/context/types.js';
 import { createProcessContext, type ProcessContext } from '../../src/contexts/process/index.js';
 import type { ProcessContextOptions } from '../../src/contexts/process/options.js';
+import { createSandboxPolicy } from '../../src/sandbox/index.js';
 import { createToolSession, createTools } from '../../src/tools/index.js';
 import type { BerthTool, ToolOptions, ToolResult, ToolSession } from '../../src/tools/types.js';
 
@@ -27,6 +28,8 @@ export async function openWorkspace(
     tools?: Omit<ToolOptions, 'context' | 'handle' | 'session'>;
     /** Confine the file methods to the workspace directory. */
     contained?: boolean;
+    /** Run commands in the OS sandbox with the workspace as the only writable root. */
+    sandboxed?: boolean;
   } = {},
 ): Promise<Workspace> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'berth-tools-')));
@@ -34,6 +37,7 @@ export async function openWorkspace(
     cwd: dir,
     killGraceMs: 1000,
     ...(options.contained === true ? { workspaceRoot: dir } : {}),
+    ...(options.sandboxed === true ? { sandbox: createSandboxPolicy({ writableRoots: [dir] }) } : {}),
     ...options.context,
   });
   const handle = await context.spawn({ cwd: dir, ...options.spawn });
