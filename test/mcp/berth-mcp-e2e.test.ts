@@ -223,3 +223,55 @@ describe('berth mcp --http', () => {
     }
   });
 });
+
+describe('berth mcp --context docker', () => {
+  it('serves the tools inside a container and removes it when the client leaves', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'berth-mcp-docker-')));
+    writeFileSync(join(root, 'in-root.txt'), 'mounted\n');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'mcp', '--context', 'docker', '--image', 'berth-test:busybox', '--root', root],
+    });
+    const client = new Client({ name: 'berth-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    const serverPid = transport.pid!;
+    try {
+      expect(client.getInstructions()).toMatch(/berth docker context \(isolation: container\)/);
+      const bash = await client.callTool({
+        name: 'bash',
+        arguments: { command: 'pwd; cat in-root.txt; cat /etc/hostname' },
+      });
+      expect(text(bash)).toMatch(/\/workspace\nmounted\n/);
+      const write = await client.callTool({
+        name: 'write_file',
+        arguments: { path: 'from-container.txt', content: 'hi\n' },
+      });
+      expect((write as ToolCall).isError).toBeFalsy();
+      expect(readFileSync(join(root, 'from-container.txt'), 'utf8')).toBe('hi\n');
+      expect(await containersOwnedBy(serverPid)).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+    const deadline = Date.now() + 15_000;
+    while ((await containersOwnedBy(serverPid)).length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(await containersOwnedBy(serverPid)).toEqual([]);
+    rmSync(root, { recursive: true, force: true });
+  });
+});
+
+/** Containers berth labelled as owned by process `pid` (running or not). */
+function containersOwnedBy(pid: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const ps = spawn('docker', ['ps', '-aq', '--filter', `label=dev.berth.owner.pid=${pid}`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    ps.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+    });
+    ps.on('error', reject);
+    ps.on('close', () => resolve(out.split('\n').filter(Boolean)));
+  });
+}
