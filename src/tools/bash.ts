@@ -3,7 +3,7 @@
  * foreground until `yield_ms` passes and then in the background.
  * @module
  */
-import type { ContextHandle, ExecutionContext } from '../context/types.js';
+import type { BackgroundTask, ContextHandle, ExecutionContext } from '../context/types.js';
 import { requireMethod } from './capability.js';
 import {
   contextCutNote,
@@ -165,7 +165,7 @@ async function runWithYield(
   yieldMs: number,
   signal: AbortSignal | undefined,
 ): Promise<ToolResult> {
-  const { context, handle, limits, session } = state;
+  const { context, handle } = state;
   const execBackground = requireMethod(
     context,
     'execBackground',
@@ -185,6 +185,24 @@ async function runWithYield(
     'drop yield_ms',
   );
   const task = await execBackground(handle, command, { cwd, onExit: state.onExit });
+  try {
+    return await yieldResult(state, task, yieldMs, signal, waitBackground, killBackground);
+  } catch (error) {
+    // A failure before the model learns the task id would orphan the task: end it first.
+    await killBackground(handle, task.id).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function yieldResult(
+  state: BashState,
+  task: BackgroundTask,
+  yieldMs: number,
+  signal: AbortSignal | undefined,
+  waitBackground: NonNullable<ExecutionContext['waitBackground']>,
+  killBackground: NonNullable<ExecutionContext['killBackground']>,
+): Promise<ToolResult> {
+  const { context, handle, limits, session } = state;
   const exit = await waitBackground(handle, task.id, { timeoutMs: yieldMs, signal });
   if (signal?.aborted) {
     // The caller will never learn the task id, so the task must not outlive the call.

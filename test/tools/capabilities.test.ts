@@ -169,3 +169,20 @@ describe('a context without readFileBytes', () => {
     );
   });
 });
+
+describe('a failure after a yielded task started', () => {
+  it('kills the task, since the model never learns its id', async () => {
+    const broken = without(w.context, [], true) as unknown as Record<string, unknown>;
+    broken.readFileBytes = async () => {
+      throw new Error('transport lost');
+    };
+    const context = broken as unknown as ExecutionContext;
+    const tools = toolsOf(context, w.handle);
+    const result = await tools.get('bash')!.execute({ command: 'sleep 30', yield_ms: 100 });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe('bash failed: transport lost');
+    const tasks = await w.context.listBackground(w.handle);
+    const task = tasks.find((t) => t.command === 'sleep 30');
+    expect(task?.status).toBe('killed');
+  });
+});
