@@ -1,5 +1,5 @@
 /**
- * `berth/ai`: berth's tools in the Vercel AI SDK's tool format (`ai` 5 or 6, an optional peer
+ * `berth/ai`: berth's tools in the Vercel AI SDK's tool format (`ai` 6, an optional peer
  * dependency). A thin adapter: the SDK gets the same JSON Schema, descriptions and results.
  *
  * ```ts
