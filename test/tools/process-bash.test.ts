@@ -225,6 +225,28 @@ describe('background tasks', () => {
     expect(all).toContain('[Output bytes 0–5 of 5:]\ndone\n[next_offset: 5. This is the end of the output.]');
   });
 
+  it('yield_ms: a command that ends in time with huge output is cut, naming its log', async () => {
+    const shown = text(await w.call('bash', { command: 'seq 1 100000', yield_ms: 20_000 }));
+    const marker = /of output omitted here\. Full output \(.+?\): (\S+) …\]/.exec(shown);
+    expect(marker).not.toBeNull();
+    expect(readFileSync(marker![1]!, 'utf8').endsWith('99999\n100000\n')).toBe(true);
+    expect(shown).toMatch(/^1\n2\n/);
+    expect(shown).toMatch(/100000\n\[Exit code 0 · /);
+  });
+
+  it('task_wait stops waiting when its call is cancelled, leaving the task running', async () => {
+    const id = taskId(await w.call('bash', { command: 'sleep 30', run_in_background: true }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const result = await w.call('task_wait', { task_id: id, timeout_ms: 20_000 }, controller.signal);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe(
+      `Stopped waiting for task ${id}: the call was cancelled. The task was left as it was.`,
+    );
+    expect(text(await w.call('task_output', { task_id: id }))).toContain('running for');
+    await w.call('task_kill', { task_id: id });
+  });
+
   it('task_wait returns at its timeout with the task still running', async () => {
     const id = taskId(await w.call('bash', { command: 'sleep 30', run_in_background: true }));
     const waited = text(await w.call('task_wait', { task_id: id, timeout_ms: 200 }));
