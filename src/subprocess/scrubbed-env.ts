@@ -71,12 +71,18 @@ export const CLOUD_PROVIDER_PREFIXES: readonly string[] = [
   'DOCKER_CONFIG',
 ];
 
+// One combined expression: the scrub runs on every spawn, over every ambient name.
+const SCRUB_RE = new RegExp(
+  [
+    `^(?:${CLOUD_PROVIDER_PREFIXES.map((prefix) => prefix.replace(/[^A-Z0-9_]/g, '')).join('|')})`,
+    ...CREDENTIAL_NAME_PATTERNS.map((pattern) => pattern.source),
+  ].join('|'),
+  'i',
+);
+
 /** True when `name` looks like it holds a credential or belongs to a cloud provider's configuration. */
 export function isCredentialShapedName(name: string): boolean {
-  const upper = name.toUpperCase();
-  for (const prefix of CLOUD_PROVIDER_PREFIXES) if (upper.startsWith(prefix)) return true;
-  for (const pattern of CREDENTIAL_NAME_PATTERNS) if (pattern.test(name)) return true;
-  return false;
+  return SCRUB_RE.test(name);
 }
 
 /** True for a name in the managed `BERTH_` namespace (case-insensitive). */
