@@ -33,6 +33,8 @@ export interface ContextStdioTransportOptions {
 
 const DEFAULT_GRACE_MS = 2000;
 const DEFAULT_STDERR_TAIL_BYTES = 64 * 1024;
+/** Longest wait for stdout to end after the server exited (a grandchild may hold the pipe). */
+const DRAIN_AFTER_EXIT_MS = 2000;
 
 /**
  * Create an MCP client {@link Transport} that starts `command` through `context.execStream`, so the
@@ -124,10 +126,13 @@ export class ContextStdioTransport implements Transport {
       throw new InvalidArgumentError('signal', 'was already aborted; the MCP server was not started');
     }
     const execStream = this.#context.execStream!.bind(this.#context);
-    const stream = await execStream(this.#handle, this.#argv, {
-      cwd: this.#options.cwd,
-      env: this.#options.env,
-    });
+    let stream: ExecStream;
+    try {
+      stream = await execStream(this.#handle, this.#argv, { cwd: this.#options.cwd, env: this.#options.env });
+    } catch (error) {
+      this.#state = 'closed';
+      throw error;
+    }
     if (this.#state !== 'starting') {
       // close() ran while the server was starting: it must not outlive the transport.
       await stream.kill();
@@ -154,7 +159,8 @@ export class ContextStdioTransport implements Transport {
     void stream.exited.then(
       async (code) => {
         this.#exitCode = code;
-        await settleWithin(stdoutEnded, this.#graceMs);
+        // Frames the server wrote just before exiting are still in the pipe: read them first.
+        await settleWithin(stdoutEnded, DRAIN_AFTER_EXIT_MS);
         this.#framer.end();
         if (this.#state === 'open') {
           const tail = this.stderrTail().trim();

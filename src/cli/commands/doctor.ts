@@ -2,12 +2,15 @@
  * `berth doctor`: what works on this machine, what does not, why, and how to fix it.
  * @module
  */
+
+import type { SandboxReport } from '../../sandbox/types.js';
 import { type CommandSpec, formatHelp, parseArgs, stringFlag } from '../args.js';
 import type { CheckStatus, DoctorCheck } from '../doctor/check.js';
 import { checkDocker, checkGvisor } from '../doctor/docker-check.js';
 import { checkNode, checkNodePty } from '../doctor/node-check.js';
 import { checkSandbox } from '../doctor/sandbox-check.js';
 import type { CliIo } from '../io.js';
+import { startSpinner } from '../spinner.js';
 import type { Style } from '../style.js';
 import { berthVersion } from '../version.js';
 
@@ -38,9 +41,7 @@ export async function doctorCommand(argv: readonly string[], io: CliIo): Promise
     io.stdout.write(formatHelp(doctorSpec));
     return 0;
   }
-  const [pty, sandbox, docker] = await Promise.all([checkNodePty(), checkSandbox(), checkDocker(io.env)]);
-  const gvisor = await checkGvisor(docker.facts, stringFlag(parsed.flags, 'image'));
-  const checks = [checkNode(), pty, sandbox.check, docker.check, gvisor];
+  const { checks, sandboxReport } = await runChecks(io, stringFlag(parsed.flags, 'image'));
   const ok = checks.every((c) => c.status !== 'fail');
   if (parsed.flags.json) {
     const report = {
@@ -48,13 +49,29 @@ export async function doctorCommand(argv: readonly string[], io: CliIo): Promise
       platform: `${process.platform}-${process.arch}`,
       ok,
       checks,
-      sandbox: sandbox.report,
+      sandbox: sandboxReport,
     };
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     io.stdout.write(renderChecks(checks, io.out));
   }
   return ok ? 0 : 1;
+}
+
+/** Every check, in report order; a spinner on a terminal while they run. */
+async function runChecks(
+  io: CliIo,
+  image: string | undefined,
+): Promise<{ checks: DoctorCheck[]; sandboxReport: SandboxReport | null }> {
+  const spinner = startSpinner('checking node-pty, the OS sandbox and the Docker engine', io.stderr);
+  try {
+    const [pty, sandbox, docker] = await Promise.all([checkNodePty(), checkSandbox(), checkDocker(io.env)]);
+    spinner.update('starting a gVisor test container');
+    const gvisor = await checkGvisor(docker.facts, image);
+    return { checks: [checkNode(), pty, sandbox.check, docker.check, gvisor], sandboxReport: sandbox.report };
+  } finally {
+    spinner.stop();
+  }
 }
 
 const MARK: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '-' };
