@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { findExecutable } from './find-executable.js';
 import { fixForBwrapFailure, INSTALL_BWRAP_FIX } from './linux-host.js';
+import { planReadOnlyRoot } from './read-only-root.js';
 
 /** Bounds the one-off check so a wedged bubblewrap cannot hang the caller. */
 const CHECK_TIMEOUT_MS = 10_000;
@@ -24,6 +25,21 @@ export function namespaceFlags(options: {
   if (options.network === 'deny') flags.push('--unshare-net');
   if (options.newSession) flags.push('--new-session');
   return flags;
+}
+
+/** The mounts of a trial sandbox: the same read-only root real commands get, fresh /dev, /proc, /tmp. */
+export function trialMounts(): string[] {
+  const root = planReadOnlyRoot();
+  return [
+    ...root.args,
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    ...(root.assembled ? ['--remount-ro', '/'] : []),
+  ];
 }
 
 /** Where bubblewrap is, or why it cannot be used. */

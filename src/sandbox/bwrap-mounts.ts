@@ -1,12 +1,13 @@
 /**
  * The bubblewrap mount plan for one command. Later mounts cover earlier ones, so the order is the
- * policy: read-only root, private /tmp, writable roots, fresh /dev and /proc, hidden paths masked,
- * read-only names re-bound read-only.
+ * policy: read-only root, private /tmp, writable roots, fresh /dev and /proc, read-only names
+ * re-bound read-only, hidden paths masked.
  * @module
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { isInsideOrEqual } from './path-inside.js';
+import { planReadOnlyRoot } from './read-only-root.js';
 import type { SandboxPolicy } from './types.js';
 
 /** The mount arguments, or why the command's directory cannot be reached inside the sandbox. */
@@ -22,15 +23,17 @@ export function planMounts(policy: SandboxPolicy, cwd: string): MountPlan {
   const underRoot = (path: string) => roots.some((root) => isInsideOrEqual(root, path));
   // /tmp is a fresh tmpfs per command unless a writable root already covers it.
   const privateTmp = !underRoot(tmp);
-  const args = ['--ro-bind', '/', '/'];
+  const hostRoot = planReadOnlyRoot();
+  const args = [...hostRoot.args];
   if (privateTmp) {
     args.push('--tmpfs', tmp);
     // The starting directory stays reachable (read-only) even when the private /tmp covers it.
     if (isInsideOrEqual(tmp, realCwd) && !underRoot(realCwd)) args.push('--ro-bind', realCwd, realCwd);
   }
   const visible = (path: string) =>
-    !privateTmp || !isInsideOrEqual(tmp, path) || underRoot(path) || isInsideOrEqual(realCwd, path);
-  for (const root of roots) args.push('--bind', root, root);
+    !hostRoot.excluded.some((dir) => isInsideOrEqual(dir, path)) &&
+    (!privateTmp || !isInsideOrEqual(tmp, path) || underRoot(path) || isInsideOrEqual(realCwd, path));
+  for (const writable of roots) args.push('--bind', writable, writable);
   args.push('--dev', '/dev', '--proc', '/proc');
 
   // Masks go last so nothing bound before them (a read-only name that is a symlink into a hidden
@@ -54,13 +57,15 @@ export function planMounts(policy: SandboxPolicy, cwd: string): MountPlan {
       masks.push('--ro-bind', '/dev/null', hidden.path);
     }
   }
-  for (const root of roots) {
+  for (const writable of roots) {
     for (const name of policy.readOnlyPaths) {
-      const path = readOnlyTarget(join(root, name), roots);
+      const path = readOnlyTarget(join(writable, name), roots);
       if (path !== null && !insideMasked(path)) args.push('--ro-bind-try', path, path);
     }
   }
   args.push(...masks);
+  // An assembled root is a tmpfs bubblewrap created: read-only only once nothing more is mounted in it.
+  if (hostRoot.assembled) args.push('--remount-ro', '/');
   return { ok: true, args, privateTmp };
 }
 

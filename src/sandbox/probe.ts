@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { namespaceFlags } from './bwrap-availability.js';
+import { namespaceFlags, trialMounts } from './bwrap-availability.js';
 import { findExecutable, isExecutableFile } from './find-executable.js';
 import {
   APPARMOR_FIX,
@@ -126,19 +126,7 @@ async function probeLinux(explicitPath: string | undefined, timeoutMs: number): 
   });
 
   const trueBinary = findExecutable('true', process.env.PATH) ?? '/bin/true';
-  const base = [
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-    '--',
-    trueBinary,
-  ];
+  const base = [...trialMounts(), '--', trueBinary];
   const sandbox = await run(
     bwrap,
     [...namespaceFlags({ isRoot, network: 'allow', newSession: true }), ...base],
