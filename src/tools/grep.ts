@@ -10,7 +10,7 @@ import { formatGrepReport } from './grep-report.js';
 import { probeRipgrep, ripgrepGrep } from './grep-ripgrep.js';
 import { resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
-import { textResult } from './tool-result.js';
+import { errorResult, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions } from './types.js';
 
 const DEFAULT_MAX_RESULTS = 250;
@@ -79,6 +79,10 @@ export function createGrepTool(options: ToolOptions): BerthTool {
       openWorldHint: false,
     },
     async run(args, signal) {
+      if (/[\r\n]/.test(args.pattern))
+        return errorResult(
+          'pattern contains a line break, but grep matches one line at a time, so it could never match. Search for one line of the text (or use \\s for whitespace).',
+        );
       const query: GrepQuery = {
         root: resolveContextPath(handle, args.path ?? '.'),
         pattern: args.pattern,

@@ -95,6 +95,7 @@ const cases: [tool: string, args: unknown, fragments: string[]][] = [
   ['grep', { pattern: 'x', context_lines: 99 }, ['`context_lines` must be an integer from 0 to 50, got 99']],
   ['grep', { pattern: 'x', max_results: 0 }, ['`max_results` must be an integer from 1 to 10000, got 0']],
   ['grep', { regex: 'x' }, ['unknown argument `regex`', '`pattern` is required']],
+  ['grep', { pattern: 'a\nb' }, ['pattern contains a line break']],
   ['list_dir', { path: 7 }, ['`path` must be a string, got the number 7']],
 ];
 
