@@ -102,8 +102,7 @@ export async function run() {
       { name: 'confineCommand per call (cached check)', value: `${((confineMs / 100) * 1000).toFixed(1)} µs` },
     ];
   } finally {
-    // Contexts own nothing beyond their handles; destroy them before removing the workspace.
-    await Promise.allSettled([sandboxed.destroyAll?.(), plain.destroyAll?.()]);
+    await Promise.allSettled([sandboxed.close(), plain.close()]);
     rmSync(workspace, { recursive: true, force: true });
   }
 }

@@ -60,7 +60,7 @@ export function assertWritable(policy: SandboxPolicy, absolutePath: string): voi
 function resolveForWrite(path: string, hops: number): string | null {
   if (hops > MAX_SYMLINK_HOPS) return null;
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     // Missing (or unreadable): follow a dangling final link, else resolve the parent and append.
   }
@@ -82,7 +82,7 @@ function resolveForWrite(path: string, hops: number): string | null {
 
 function realOrSelf(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return path;
   }

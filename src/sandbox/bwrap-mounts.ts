@@ -90,7 +90,7 @@ function existingRealPaths(paths: readonly string[]): { path: string; directory:
   const found = new Map<string, boolean>();
   for (const path of paths) {
     try {
-      const real = realpathSync(path);
+      const real = realpathSync.native(path);
       found.set(real, lstatSync(real).isDirectory());
     } catch {
       // Nothing to hide where nothing exists.
@@ -107,7 +107,7 @@ function byDepth(a: string | { path: string }, b: string | { path: string }): nu
 
 function realOrSelf(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return path;
   }

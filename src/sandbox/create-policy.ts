@@ -114,7 +114,7 @@ function rejectRootsInsideHidden(policy: SandboxPolicy): void {
 
 function realOrSelf(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return path;
   }

@@ -2,13 +2,15 @@
  * The read-only view of the host's root for bubblewrap, leaving out container engines' state.
  *
  * `--ro-bind / /` copies the whole mount tree, then remounts every submount read-only one by one.
- * Container engines mount and unmount under their state directories all the time (each container's
- * root filesystem, its network namespace); when one changes between those steps bubblewrap fails
- * to start. Where such directories exist, the root is assembled instead from its entries, with the
- * state directories left out (absent inside the sandbox), and the assembled root made read-only.
+ * Container engines mount and unmount under their state directories all the time (each running
+ * container's root filesystem, its network namespace); when one goes away between those steps
+ * bubblewrap fails to start. While such mounts exist, the root is assembled instead from its
+ * entries with the state directories left out (absent inside the sandbox), and made read-only
+ * last. Assembling costs a bind per entry on the way, so it is used only while those mounts exist,
+ * and the plan is reused while the mount table is unchanged (for at most {@link PLAN_TTL_MS}).
  * @module
  */
-import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { isInsideOrEqual } from './path-inside.js';
 
@@ -35,19 +37,59 @@ export interface RootPlan {
   readonly assembled: boolean;
 }
 
-/** Plan the read-only root, leaving out whichever of `stateDirs` exist. */
-export function planReadOnlyRoot(stateDirs: readonly string[] = CONTAINER_STATE_DIRS): RootPlan {
-  const excluded = [...new Set(stateDirs.flatMap((dir) => existingReal(dir)))];
-  if (excluded.length === 0) return { args: ['--ro-bind', '/', '/'], excluded, assembled: false };
+/** How long an assembled plan is reused while the mount table stays the same. */
+export const PLAN_TTL_MS = 2000;
+
+const WHOLE_ROOT: RootPlan = Object.freeze({ args: ['--ro-bind', '/', '/'], excluded: [], assembled: false });
+let cached: { key: string; at: number; plan: RootPlan } | undefined;
+
+/**
+ * Plan the read-only root. With the default `stateDirs`, the root is assembled only while mounts
+ * exist beneath one of them; an explicit list is always left out where it exists.
+ */
+export function planReadOnlyRoot(stateDirs?: readonly string[]): RootPlan {
+  if (stateDirs !== undefined) return assembleWithout(existingReal(stateDirs));
+  const mountInfo = readMountInfo();
+  const volatile = existingReal(CONTAINER_STATE_DIRS).filter((dir) => hasMountsBeneath(mountInfo, dir));
+  if (volatile.length === 0) return WHOLE_ROOT;
+  const key = `${volatile.join('\0')}\0${mountInfo}`;
+  const now = Date.now();
+  if (cached !== undefined && cached.key === key && now - cached.at < PLAN_TTL_MS) return cached.plan;
+  const plan = assembleWithout(volatile);
+  cached = { key, at: now, plan };
+  return plan;
+}
+
+function assembleWithout(excluded: readonly string[]): RootPlan {
+  if (excluded.length === 0) return WHOLE_ROOT;
   const args: string[] = [];
   assemble('/', excluded, args);
-  return { args, excluded, assembled: true };
+  return Object.freeze({ args, excluded, assembled: true });
+}
+
+function readMountInfo(): string {
+  try {
+    return readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** True when a mount point lies strictly beneath `dir` (field 5 of mountinfo; octal escapes kept). */
+function hasMountsBeneath(mountInfo: string, dir: string): boolean {
+  const prefix = `${dir}/`;
+  for (const line of mountInfo.split('\n')) {
+    const mountPoint = line.split(' ', 5)[4];
+    if (mountPoint?.startsWith(prefix)) return true;
+  }
+  return false;
 }
 
 /** Bind `dir` whole when nothing beneath it is excluded; otherwise recreate it entry by entry. */
 function assemble(dir: string, excluded: readonly string[], args: string[]): void {
   if (!excluded.some((path) => isInsideOrEqual(dir, path))) {
-    args.push('--ro-bind', dir, dir);
+    // `-try`: an entry removed while the plan is reused is skipped, not fatal.
+    args.push('--ro-bind-try', dir, dir);
     return;
   }
   let entries: string[];
@@ -72,10 +114,14 @@ function assemble(dir: string, excluded: readonly string[], args: string[]): voi
   }
 }
 
-function existingReal(path: string): string[] {
-  try {
-    return [realpathSync(path)];
-  } catch {
-    return [];
+function existingReal(paths: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const path of paths) {
+    try {
+      found.add(realpathSync.native(path));
+    } catch {
+      // Not installed here.
+    }
   }
+  return [...found];
 }

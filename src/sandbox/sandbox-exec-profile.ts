@@ -127,7 +127,7 @@ export function sandboxExecArgv(profile: SandboxExecProfile, argv: readonly stri
 
 function realOrSelf(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return path;
   }

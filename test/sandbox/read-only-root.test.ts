@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxPolicy } from '../../src/sandbox/index.js';
+import { namespaceFlags } from '../../src/sandbox/bwrap-availability.js';
 import { CONTAINER_STATE_DIRS, planReadOnlyRoot } from '../../src/sandbox/read-only-root.js';
-import { runConfined } from './run-confined.js';
+import { runArgv } from './run-confined.js';
 
 let base: string;
 beforeAll(() => {
@@ -44,7 +44,7 @@ describe('the read-only root', () => {
     expect(plan.args.slice(treeIndex - 1, treeIndex + 7)).toEqual([
       '--dir',
       join(base, 'tree'),
-      '--ro-bind',
+      '--ro-bind-try',
       join(base, 'tree', 'keep'),
       join(base, 'tree', 'keep'),
       '--symlink',
@@ -56,26 +56,54 @@ describe('the read-only root', () => {
     expect(plan.args).toContain('/usr');
   });
 
-  it('on this host (container engine installed) its state is absent inside and the root stays read-only', async () => {
-    const stateDir = CONTAINER_STATE_DIRS.find((dir) => existsSync(dir));
-    if (stateDir === undefined)
-      throw new Error(
-        'no container engine state directory on this host: the docker engine should be installed',
-      );
-    const ws = join(base, 'ws');
-    mkdirSync(ws);
-    const policy = createSandboxPolicy({ writableRoots: [ws], home: join(base, 'home'), env: {} });
-    const script = [
-      `test -e ${stateDir} && echo STATE-VISIBLE`,
-      'echo x > /berth-root-write && echo ROOT-WRITTEN',
-      'mkdir /var/berth-x 2>/dev/null && echo VAR-WRITTEN',
-      'ls /usr/bin/env /bin/sh >/dev/null && echo USR-OK',
-      'echo ok > here.txt && echo WS-OK',
-      'true',
-    ].join('; ');
-    const result = await runConfined(policy, ['/bin/sh', '-c', script], { cwd: ws });
-    expect(result.stdout).toBe('USR-OK\nWS-OK\n');
-    expect(result.stderr).toMatch(/Read-only file system/);
+  it('an assembled root: the left-out directory is absent, the rest readable, nothing writable', async () => {
+    mkdirSync(join(base, 'state2', 'engine'), { recursive: true });
+    const plan = planReadOnlyRoot([join(base, 'state2', 'engine')]);
+    const argv = [
+      'bwrap',
+      ...namespaceFlags({ isRoot: process.getuid?.() === 0, network: 'deny', newSession: true }),
+      ...plan.args,
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--remount-ro',
+      '/',
+      '--',
+      '/bin/sh',
+      '-c',
+      [
+        `test -e ${join(base, 'state2', 'engine')} && echo STATE-VISIBLE`,
+        `test -d ${join(base, 'state2')} && echo PARENT-VISIBLE`,
+        'echo x > /berth-root-write 2>/dev/null && echo ROOT-WRITTEN',
+        'mkdir /var/berth-x 2>/dev/null && echo VAR-WRITTEN',
+        `mkdir ${join(base, 'state2', 'new')} 2>/dev/null && echo ASSEMBLED-DIR-WRITTEN`,
+        'ls /usr/bin/env /bin/sh >/dev/null && echo USR-OK',
+        'test -L /bin || test -d /bin && echo BIN-OK',
+        'true',
+      ].join('; '),
+    ];
+    const result = await runArgv(argv, { cwd: '/' });
+    expect(result.stderr).not.toContain('bwrap:');
+    expect(result.stdout).toBe('PARENT-VISIBLE\nUSR-OK\nBIN-OK\n');
     expect(existsSync('/berth-root-write')).toBe(false);
+  });
+
+  it('by default, assembles only while mounts exist beneath a container engine state directory', () => {
+    const mountPoints = readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .map((line) => line.split(' ')[4] ?? '');
+    const volatile = CONTAINER_STATE_DIRS.filter((dir) =>
+      mountPoints.some((point) => point.startsWith(`${dir}/`)),
+    );
+    const plan = planReadOnlyRoot();
+    if (volatile.length === 0) {
+      expect(plan).toEqual({ args: ['--ro-bind', '/', '/'], excluded: [], assembled: false });
+    } else {
+      expect(plan.assembled).toBe(true);
+      expect(plan.excluded).toEqual(expect.arrayContaining(volatile.map((dir) => realpathSync(dir))));
+      // Reused while the mount table is unchanged.
+      expect(planReadOnlyRoot()).toBe(plan);
+    }
   });
 });
