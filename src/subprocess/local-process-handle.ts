@@ -132,8 +132,11 @@ export class LocalProcessHandle implements SubprocessHandle {
     this.stdin = stdin === 'pipe' ? (child.stdin ?? undefined) : undefined;
     this.stdout = spec.stdio.stdout === 'pipe' ? (child.stdout ?? undefined) : undefined;
     this.stderr = spec.stdio.stderr === 'pipe' ? (child.stderr ?? undefined) : undefined;
-    if (outCollector) child.stdout!.on('data', (chunk: Buffer) => outCollector.write(chunk));
-    if (errCollector) child.stderr!.on('data', (chunk: Buffer) => errCollector.write(chunk));
+    // After settlement a collector is ended; a straggling chunk must not throw inside a listener.
+    if (outCollector)
+      child.stdout!.on('data', (chunk: Buffer) => outCollector.isEnded || outCollector.write(chunk));
+    if (errCollector)
+      child.stderr!.on('data', (chunk: Buffer) => errCollector.isEnded || errCollector.write(chunk));
 
     this.rootExited = new Promise((resolve) => child.once('exit', () => resolve()));
     this.done = new Promise<SubprocessOutcome>((resolve) => {
