@@ -1,22 +1,26 @@
 /**
- * A background task in a container. The command runs under a wrapper whose stdout+stderr go, in
- * order, through `head -c <cap> | tee <log>` (the log inside the container, capped) and then
- * `cat`, so the host sees every byte on the attached stream: it counts them, notes activity for
- * stall detection, and learns the end. The wrapper reports its pid and the command's exit status
- * on its own stderr channel (`pid:<n>`, `status:<n>` lines), which the command never writes to.
+ * A background task in a container. The command's stdout and stderr, merged in order, come to the
+ * host on the attached exec stream: the host counts the bytes, notes activity for stall detection,
+ * and forwards the first `maxLogBytes` to a second exec (`cat >> <log>`) that writes the log inside
+ * the container. Byte-exact and unbuffered with any `cat`, unlike a `head -c | tee` pipeline whose
+ * tools buffer or over-read differently across images. The wrapper reports its pid and the
+ * command's exit status on its own stderr channel (`pid:<n>`, `status:<n>` lines).
  * @module
  */
+import type { Duplex, Readable } from 'node:stream';
 import type { BackgroundMachinery, TaskOutcome } from '../../context/background-registry.js';
 import type { EngineClient } from './engine-client.js';
-import { createExec, inspectExec, startExecStream } from './engine-exec.js';
+import { createExec, inspectExec, startExecHijacked, startExecStream } from './engine-exec.js';
 import { FrameDemuxer } from './frame-demuxer.js';
-import { signalName, terminateTagged } from './run-exec.js';
+import { exitFacts, terminateTagged } from './run-exec.js';
 import { newExecTag, tagEnv } from './tagged-termination.js';
 
-// $1 = command, $2 = log cap in bytes, $3 = log path. fd 3 keeps the wrapper's stderr channel.
+// $1 = command, $2 = log path. fd 3 keeps the wrapper's stderr as the control channel.
 const WRAPPER = `exec 3>&2
+: >> "$2"
 echo "pid:$$" >&3
-{ /bin/sh -c "$1" 3>&-; echo "status:$?" >&3; } </dev/null 2>&1 | { head -c "$2" | tee "$3"; cat; } 3>&-`;
+/bin/sh -c "$1" 3>&- </dev/null 2>&1
+echo "status:$?" >&3`;
 
 /** What starting a task needs. */
 export interface BackgroundSpec {
@@ -34,23 +38,40 @@ export interface BackgroundSpec {
   readonly onActivity: () => void;
 }
 
+/** The log writer: an exec appending its stdin to the log; ending stdin flushes and closes it. */
+async function openLogWriter(
+  client: EngineClient,
+  containerId: string,
+  logPath: string,
+): Promise<{ socket: Duplex; closed: Promise<void> }> {
+  const execId = await createExec(client, containerId, {
+    argv: ['/bin/sh', '-c', 'exec cat >> "$1"', 'berth-log', logPath],
+    stdin: true,
+  });
+  const { socket } = await startExecHijacked(client, execId, false);
+  socket.resume(); // the writer prints nothing; drain whatever the engine sends
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return { socket, closed };
+}
+
 /** Start the task; resolves once its pid is known. */
 export async function startBackgroundTask(spec: BackgroundSpec): Promise<BackgroundMachinery> {
   const tag = newExecTag();
-  const execId = await createExec(spec.client, spec.containerId, {
-    argv: [
-      '/bin/sh',
-      '-c',
-      spec.prelude + WRAPPER,
-      'berth-task',
-      spec.command,
-      String(spec.maxLogBytes),
-      spec.logPath,
-    ],
-    env: [...spec.env, tagEnv(tag)],
-    workingDir: spec.workingDir,
-  });
-  const output = await startExecStream(spec.client, execId, false);
+  const writer = await openLogWriter(spec.client, spec.containerId, spec.logPath);
+  let execId: string;
+  let output: Readable;
+  try {
+    execId = await createExec(spec.client, spec.containerId, {
+      argv: ['/bin/sh', '-c', spec.prelude + WRAPPER, 'berth-task', spec.command, spec.logPath],
+      env: [...spec.env, tagEnv(tag)],
+      workingDir: spec.workingDir,
+    });
+    output = await startExecStream(spec.client, execId, false);
+  } catch (error) {
+    writer.socket.destroy();
+    throw error;
+  }
   let bytes = 0;
   let control = '';
   let status: number | null = null;
@@ -59,10 +80,17 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
   const pidKnown = new Promise<number>((resolve) => {
     resolvePid = resolve;
   });
+  const onDrain = () => output.resume();
+  writer.socket.on('drain', onDrain);
   const demuxer = new FrameDemuxer((stream, payload) => {
     if (stream === 1) {
+      const room = spec.maxLogBytes - bytes;
       bytes += payload.length;
       spec.onActivity();
+      if (room > 0 && !writer.socket.destroyed) {
+        const slice = payload.length > room ? payload.subarray(0, room) : payload;
+        if (!writer.socket.write(Buffer.from(slice))) output.pause();
+      }
       return;
     }
     control += Buffer.from(payload).toString('latin1');
@@ -90,6 +118,11 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
   });
   const settled: Promise<TaskOutcome> = ended.then(async () => {
     resolvePid(0);
+    // The log is complete once the writer drained its stdin and exited.
+    writer.socket.end();
+    const flushTimer = setTimeout(() => writer.socket.destroy(), 10_000);
+    await writer.closed;
+    clearTimeout(flushTimer);
     let code: number | null = null;
     try {
       let state = await inspectExec(spec.client, execId);
@@ -103,8 +136,7 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
     }
     const final = status ?? code;
     if (final === null) return { exitCode: null, signal: killed ? 'SIGKILL' : null };
-    if (final > 128 && (killed || status === null)) return { exitCode: null, signal: signalName(final) };
-    return { exitCode: final, signal: null };
+    return exitFacts(final);
   });
   const pid = await Promise.race([pidKnown, ended.then(() => 0)]);
   let termination: Promise<void> | undefined;

@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { BerthError, NotFoundError } from '../../errors/index.js';
-import { isDirectoryError } from '../../vfs/fs-errors.js';
+import { isDirectoryError, notDirectoryError } from '../../vfs/fs-errors.js';
 import { STATE_DIR } from './container-spec.js';
 import type { EngineClient } from './engine-client.js';
 import { containerErrorOf } from './engine-exec.js';
@@ -64,7 +64,21 @@ function archivePath(containerId: string): string {
   return `/containers/${encodeURIComponent(containerId)}/archive`;
 }
 
-/** Stat `path` without following a final symlink; null when it does not exist. */
+/** A path error the engine reports for a path inside the container, as a typed file error. */
+function pathError(error: unknown, path: string, operation: string): unknown {
+  if (error instanceof DockerApiError && !/no such container/i.test(error.engineMessage)) {
+    if (/not a directory/i.test(error.engineMessage)) return notDirectoryError(path, operation);
+    if (error.statusCode === 404 || /no such file or directory/i.test(error.engineMessage)) {
+      return new NotFoundError(path, 'file');
+    }
+  }
+  return error;
+}
+
+/**
+ * Stat `path` without following a final symlink; null when it does not exist.
+ * @throws E_NOT_DIRECTORY when a component of the path is a file.
+ */
 export async function statPath(
   client: EngineClient,
   containerId: string,
@@ -75,12 +89,21 @@ export async function statPath(
     res.resume();
     return parseStatHeader(res.headers['x-docker-container-path-stat']);
   } catch (error) {
-    if (
+    const missing =
       error instanceof DockerApiError &&
       error.statusCode === 404 &&
-      !/no such container/i.test(error.engineMessage)
-    ) {
-      return null;
+      !/no such container/i.test(error.engineMessage);
+    if (missing) return null;
+    if (error instanceof DockerApiError && error.statusCode === 500) {
+      // A HEAD answer has no body; ask again with GET to learn why.
+      try {
+        const res = await client.stream({ method: 'GET', path: archivePath(containerId), query: { path } });
+        res.destroy();
+      } catch (detailed) {
+        const mapped = pathError(detailed, path, 'stat');
+        if (mapped instanceof NotFoundError) return null;
+        throw containerErrorOf(mapped, containerId);
+      }
     }
     throw containerErrorOf(error, containerId);
   }
@@ -124,14 +147,10 @@ export async function readContainerFile(
     try {
       res = await client.stream({ method: 'GET', path: archivePath(containerId), query: { path: current } });
     } catch (error) {
-      if (
-        error instanceof DockerApiError &&
-        error.statusCode === 404 &&
-        !/no such container/i.test(error.engineMessage)
-      ) {
-        throw new NotFoundError(path, 'file');
-      }
-      throw containerErrorOf(error, containerId);
+      const mapped = pathError(error, path, 'readFile');
+      throw mapped instanceof NotFoundError
+        ? new NotFoundError(path, 'file')
+        : containerErrorOf(mapped, containerId);
     }
     const stat = parseStatHeader(res.headers['x-docker-container-path-stat']);
     if (stat?.type === 'directory') {
@@ -235,7 +254,13 @@ export async function writeContainerFile(
   let target = path;
   let existing: PathStat | null = null;
   for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
-    existing = await statPath(client, containerId, target);
+    try {
+      existing = await statPath(client, containerId, target);
+    } catch (error) {
+      if (error instanceof BerthError && error.code === 'E_NOT_DIRECTORY')
+        throw notDirectoryError(path, 'writeFile');
+      throw error;
+    }
     if (existing === null || existing.type !== 'symlink') break;
     target = posix.resolve(posix.dirname(target), existing.linkTarget);
   }

@@ -105,6 +105,11 @@ class DockerExecutionContext implements DockerContext {
   private readonly client: EngineClient;
   private readonly handles = new Map<string, HandleState>();
   private readonly registry = new BackgroundRegistry('bg-');
+  /** Running background tasks per container (whoever owns them now). */
+  private readonly hostedTasks = new Map<string, Set<object>>();
+  /** Containers of destroyed handles kept for tasks another handle owns. */
+  private readonly retiredContainers = new Set<string>();
+  private readonly removals = new Set<Promise<void>>();
 
   constructor(options: ResolvedDockerOptions) {
     this.options = options;
@@ -184,7 +189,19 @@ class DockerExecutionContext implements DockerContext {
         if (taskId !== undefined) this.registry.noteOutput(taskId);
       },
     });
-    const task = this.registry.register(machinery, { handleId: handle.id, stallMs, onExit, onStall });
+    // The task runs in this container whichever handle owns it later (reassignBackground).
+    const hosted = this.hostedTasks.get(state.containerId) ?? new Set<object>();
+    this.hostedTasks.set(state.containerId, hosted);
+    const token = {};
+    hosted.add(token);
+    const settled = machinery.settled.then((outcome) => {
+      this.taskEnded(state.containerId, token);
+      return outcome;
+    });
+    const task = this.registry.register(
+      { ...machinery, settled },
+      { handleId: handle.id, stallMs, onExit, onStall },
+    );
     taskId = task.id;
     return task;
   }
@@ -387,6 +404,9 @@ class DockerExecutionContext implements DockerContext {
 
   async close(): Promise<void> {
     await Promise.all([...this.handles.values()].map((state) => this.destroy(state.handle)));
+    // Containers kept alive for tasks handed to other handles go now, with those tasks.
+    await Promise.all([...this.retiredContainers].map((id) => this.removeRetired(id)));
+    await Promise.all(this.removals);
     this.client.close();
   }
 
@@ -394,11 +414,35 @@ class DockerExecutionContext implements DockerContext {
     try {
       await this.registry.destroyHandle(state.handle.id, this.options.destroyGraceMs);
       await Promise.all([...state.live].map((end) => end().catch(() => undefined)));
-      await removeContainer(this.client, state.containerId);
+      if ((this.hostedTasks.get(state.containerId)?.size ?? 0) > 0) {
+        // Tasks reassigned to another handle still run here: the container goes when they end.
+        this.retiredContainers.add(state.containerId);
+      } else {
+        this.hostedTasks.delete(state.containerId);
+        await removeContainer(this.client, state.containerId);
+      }
+      await Promise.all(this.removals);
     } finally {
       this.handles.delete(state.handle.id);
       if (state.spillDir !== undefined) removePrivateDir(state.spillDir);
     }
+  }
+
+  /** A background task ended: a retired container with no task left is removed. */
+  private taskEnded(containerId: string, token: object): void {
+    const hosted = this.hostedTasks.get(containerId);
+    hosted?.delete(token);
+    if ((hosted?.size ?? 0) === 0 && this.retiredContainers.has(containerId))
+      void this.removeRetired(containerId);
+  }
+
+  private removeRetired(containerId: string): Promise<void> {
+    this.retiredContainers.delete(containerId);
+    this.hostedTasks.delete(containerId);
+    const removal = removeContainer(this.client, containerId).catch(() => undefined);
+    this.removals.add(removal);
+    void removal.then(() => this.removals.delete(removal));
+    return removal;
   }
 
   private state(handle: ContextHandle): HandleState {

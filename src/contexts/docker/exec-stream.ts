@@ -7,9 +7,9 @@
 import { PassThrough, Writable } from 'node:stream';
 import type { ExecStream } from '../../context/types.js';
 import type { EngineClient } from './engine-client.js';
-import { containerRunning, createExec, inspectExec, startExecHijacked } from './engine-exec.js';
+import { createExec, inspectExec, startExecHijacked } from './engine-exec.js';
 import { FrameDemuxer } from './frame-demuxer.js';
-import { terminateTagged } from './run-exec.js';
+import { exitFacts, terminateTagged } from './run-exec.js';
 import { newExecTag, tagEnv } from './tagged-termination.js';
 
 /** What opening a stream needs. */
@@ -62,7 +62,6 @@ export async function openExecStream(spec: StreamSpec): Promise<ExecStream & { t
   };
   if (head.length > 0) onChunk(head);
   socket.on('data', onChunk);
-  let killedByBerth = false;
   const closed = new Promise<void>((resolve) => {
     socket.once('close', () => resolve());
     socket.once('error', () => undefined);
@@ -77,11 +76,7 @@ export async function openExecStream(spec: StreamSpec): Promise<ExecStream & { t
         await new Promise((resolve) => setTimeout(resolve, 10));
         state = await inspectExec(spec.client, execId);
       }
-      const code = state.exitCode;
-      if (code === null) return null;
-      if (code > 128 && (killedByBerth || !(await containerRunning(spec.client, spec.containerId))))
-        return null;
-      return code;
+      return exitFacts(state.exitCode).exitCode;
     } catch {
       return null; // the container is gone, and the process with it
     }
@@ -103,7 +98,6 @@ export async function openExecStream(spec: StreamSpec): Promise<ExecStream & { t
   let termination: Promise<void> | undefined;
   const kill = (): Promise<void> => {
     termination ??= (async () => {
-      killedByBerth = true;
       await terminateTagged(spec.client, spec.containerId, tag, spec.graceMs).catch(() => undefined);
       // Everything tagged is gone; do not let an escaped pipe holder keep the connection.
       const timer = setTimeout(() => socket.destroy(), 1000);

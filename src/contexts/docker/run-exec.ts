@@ -8,6 +8,7 @@ import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { OutputCapture } from '../../context/output-capture.js';
 import type { ExecResult, OutputChunk, OutputPolicy } from '../../context/types.js';
+import { NotFoundError, SpawnError } from '../../errors/index.js';
 import type { EngineClient } from './engine-client.js';
 import {
   containerRunning,
@@ -39,15 +40,30 @@ export interface RunExecSpec {
   readonly onOutput: ((chunk: OutputChunk) => void) | undefined;
 }
 
-/** Signal name for a `128 + n` exit status. */
+/** Signal name for a `128 + n` exit status (n a signal number); null for any other status. */
 export function signalName(status: number): string | null {
   const number = status - 128;
-  if (number <= 0) return null;
+  if (number <= 0 || number > 31) return null;
   for (const [name, value] of Object.entries(constants.signals)) {
     if (value === number) return name;
   }
   return null;
 }
+
+/**
+ * Exit facts from the engine's status. The engine reports a process killed by signal n as
+ * `128 + n`, exactly like a shell's `$?`, and offers no way to tell it from `exit 128+n`; berth
+ * reads it the shell's way: a signal.
+ */
+export function exitFacts(status: number | null): { exitCode: number | null; signal: string | null } {
+  if (status === null) return { exitCode: null, signal: 'SIGKILL' };
+  const signal = signalName(status);
+  return signal === null ? { exitCode: status, signal: null } : { exitCode: null, signal };
+}
+
+/** The runtime's own report that the exec could not start (it arrives on stdout, status 126/127). */
+const RUNTIME_START_FAILURE =
+  /^OCI runtime exec failed: .*?(chdir to cwd|executable file not found|no such file or directory)/;
 
 /**
  * End every process carrying `tag` inside the container and wait until none remains.
@@ -170,13 +186,20 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
       }
     }
     const code = state?.exitCode ?? null;
-    const exit =
-      killedByBerth && code !== null && code > 128
-        ? { exitCode: null, signal: signalName(code) }
-        : killedByBerth && code === null
-          ? { exitCode: null, signal: 'SIGKILL' }
-          : { exitCode: code, signal: null };
-    return await settle(spec, started, stdout, stderr, exit, timedOut, aborted);
+    if ((code === 126 || code === 127) && stdout.bytesTotal < 4096) {
+      const settled = await stdout.finish();
+      const failure = RUNTIME_START_FAILURE.exec(settled.text);
+      if (failure !== null) {
+        await stderr.discard();
+        if (failure[1] === 'chdir to cwd') throw new NotFoundError(spec.workingDir, 'working directory');
+        throw new SpawnError(
+          'not-found',
+          '/bin/sh',
+          `the container has no /bin/sh to run commands: ${settled.text.trim()}`,
+        );
+      }
+    }
+    return await settle(spec, started, stdout, stderr, exitFacts(code), timedOut, aborted);
   } catch (error) {
     await Promise.all([stdout.discard(), stderr.discard()]);
     throw error;

@@ -6,7 +6,7 @@
 import type { Terminal } from '../../context/types.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, inspectExec, resizeExec, startExecHijacked } from './engine-exec.js';
-import { terminateTagged } from './run-exec.js';
+import { exitFacts, terminateTagged } from './run-exec.js';
 import { newExecTag, tagEnv } from './tagged-termination.js';
 
 /** The login shell of the container user from /etc/passwd, else /bin/sh. */
@@ -70,7 +70,6 @@ export async function openContainerTerminal(
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   await resizeExec(spec.client, execId, spec.cols, spec.rows).catch(() => undefined);
   const state = await inspectExec(spec.client, execId).catch(() => ({ pid: 0 }));
-  let killed = false;
   const exited = closed.then(async () => {
     spec.onClosed();
     try {
@@ -79,8 +78,7 @@ export async function openContainerTerminal(
         await new Promise((resolve) => setTimeout(resolve, 10));
         current = await inspectExec(spec.client, execId);
       }
-      if (current.exitCode === null || (killed && current.exitCode > 128)) return null;
-      return current.exitCode;
+      return exitFacts(current.exitCode).exitCode;
     } catch {
       return null;
     }
@@ -88,7 +86,6 @@ export async function openContainerTerminal(
   let termination: Promise<void> | undefined;
   const terminate = (): Promise<void> => {
     termination ??= (async () => {
-      killed = true;
       await terminateTagged(spec.client, spec.containerId, tag, spec.graceMs).catch(() => undefined);
       const timer = setTimeout(() => socket.destroy(), 1000);
       await closed;
