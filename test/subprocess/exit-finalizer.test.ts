@@ -73,7 +73,7 @@ describe('host-exit finalizer', () => {
   it('kills every live tree synchronously when the host calls process.exit', async () => {
     const { report, exited } = startHost('exit');
     const { root: treeRoot, descendants } = await report;
-    expect(descendants).toHaveLength(3);
+    expect(descendants).toHaveLength(4);
     expect(await exited).toEqual({ code: 0, signal: null });
     for (const pid of [treeRoot, ...descendants]) {
       await waitFor(() => !alive(pid), `pid ${pid} to be gone after the host exited`);

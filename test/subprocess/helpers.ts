@@ -46,13 +46,13 @@ export function spec(argv: string[], overrides: Partial<SubprocessSpawnSpec> = {
 /** Wait until tree.sh printed "ready" and return the descendant pids it announced, by kind. */
 export async function treePids(
   reader: SubprocessOutputReader,
-): Promise<Record<'group' | 'setsid' | 'trapper', number>> {
+): Promise<Record<'group' | 'setsid' | 'trapper' | 'orphan', number>> {
   const text = await waitFor(() => {
     const now = reader.readFrom(0).text;
     return now.includes('ready\n') && now;
   }, 'tree.sh to start its descendants');
   const pids = Object.fromEntries([...text.matchAll(/^(\w+) (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
-  return pids as Record<'group' | 'setsid' | 'trapper', number>;
+  return pids as Record<'group' | 'setsid' | 'trapper' | 'orphan', number>;
 }
 
 /** The pattern byte emit.mjs writes at stream offset `i`. */

@@ -159,6 +159,23 @@ describe('LocalSubprocessRuntime.spawn: bounded collection', () => {
     },
   );
 
+  it('keeps 64 MiB of output within a 1 KiB cap', async () => {
+    const handle = runtime.spawn(
+      spec(['/usr/bin/head', '-c', String(64 * 1024 * 1024), '/dev/zero'], {
+        stdio: { stdin: 'ignore', stdout: { maxBytes: 1024, headBytes: 24 }, stderr: 'ignore' },
+      }),
+    );
+    await handle.done;
+    const snap = handle.collected.stdout!.snapshot();
+    expect(snap).toMatchObject({
+      bytesTotal: 64 * 1024 * 1024,
+      truncated: true,
+      omittedBytes: 64 * 1024 * 1024 - 1024,
+    });
+    expect(snap.text).toBe('\0'.repeat(1000));
+    expect(snap.head).toBe('\0'.repeat(24));
+  });
+
   it('never splits a multibyte character at any cap', async () => {
     const text = 'a\u00e9\u20ac\u{1f600}'.repeat(5);
     const bytes = Buffer.byteLength(text);

@@ -16,7 +16,7 @@ describe('tree-scoped termination', () => {
     expect(await handle.done).toEqual({ exitCode: null, signal: 'SIGTERM' });
   });
 
-  it('kills a TERM-trapping descendant after grace, and a setsid grandchild, leaving nothing', async () => {
+  it('kills a TERM-trapping descendant after grace, setsid grandchildren, and one orphaned mid-teardown', async () => {
     const handle = runtime.spawn(spec(['/bin/sh', fixture('tree.sh')], { graceMs: 300 }));
     const pids = await treePids(handle.collected.stdout!);
     const setsidStat = await waitFor(() => readProcStat(pids.setsid), 'the setsid child');
@@ -25,12 +25,27 @@ describe('tree-scoped termination', () => {
     expect(setsidStat.pgrp).not.toBe(handle.pid);
     for (const pid of Object.values(pids)) expect(alive(pid)).toBe(true);
 
+    await waitFor(() => readProcStat(pids.orphan)?.comm === 'sleep', 'the orphan-to-be to exec sleep');
+
     handle.terminate();
+    // The root dies of the TERM at once; the orphan ignores it and is reparented away from the tree.
+    await waitFor(() => readProcStat(pids.orphan)?.ppid !== handle.pid, 'the orphan to be reparented');
+    expect(alive(pids.orphan)).toBe(true);
     expect(await handle.waitForExit()).toBe(true);
     for (const pid of [handle.pid, ...Object.values(pids)]) expect(alive(pid), `pid ${pid}`).toBe(false);
     const outcome = await handle.done;
     expect(outcome.exitCode).toBeNull();
     expect(['SIGTERM', 'SIGKILL']).toContain(outcome.signal);
+  });
+
+  it('escalates to SIGKILL when the root itself ignores SIGTERM, and keeps killing what it forks', async () => {
+    const handle = runtime.spawn(
+      spec(['/bin/sh', '-c', 'trap "" TERM; echo armed; while :; do sleep 0.05; done'], { graceMs: 300 }),
+    );
+    await waitFor(() => handle.collected.stdout!.readFrom(0).text === 'armed\n', 'the trap to be set');
+    handle.terminate();
+    expect(await handle.done).toEqual({ exitCode: null, signal: 'SIGKILL' });
+    expect(await handle.waitForExit()).toBe(true);
   });
 
   it('waitForExit observes the whole tree, not just the root', async () => {
