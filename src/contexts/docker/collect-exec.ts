@@ -9,8 +9,9 @@ import type { Readable } from 'node:stream';
 import { BerthError } from '../../errors/index.js';
 import type { EngineClient } from './engine-client.js';
 import {
-  containerRunning,
+  containerStopped,
   createExec,
+  deathLikeStatus,
   inspectExec,
   startExecHijacked,
   startExecStream,
@@ -96,7 +97,7 @@ export async function collectExec(
   if (overflow) {
     throw new BerthError(
       'E_IO',
-      `${options.what}: the listing exceeded ${options.maxStdoutBytes} bytes; narrow the path or the pattern`,
+      `${options.what}: the output exceeded ${options.maxStdoutBytes} bytes; narrow the request`,
     );
   }
   let state = await inspectExec(client, execId);
@@ -104,8 +105,9 @@ export async function collectExec(
     await new Promise((resolve) => setTimeout(resolve, 10));
     state = await inspectExec(client, execId);
   }
-  if (state.exitCode === null || (state.exitCode > 128 && !(await containerRunning(client, containerId)))) {
+  if (deathLikeStatus(state.exitCode) && (await containerStopped(client, containerId))) {
     throw new ContainerGoneError(containerId, `it stopped during ${options.what}`);
   }
-  return { exitCode: state.exitCode, stdout: Buffer.concat(stdout), stderr: stderr.toString('utf8') };
+  // Still running after the stream closed: report it as killed rather than guess a status.
+  return { exitCode: state.exitCode ?? 137, stdout: Buffer.concat(stdout), stderr: stderr.toString('utf8') };
 }

@@ -131,3 +131,25 @@ export async function containerRunning(client: EngineClient, containerId: string
     throw error;
   }
 }
+
+/**
+ * Whether the container stopped (or is gone), allowing `patienceMs` for the engine to notice: a
+ * container killed from outside ends its processes a moment before the engine marks it stopped.
+ */
+export async function containerStopped(
+  client: EngineClient,
+  containerId: string,
+  patienceMs = 300,
+): Promise<boolean> {
+  const deadline = Date.now() + patienceMs;
+  for (;;) {
+    if (!(await containerRunning(client, containerId).catch(() => false))) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** An exit status that a dying container can produce (signal deaths, runtime failures, none). */
+export function deathLikeStatus(status: number | null): boolean {
+  return status === null || status === 126 || status >= 128;
+}

@@ -7,9 +7,9 @@
 import { PassThrough, Writable } from 'node:stream';
 import type { ExecStream } from '../../context/types.js';
 import type { EngineClient } from './engine-client.js';
-import { createExec, inspectExec, startExecHijacked } from './engine-exec.js';
+import { createExec, startExecHijacked } from './engine-exec.js';
 import { FrameDemuxer } from './frame-demuxer.js';
-import { exitFacts, terminateTagged } from './run-exec.js';
+import { finalExitCode, terminateTagged } from './run-exec.js';
 import { newExecTag, tagEnv } from './tagged-termination.js';
 
 /** What opening a stream needs. */
@@ -70,16 +70,7 @@ export async function openExecStream(spec: StreamSpec): Promise<ExecStream & { t
     stdout.end();
     stderr.end();
     spec.onClosed();
-    try {
-      let state = await inspectExec(spec.client, execId);
-      for (let attempt = 0; state.running && attempt < 50; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        state = await inspectExec(spec.client, execId);
-      }
-      return exitFacts(state.exitCode).exitCode;
-    } catch {
-      return null; // the container is gone, and the process with it
-    }
+    return finalExitCode(spec.client, spec.containerId, execId).catch(() => null);
   });
   const stdin = new Writable({
     write(chunk: Buffer, _encoding, callback) {

@@ -11,8 +11,9 @@ import type { ExecResult, OutputChunk, OutputPolicy } from '../../context/types.
 import { NotFoundError, SpawnError } from '../../errors/index.js';
 import type { EngineClient } from './engine-client.js';
 import {
-  containerRunning,
+  containerStopped,
   createExec,
+  deathLikeStatus,
   type ExecState,
   inspectExec,
   startExecHijacked,
@@ -106,6 +107,21 @@ async function settledState(client: EngineClient, execId: string): Promise<ExecS
   return null;
 }
 
+/**
+ * Exit code of a finished stream-like exec (stream, terminal): null when killed by a signal, or
+ * when the container itself is gone (whatever status the engine recorded then is not the child's).
+ */
+export async function finalExitCode(
+  client: EngineClient,
+  containerId: string,
+  execId: string,
+): Promise<number | null> {
+  const state = await settledState(client, execId);
+  if (state === null || (deathLikeStatus(state.exitCode) && (await containerStopped(client, containerId))))
+    return null;
+  return exitFacts(state.exitCode).exitCode;
+}
+
 /** Run one command to completion. A non-zero exit is a result; a vanished container throws. */
 export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
   const started = performance.now();
@@ -174,12 +190,8 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
     if (termination) await termination;
     const state = await settledState(spec.client, execId);
     const killedByBerth = timedOut || aborted;
-    if (
-      state === null ||
-      streamError !== undefined ||
-      (state.exitCode !== null && state.exitCode > 128 && !killedByBerth)
-    ) {
-      if (!(await containerRunning(spec.client, spec.containerId).catch(() => false))) {
+    if (state === null || streamError !== undefined || (deathLikeStatus(state.exitCode) && !killedByBerth)) {
+      if (await containerStopped(spec.client, spec.containerId)) {
         throw new ContainerGoneError(spec.containerId, 'it stopped while a command was running', {
           cause: streamError,
         });

@@ -6,7 +6,7 @@
 import type { Terminal } from '../../context/types.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, inspectExec, resizeExec, startExecHijacked } from './engine-exec.js';
-import { exitFacts, terminateTagged } from './run-exec.js';
+import { finalExitCode, terminateTagged } from './run-exec.js';
 import { newExecTag, tagEnv } from './tagged-termination.js';
 
 /** The login shell of the container user from /etc/passwd, else /bin/sh. */
@@ -72,16 +72,7 @@ export async function openContainerTerminal(
   const state = await inspectExec(spec.client, execId).catch(() => ({ pid: 0 }));
   const exited = closed.then(async () => {
     spec.onClosed();
-    try {
-      let current = await inspectExec(spec.client, execId);
-      for (let attempt = 0; current.running && attempt < 50; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        current = await inspectExec(spec.client, execId);
-      }
-      return exitFacts(current.exitCode).exitCode;
-    } catch {
-      return null;
-    }
+    return finalExitCode(spec.client, spec.containerId, execId).catch(() => null);
   });
   let termination: Promise<void> | undefined;
   const terminate = (): Promise<void> => {
