@@ -14,6 +14,7 @@ describeDocker('docker context behaviour', () => {
   afterAll(() => context.close());
 
   it('gives commands the non-interactive defaults, the handle env, and per-call overrides and removals', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
     const show = 'echo "${TERM-unset} ${NO_COLOR-unset} ${FROM_HANDLE-unset} ${EXTRA-unset}"';
     expect((await context.exec(handle, show)).stdout).toBe('dumb 1 handle unset\n');
     const changed = await context.exec(handle, show, {
