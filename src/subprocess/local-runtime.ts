@@ -11,7 +11,7 @@ import { type HandleOwner, LocalProcessHandle } from './local-process-handle.js'
 import { awaitSessionReady, LocalTerminalHandle, type TerminalOwner } from './local-terminal.js';
 import { createPrivateDir } from './private-dir.js';
 import { loadPty } from './pty-loader.js';
-import { resolveLocalExecutable } from './resolve-executable.js';
+import { findExecutable, resolveLocalExecutable } from './resolve-executable.js';
 import { SubprocessRuntime } from './runtime.js';
 import { childEnv } from './scrubbed-env.js';
 import { checkCwd } from './spawn-failure.js';
@@ -118,11 +118,7 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
     const cwdError = checkCwd(spec.cwd, command);
     if (cwdError) throw cwdError;
     // node-pty reports a failed exec only as exit status 1, so resolve first for a typed error.
-    const file = await resolveLocalExecutable(
-      command,
-      env.PATH === undefined ? {} : { PATH: env.PATH },
-      spec.signal,
-    );
+    const file = await findExecutable(command, env.PATH === undefined ? {} : { PATH: env.PATH }, spec.signal);
     spec.signal?.throwIfAborted();
     this.assertOpen();
     const term = pty.spawn(file, spec.argv.slice(1), {

@@ -21,6 +21,9 @@ import type {
   SubprocessTerminalSpawnSpec,
 } from './types.js';
 
+/** Output held for the first `onData` listener at most (the latest bytes are kept). */
+export const PENDING_OUTPUT_MAX_BYTES = 1024 * 1024;
+
 /** What the owning runtime provides to each terminal. */
 export interface TerminalOwner {
   terminalGone(handle: LocalTerminalHandle): void;
@@ -35,6 +38,9 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
   private readonly graceMs: number;
   private readonly owner: TerminalOwner;
   private readonly listeners = new Set<(chunk: Uint8Array) => void>();
+  // Output held until the first listener subscribes; `undefined` from then on.
+  private pending: Uint8Array[] | undefined = [];
+  private pendingBytes = 0;
   private exited = false;
   private terminating: Promise<void> | undefined;
   private abortCleanup: (() => void) | undefined;
@@ -49,7 +55,8 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
     registerTreeForExit(this.tree);
     pty.onData((data) => {
       const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-      for (const listener of this.listeners) listener(chunk);
+      if (this.pending) this.hold(chunk);
+      else for (const listener of this.listeners) listener(chunk);
     });
     // node-pty reports exit after the master side closed, so every queued byte was delivered.
     this.done = new Promise((resolve) => {
@@ -70,9 +77,21 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
     }
   }
 
-  /** Listen to output bytes in order; returns the unsubscribe function. */
+  /**
+   * Listen to output bytes in order; returns the unsubscribe function. Output that arrived before
+   * the first listener (up to {@link PENDING_OUTPUT_MAX_BYTES}, the latest kept) is delivered to
+   * that listener first, in a microtask, ahead of any later output.
+   */
   onData(listener: (chunk: Uint8Array) => void): () => void {
     this.listeners.add(listener);
+    const pending = this.pending;
+    if (pending) {
+      this.pending = undefined;
+      // No I/O callback can run before this microtask, so the held output stays first.
+      queueMicrotask(() => {
+        for (const chunk of pending) listener(chunk);
+      });
+    }
     return () => this.listeners.delete(listener);
   }
 
@@ -126,6 +145,16 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
       this.forget();
     })();
     return this.terminating;
+  }
+
+  /** Hold a chunk for the first listener, dropping the oldest beyond the cap. */
+  private hold(chunk: Uint8Array): void {
+    const pending = this.pending!;
+    pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    while (this.pendingBytes > PENDING_OUTPUT_MAX_BYTES && pending.length > 1) {
+      this.pendingBytes -= pending.shift()!.length;
+    }
   }
 
   private forget(): void {

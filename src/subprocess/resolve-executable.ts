@@ -51,6 +51,18 @@ export async function resolveLocalExecutable(
   env?: Readonly<Record<string, string>>,
   signal?: AbortSignal,
 ): Promise<string> {
+  return realpath(await findExecutable(command, env, signal));
+}
+
+/**
+ * Like {@link resolveLocalExecutable}, but returns the path as found (symlinks kept): what to
+ * exec, since a multi-call binary (busybox) chooses its behaviour by the name it was started as.
+ */
+export async function findExecutable(
+  command: string,
+  env?: Readonly<Record<string, string>>,
+  signal?: AbortSignal,
+): Promise<string> {
   validateCommandShape(command, 'command');
   signal?.throwIfAborted();
   if (isAbsolute(command)) {
@@ -66,7 +78,7 @@ export async function resolveLocalExecutable(
         `${command} is not an executable regular file for this user; check its type and mode (chmod +x)`,
       );
     }
-    return realpath(command);
+    return command;
   }
   const pathValue = env?.PATH ?? scrubbedParentEnv().PATH ?? '';
   // Empty and relative PATH entries would mean "the current directory": skipped, not guessed.
@@ -76,7 +88,7 @@ export async function resolveLocalExecutable(
     signal?.throwIfAborted();
     const candidate = join(dir, command);
     const problem = await executableProblem(candidate);
-    if (problem === undefined) return realpath(candidate);
+    if (problem === undefined) return candidate;
     if (problem === 'permission-denied') denied ??= candidate;
   }
   signal?.throwIfAborted();

@@ -1,4 +1,6 @@
-import { readdirSync, readlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   InvalidArgumentError,
@@ -55,6 +57,36 @@ describe('spawnTerminal', () => {
     expect(output.chunks.every((chunk) => chunk instanceof Uint8Array)).toBe(true);
     terminal.write(new TextEncoder().encode('exit 5\n'));
     expect(await terminal.done).toEqual({ exitCode: 5, signal: null });
+    await terminal.terminate();
+  });
+
+  it('execs a bare name by the path it was found at, so a multi-call binary keeps its name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berth-multicall-'));
+    try {
+      symlinkSync('/bin/busybox', join(dir, 'ash'));
+      const terminal = await runtime.spawnTerminal({
+        ...bash,
+        argv: ['ash', '-c', 'echo "multi-$((1 + 1))"'],
+        env: { PATH: dir },
+      });
+      const output = record(terminal);
+      expect(await terminal.done).toEqual({ exitCode: 0, signal: null });
+      expect(output.text()).toContain('multi-2');
+      await terminal.terminate();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('holds output produced before the first listener and delivers it first', async () => {
+    const terminal = await runtime.spawnTerminal({ ...bash, argv: ['/bin/sh', '-c', 'echo early-bytes'] });
+    expect(await terminal.done).toEqual({ exitCode: 0, signal: null });
+    const first: string[] = [];
+    const second: string[] = [];
+    terminal.onData((chunk) => first.push(Buffer.from(chunk).toString()));
+    terminal.onData((chunk) => second.push(Buffer.from(chunk).toString()));
+    await waitFor(() => first.join('').includes('early-bytes'), 'the held output');
+    expect(second).toEqual([]);
     await terminal.terminate();
   });
 
