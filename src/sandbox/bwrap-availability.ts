@@ -48,6 +48,8 @@ export type BwrapAvailability =
   | { readonly ok: false; readonly reason: string; readonly fix: string };
 
 const verified = new Set<string>();
+/** PATH lookups already made (lookup key → executable); a missing binary is never remembered. */
+const located = new Map<string, string>();
 
 /**
  * Find bubblewrap (`explicitPath`, else `bwrap` on `pathValue`) and make sure it can build a
@@ -59,7 +61,8 @@ export function checkBwrap(options: {
   readonly isRoot: boolean;
   readonly network: 'deny' | 'allow';
 }): BwrapAvailability {
-  const path = findExecutable(options.explicitPath ?? 'bwrap', options.pathValue);
+  const lookup = options.explicitPath ?? `PATH=${options.pathValue ?? ''}`;
+  const path = located.get(lookup) ?? findExecutable(options.explicitPath ?? 'bwrap', options.pathValue);
   if (path === null) {
     const where =
       options.explicitPath === undefined
@@ -68,7 +71,10 @@ export function checkBwrap(options: {
     return { ok: false, reason: `bubblewrap is not available: ${where}`, fix: INSTALL_BWRAP_FIX };
   }
   const key = `${path}\0${options.isRoot}\0${options.network}`;
-  if (verified.has(key)) return { ok: true, path };
+  if (verified.has(key)) {
+    located.set(lookup, path);
+    return { ok: true, path };
+  }
   const trueBinary = findExecutable('true', options.pathValue) ?? '/bin/true';
   const flags = namespaceFlags({ isRoot: options.isRoot, network: options.network, newSession: true });
   const run = spawnSync(
@@ -91,6 +97,7 @@ export function checkBwrap(options: {
   );
   if (run.status === 0) {
     verified.add(key);
+    located.set(lookup, path);
     return { ok: true, path };
   }
   const stderr = (run.stderr ?? '').trim();

@@ -90,6 +90,9 @@ function existingRealPaths(paths: readonly string[]): { path: string; directory:
   const found = new Map<string, boolean>();
   for (const path of paths) {
     try {
+      // Most defaults do not exist on a given host: one lstat rules them out before a realpath
+      // (which a symlink anywhere on the way, such as /var/run, needs).
+      lstatSync(path);
       const real = realpathSync.native(path);
       found.set(real, lstatSync(real).isDirectory());
     } catch {
