@@ -80,6 +80,21 @@ export function scanProcesses(): ProcStat[] {
   return out;
 }
 
+let lastScan: { readonly at: number; readonly stats: ProcStat[] } | undefined;
+
+/**
+ * {@link scanProcesses}, reusing a scan taken within the last `maxAgeMs` (default 2 ms). Many trees
+ * terminating at once (a context's dispose) then share one walk of `/proc` per poll instead of
+ * each paying for its own.
+ */
+export function scanProcessesShared(maxAgeMs = 2): ProcStat[] {
+  const now = performance.now();
+  if (lastScan && now - lastScan.at <= maxAgeMs) return lastScan.stats;
+  const stats = scanProcesses();
+  lastScan = { at: performance.now(), stats };
+  return stats;
+}
+
 /** True for a process that can no longer run: a zombie awaiting its reaper, or dead. */
 export function isDefunct(stat: ProcStat): boolean {
   return stat.state === 'Z' || stat.state === 'X' || stat.state === 'x';

@@ -5,7 +5,14 @@
  * (pid + start time), so one orphaned mid-teardown is still signalled and awaited.
  * @module
  */
-import { isDefunct, type ProcStat, procAvailable, readProcStat, scanProcesses } from './proc-stat.js';
+import {
+  isDefunct,
+  type ProcStat,
+  procAvailable,
+  readProcStat,
+  scanProcesses,
+  scanProcessesShared,
+} from './proc-stat.js';
 
 /** One remembered member. */
 interface Identity {
@@ -38,10 +45,11 @@ export class ProcessTree {
   /**
    * Every live member other than the root, found now; each one found is remembered. Without
    * `/proc` only the process group is known, and this returns an empty list.
+   * @param fresh - walk `/proc` now rather than reuse a scan from the last 2 ms.
    */
-  members(): ProcStat[] {
+  members(fresh = false): ProcStat[] {
     if (!procAvailable) return [];
-    const all = scanProcesses();
+    const all = fresh ? scanProcesses() : scanProcessesShared();
     const byPid = new Map<number, ProcStat>();
     const children = new Map<number, ProcStat[]>();
     for (const stat of all) {
@@ -89,7 +97,8 @@ export class ProcessTree {
     // (an unreaped zombie still answers `kill(-pgid, 0)`).
     if (!procAvailable) return !this.groupAlive();
     if (this.knownAlive()) return false;
-    return this.members().length === 0;
+    // A shared scan may be a moment old; "gone" is final, so confirm it with a fresh one.
+    return this.members().length === 0 && this.members(true).length === 0;
   }
 
   /** Cheap check without a full scan: root reaped, group empty, every remembered member gone. */

@@ -157,6 +157,24 @@ describe('tree-scoped termination', () => {
     );
   });
 
+  it('dispose ends many trees at once', async () => {
+    const local = new LocalSubprocessRuntime();
+    const handles = Array.from({ length: 20 }, () =>
+      local.spawn(spec(['/bin/sh', '-c', 'sleep 1000 & echo $!; wait'], { graceMs: 1000 })),
+    );
+    const children = await Promise.all(
+      handles.map((handle) =>
+        waitFor(
+          () => Number(handle.collected.stdout!.readFrom(0).text.trim()) || undefined,
+          'the background pid',
+        ),
+      ),
+    );
+    await local.dispose();
+    for (const pid of [...handles.map((handle) => handle.pid), ...children])
+      expect(alive(pid), `pid ${pid}`).toBe(false);
+  });
+
   it('forgets trees that finished on their own', async () => {
     const local = new LocalSubprocessRuntime();
     const handle = local.spawn(spec(['/bin/true']));
