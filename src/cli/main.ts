@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { BerthError, InvalidArgumentError } from '../errors/index.js';
 import { EXIT_USAGE } from './exit-status.js';
 import { type CliIo, processIo } from './io.js';
+import { installSignalGuard } from './termination-signals.js';
 import { berthVersion } from './version.js';
 
 type CommandRunner = (argv: readonly string[], io: CliIo) => Promise<number>;
@@ -115,6 +116,7 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
+  installSignalGuard();
   const status = await main(process.argv.slice(2));
   // Let stdout drain (a pipe may still hold output), then leave with the status.
   process.exitCode = status;

@@ -51,7 +51,11 @@ async function connect(
   const errors: Error[] = [];
   const client = new Client({ name: 'berth-test', version: '1.0.0' });
   client.onerror = (error) => errors.push(error);
-  await client.connect(transport);
+  await client.connect(transport).catch((error: Error) => {
+    throw new Error(
+      `${error.message}; exit ${String(transport.exitCode)}; server stderr: ${transport.stderrTail()}`,
+    );
+  });
   cleanups.push(() => client.close());
   return { client, transport, errors };
 }
@@ -66,6 +70,10 @@ describe('createContextStdioTransport in the process context', () => {
     expect(await callText(client, 'echo', { text: 'héllo 😀 wörld' })).toBe('héllo 😀 wörld');
     expect(await callText(client, 'cwd')).toBe(realpathSync(workspace));
     await callText(client, 'stderr', { text: 'a line for the tail\n' });
+    // stderr is its own pipe: its bytes may land after the reply on stdout.
+    for (let i = 0; i < 100 && !transport.stderrTail().includes('a line for the tail'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     expect(transport.stderrTail()).toContain('echo-server ready');
     expect(transport.stderrTail()).toContain('a line for the tail');
     expect(pidsWithMarker(marker).length).toBeGreaterThan(0);
