@@ -98,10 +98,24 @@ export function isManagedName(name: string): boolean {
 export function scrubbedParentEnv(parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
-    if (value === undefined || isManagedName(name) || isCredentialShapedName(name)) continue;
+    if (value === undefined || isDropped(name)) continue;
     out[name] = value;
   }
   return out;
+}
+
+// Every spawn scrubs the same few dozen names: remember each verdict (bounded, names are few).
+const verdicts = new Map<string, boolean>();
+const MAX_VERDICTS = 4096;
+
+function isDropped(name: string): boolean {
+  let dropped = verdicts.get(name);
+  if (dropped === undefined) {
+    dropped = isManagedName(name) || isCredentialShapedName(name);
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+    verdicts.set(name, dropped);
+  }
+  return dropped;
 }
 
 /**
