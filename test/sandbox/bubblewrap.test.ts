@@ -305,3 +305,43 @@ describe('process tree', () => {
     expect(result.code).toBe(42);
   });
 });
+
+describe('as an unprivileged user (user namespace)', () => {
+  it('the non-root flag set confines a command run by uid 65534', async () => {
+    const { chmodSync, chownSync } = await import('node:fs');
+    // The test's temporary directory is private to root; uid 65534 must be able to pass through it.
+    chmodSync(base, 0o711);
+    const { namespaceFlags } = await import('../../src/sandbox/bwrap-availability.js');
+    const { planMounts } = await import('../../src/sandbox/bwrap-mounts.js');
+    const userWs = join(base, 'nobody-ws');
+    mkdirSync(userWs);
+    chownSync(userWs, 65534, 65534);
+    const p = createSandboxPolicy({ writableRoots: [userWs], home: join(base, 'no-home'), env: {} });
+    const mounts = planMounts(p, userWs);
+    if (!mounts.ok) throw new Error(mounts.reason);
+    const flags = namespaceFlags({ isRoot: false, network: 'deny', newSession: true });
+    expect(flags).toContain('--unshare-user');
+    expect(flags).not.toContain('--cap-drop');
+    const argv = [
+      'setpriv',
+      '--reuid=65534',
+      '--regid=65534',
+      '--clear-groups',
+      '--',
+      'bwrap',
+      ...flags,
+      ...mounts.args,
+      '--chdir',
+      userWs,
+      '--',
+      '/bin/sh',
+      '-c',
+      'echo "uid=$(id -u)"; echo ok > mine.txt && echo WROTE; echo x > /var/tmp/berth-nobody-escape 2>/dev/null || echo DENIED',
+    ];
+    const { runArgv } = await import('./run-confined.js');
+    const result = await runArgv(argv, { cwd: '/' });
+    expect(result.stdout, result.stderr).toBe('uid=65534\nWROTE\nDENIED\n');
+    expect(readFileSync(join(userWs, 'mine.txt'), 'utf8')).toBe('ok\n');
+    expect(existsSync('/var/tmp/berth-nobody-escape')).toBe(false);
+  });
+});
