@@ -201,6 +201,24 @@ describe('process context when the sandbox cannot be applied', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('no bubblewrap on PATH: exec returns 127 naming the PATH searched, and runs nothing', async () => {
+    const onPath = createProcessContext({
+      sandbox: createSandboxPolicy({ writableRoots: [base], home: join(base, 'home'), env: {} }),
+    });
+    const savedPath = process.env.PATH;
+    try {
+      const onPathHandle = await onPath.spawn({ cwd: base });
+      process.env.PATH = join(base, 'no-bin');
+      const result = await onPath.exec(onPathHandle, `/usr/bin/touch ${marker}`);
+      expect(result.exitCode).toBe(127);
+      expect(result.stderr).toContain(`no executable "bwrap" on PATH (${join(base, 'no-bin')})`);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      process.env.PATH = savedPath;
+      await onPath.close();
+    }
+  });
+
   it('openTerminal refuses with SandboxUnavailableError carrying the fix', async () => {
     if (closed.openTerminal === undefined)
       throw new Error('node-pty is not installed: terminals cannot be tested');
