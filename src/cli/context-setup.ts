@@ -71,8 +71,18 @@ export interface OpenContext {
   dispose(): Promise<void>;
 }
 
+/** Context settings a command adds to the shared flags. */
+export interface ContextTuning {
+  /** Bytes of each output stream `exec` keeps in memory (head + tail). */
+  readonly maxOutputBytes?: number | undefined;
+}
+
 /** Validate the context flags and open the context they describe. */
-export async function openContext(flags: FlagValues, io: CliIo): Promise<OpenContext> {
+export async function openContext(
+  flags: FlagValues,
+  io: CliIo,
+  tuning: ContextTuning = {},
+): Promise<OpenContext> {
   const kind = stringFlag(flags, 'context') ?? 'process';
   if (kind !== 'process' && kind !== 'docker') {
     throw new InvalidArgumentError('--context', `must be process or docker, got ${JSON.stringify(kind)}`);
@@ -96,12 +106,12 @@ export async function openContext(flags: FlagValues, io: CliIo): Promise<OpenCon
         'the docker context needs an image to run, e.g. --image node:20 (berth never pulls: it must be present)',
       );
     }
-    return openDocker(root, image, network, io);
+    return openDocker(root, image, network, io, tuning);
   }
   if (flags.image !== undefined) {
     throw new InvalidArgumentError('--image', 'applies to the docker context only; add --context docker');
   }
-  return openProcess(root, flags.sandbox as boolean | undefined, network ?? 'deny', io);
+  return openProcess(root, flags.sandbox as boolean | undefined, network ?? 'deny', io, tuning);
 }
 
 function resolveRoot(root: string | undefined, cwd: string): string {
@@ -126,6 +136,7 @@ async function openProcess(
   sandbox: boolean | undefined,
   network: 'allow' | 'deny',
   io: CliIo,
+  tuning: ContextTuning,
 ): Promise<OpenContext> {
   let policy: SandboxPolicy | undefined;
   let sandboxNote = 'unsandboxed';
@@ -147,7 +158,11 @@ async function openProcess(
       );
     }
   }
-  const context = createProcessContext({ workspaceRoot: root, ...(policy ? { sandbox: policy } : {}) });
+  const context = createProcessContext({
+    workspaceRoot: root,
+    ...(policy ? { sandbox: policy } : {}),
+    ...(tuning.maxOutputBytes === undefined ? {} : { output: { maxOutputBytes: tuning.maxOutputBytes } }),
+  });
   const handle = await context.spawn({ cwd: root });
   return {
     context,
@@ -168,8 +183,11 @@ async function openDocker(
   image: string,
   network: 'allow' | 'deny' | undefined,
   io: CliIo,
+  tuning: ContextTuning,
 ): Promise<OpenContext> {
-  const context = createDockerContext({});
+  const context = createDockerContext(
+    tuning.maxOutputBytes === undefined ? {} : { maxOutputBytes: tuning.maxOutputBytes },
+  );
   const handle = await withSpinner(
     `starting a container from ${image}`,
     () =>

@@ -1,7 +1,16 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newMarker, pidsWithMarker, waitForNoMarker } from '../mcp/process-markers.js';
@@ -108,6 +117,39 @@ describe('berth run', () => {
       expect(await exited).toBe(status);
       expect(await waitForNoMarker(marker)).toEqual([]);
     }
+  });
+
+  it('--max-output bounds the --json result to head + tail, with the whole stream spilled', async () => {
+    const result = await berth([
+      'run',
+      '--json',
+      '--max-output',
+      '1k',
+      '--root',
+      root,
+      '--',
+      'seq',
+      '1',
+      '20000',
+    ]);
+    const parsed = JSON.parse(result.stdout);
+    expect(parsed.stdoutFacts.bytesTotal).toBe(108_894);
+    expect(parsed.stdoutFacts.truncated).toBe(true);
+    expect(parsed.stdoutFacts.omittedBytes).toBeGreaterThan(100_000);
+    expect(parsed.stdout.startsWith('1\n2\n3\n')).toBe(true);
+    expect(parsed.stdout.endsWith('19999\n20000\n')).toBe(true);
+    expect(Buffer.byteLength(parsed.stdout)).toBeLessThan(2048);
+    // The spill outlives berth (the context's own copy went with it) and holds the whole stream.
+    const spill = parsed.stdoutFacts.spillPath as string;
+    expect(readFileSync(spill, 'utf8')).toBe(
+      `${Array.from({ length: 20000 }, (_, i) => i + 1).join('\n')}\n`,
+    );
+    expect(statSync(spill).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(spill)).mode & 0o777).toBe(0o700);
+    rmSync(dirname(spill), { recursive: true });
+    const bad = await berth(['run', '--json', '--max-output', '10 parsecs', '--', 'true']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--max-output: "10 parsecs" is not a size/);
   });
 
   it('--stdin hands stdin to the command', async () => {

@@ -9,8 +9,10 @@ import { CONTEXT_DETAILS, CONTEXT_FLAGS, openContext } from '../context-setup.js
 import { parseDuration } from '../duration.js';
 import { exitStatusOf } from '../exit-status.js';
 import type { CliIo } from '../io.js';
+import { keepSpills } from '../keep-spills.js';
 import { readAllBounded } from '../read-stdin.js';
 import { shellJoin } from '../shell-join.js';
+import { parseSize } from '../size.js';
 import { onTerminationSignal } from '../termination-signals.js';
 
 const MAX_STDIN_BYTES = 64 * 1024 * 1024;
@@ -35,6 +37,12 @@ export const runSpec: CommandSpec = {
     stdin: {
       type: 'boolean',
       description: "pass this process's stdin to the command (read to its end first)",
+    },
+    'max-output': {
+      type: 'string',
+      value: 'SIZE',
+      description:
+        'bytes of each stream kept in the --json result, as head + tail (64k, 10MiB; default 1MiB)',
     },
   },
   details: `One argument is run as a shell command line (pipes and globs work); several arguments are
@@ -66,8 +74,11 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const command = parsed.positionals.length === 1 ? parsed.positionals[0]! : shellJoin(parsed.positionals);
   const stdin = parsed.flags.stdin ? await readAllBounded(io.stdin, MAX_STDIN_BYTES, '--stdin') : undefined;
   const json = parsed.flags.json === true;
+  const maxOutputText = stringFlag(parsed.flags, 'max-output');
+  const maxOutputBytes = maxOutputText === undefined ? undefined : parseSize(maxOutputText, '--max-output');
+  if (maxOutputBytes === 0) throw new InvalidArgumentError('--max-output', 'must be at least 1 byte');
 
-  const open = await openContext(parsed.flags, io);
+  const open = await openContext(parsed.flags, io, { maxOutputBytes });
   const controller = new AbortController();
   let abortedBy: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -95,7 +106,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
           }),
     });
     if (json) {
-      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify(await keepSpills(result), null, 2)}\n`);
     } else if (!streamed) {
       // A context that cannot stream delivers the output with the result.
       io.stdout.write(result.stdout);
