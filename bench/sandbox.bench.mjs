@@ -87,7 +87,7 @@ export async function run() {
       { name: "sandboxed exec('true') median", value: `${t.sandboxedExec.toFixed(2)} ms` },
       { name: 'same bubblewrap argv spawned raw, median', value: `${t.rawBwrap.toFixed(2)} ms` },
       { name: "unsandboxed exec('true') median", value: `${t.plainExec.toFixed(2)} ms` },
-      { name: "raw spawn of /bin/sh -c true, median", value: `${t.rawSh.toFixed(2)} ms` },
+      { name: 'raw spawn of /bin/sh -c true, median', value: `${t.rawSh.toFixed(2)} ms` },
       {
         name: 'sandboxed exec / raw bubblewrap',
         value: `${ratio.toFixed(2)}x`,
@@ -99,7 +99,10 @@ export async function run() {
         name: 'time the sandbox adds to exec (sandboxed - unsandboxed)',
         value: `${(t.sandboxedExec - t.plainExec).toFixed(2)} ms`,
       },
-      { name: 'confineCommand per call (cached check)', value: `${((confineMs / 100) * 1000).toFixed(1)} µs` },
+      {
+        name: 'confineCommand per call (cached check)',
+        value: `${((confineMs / 100) * 1000).toFixed(1)} µs`,
+      },
     ];
   } finally {
     await Promise.allSettled([sandboxed.close(), plain.close()]);

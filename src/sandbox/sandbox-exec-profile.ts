@@ -112,7 +112,14 @@ export function generateSandboxExecProfile(
     '(allow pseudo-tty)',
     '',
     policy.network === 'allow'
-      ? '; Network: allowed.\n(allow network*)\n(allow system-socket)'
+      ? [
+          '; Network: allowed, with name resolution and the system network configuration.',
+          '(allow network*)',
+          '(allow system-socket)',
+          '(allow mach-lookup',
+          '  (global-name "com.apple.dnssd.service")',
+          '  (global-name "com.apple.SystemConfiguration.configd"))',
+        ].join('\n')
       : '; Network: denied (no network rule; deny default covers every socket operation).',
     '',
   ];

@@ -62,6 +62,7 @@ describe('generateSandboxExecProfile', () => {
     );
     expect(text).toContain('(allow signal (target same-sandbox))');
     expect(text).not.toContain('(allow network');
+    expect(text).not.toContain('dnssd');
     expect(text).toContain('; Network: denied');
     expect(balanced(text)).toBe(true);
   });
@@ -72,6 +73,7 @@ describe('generateSandboxExecProfile', () => {
       { resolveSymlinks: false },
     ).profile;
     expect(open).toContain('(allow network*)');
+    expect(open).toContain('(global-name "com.apple.dnssd.service")');
     expect(balanced(open)).toBe(true);
   });
 
