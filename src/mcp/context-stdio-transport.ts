@@ -97,7 +97,14 @@ export class ContextStdioTransport implements Transport {
     this.#stderr = new ByteTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
     this.#framer = new JsonLineFramer(
       {
-        onMessage: (message) => this.onmessage?.(message),
+        onMessage: (message) => {
+          // A throwing handler must not escape into the pipe's 'data' event and crash the host.
+          try {
+            this.onmessage?.(message);
+          } catch (error) {
+            this.#report(error);
+          }
+        },
         onError: (error) => this.onerror?.(error),
       },
       { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, protocol: 'mcp-stdio' },

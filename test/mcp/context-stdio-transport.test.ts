@@ -144,6 +144,36 @@ describe('createContextStdioTransport in the process context', () => {
     ]);
   });
 
+  it('survives an onmessage handler that throws, reporting it through onerror', async () => {
+    const transport = createContextStdioTransport(context, handle, {
+      command: process.execPath,
+      args: [FIXTURE],
+    });
+    cleanups.push(() => transport.close());
+    const errors: Error[] = [];
+    const replies: unknown[] = [];
+    transport.onerror = (error) => errors.push(error);
+    transport.onmessage = () => {
+      throw new Error('handler blew up');
+    };
+    await transport.start();
+    const initialize = {
+      jsonrpc: '2.0' as const,
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
+    await transport.send(initialize);
+    for (let i = 0; i < 200 && errors.length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(errors.map((e) => e.message)).toEqual(['handler blew up']);
+    transport.onmessage = (message) => replies.push(message);
+    await transport.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    for (let i = 0; i < 200 && replies.length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(replies).toEqual([{ jsonrpc: '2.0', id: 2, result: {} }]);
+  });
+
   it('closes when its signal aborts', async () => {
     const marker = newMarker();
     const controller = new AbortController();
