@@ -7,7 +7,7 @@
 import type { SpawnConfig } from '../../context/types.js';
 import { BerthError } from '../../errors/index.js';
 import { collectExec } from './collect-exec.js';
-import { planContainer, STATE_DIR } from './container-spec.js';
+import { type ContainerPlan, STATE_DIR } from './container-spec.js';
 import type { EngineClient } from './engine-client.js';
 import { containerErrorOf } from './engine-exec.js';
 import { DockerApiError, DockerImageNotFoundError } from './errors.js';
@@ -43,9 +43,8 @@ export async function startContainer(
   client: EngineClient,
   handleId: string,
   config: SpawnConfig,
-  defaultImage: string | undefined,
+  plan: ContainerPlan,
 ): Promise<StartedContainer> {
-  const plan = planContainer(config, handleId, defaultImage);
   let containerId: string;
   try {
     const { body } = await client.json<{ Id: string }>({

@@ -44,7 +44,7 @@ import { commandEnv, unsetLine } from './command-env.js';
 import { readContainerFile, statFollow, writeContainerFile } from './container-files.js';
 import { mappedPort, removeContainer, startContainer, sweepAbandoned } from './container-lifecycle.js';
 import { listDirectory, listGlob } from './container-listing.js';
-import { STATE_DIR } from './container-spec.js';
+import { planContainer, STATE_DIR } from './container-spec.js';
 import {
   type DockerContextOptions,
   type ResolvedDockerOptions,
@@ -122,8 +122,10 @@ class DockerExecutionContext implements DockerContext {
 
   async spawn(config: SpawnConfig = {}): Promise<ContextHandle> {
     const id = `docker-${randomBytes(6).toString('hex')}`;
+    // Bad options are reported before the engine is asked anything.
+    const plan = planContainer(config, id, this.options.image);
     await this.client.apiPrefix();
-    const started = await startContainer(this.client, id, config, this.options.image);
+    const started = await startContainer(this.client, id, config, plan);
     const handle: ContextHandle = Object.freeze({ id, type: 'docker', cwd: started.cwd });
     this.handles.set(id, {
       handle,

@@ -184,6 +184,7 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
         terminate();
       };
       spec.signal.addEventListener('abort', onAbort, { once: true });
+      if (spec.signal.aborted) onAbort(); // aborted while the exec was being created
     }
     const streamError = await pump(output, stdout, stderr);
     if (timer) clearTimeout(timer);

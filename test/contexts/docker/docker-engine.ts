@@ -14,14 +14,15 @@ import {
 } from '../../../src/contexts/docker/index.js';
 
 export const TEST_IMAGE = 'berth-test:busybox';
-const SOCKET = process.env.DOCKER_HOST?.startsWith('unix://')
+/** The engine socket the tests' own raw requests use. */
+export const ENGINE_SOCKET = process.env.DOCKER_HOST?.startsWith('unix://')
   ? process.env.DOCKER_HOST.slice('unix://'.length)
   : '/var/run/docker.sock';
 
 /** A raw GET against the engine socket (the test's own view, independent of berth's client). */
 export function engineGet(path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ socketPath: SOCKET, path, method: 'GET', timeout: 5000 }, (res) => {
+    const req = http.request({ socketPath: ENGINE_SOCKET, path, method: 'GET', timeout: 5000 }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => {
@@ -39,9 +40,9 @@ async function probe(): Promise<{ available: boolean; reason: string }> {
   try {
     const ping = await engineGet('/_ping');
     if (ping.status !== 200)
-      return { available: false, reason: `engine at ${SOCKET} answered HTTP ${ping.status}` };
+      return { available: false, reason: `engine at ${ENGINE_SOCKET} answered HTTP ${ping.status}` };
   } catch (error) {
-    return { available: false, reason: `no Docker engine at ${SOCKET} (${(error as Error).message})` };
+    return { available: false, reason: `no Docker engine at ${ENGINE_SOCKET} (${(error as Error).message})` };
   }
   const image = await engineGet(`/images/${encodeURIComponent(TEST_IMAGE)}/json`);
   if (image.status === 404) {

@@ -12,13 +12,13 @@ import {
   DockerUnavailableError,
   sweepDockerContainers,
 } from '../../../src/contexts/docker/index.js';
-import { describeDocker, engineGet, TEST_IMAGE, testContext } from './docker-engine.js';
+import { describeDocker, ENGINE_SOCKET, engineGet, TEST_IMAGE, testContext } from './docker-engine.js';
 
 function enginePost(path: string, body?: unknown): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
-        socketPath: '/var/run/docker.sock',
+        socketPath: ENGINE_SOCKET,
         path,
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
@@ -92,7 +92,7 @@ describeDocker('docker faults', () => {
       const removed = await new Promise<number>((resolve, reject) => {
         const req = http.request(
           {
-            socketPath: '/var/run/docker.sock',
+            socketPath: ENGINE_SOCKET,
             method: 'DELETE',
             path: `/containers/${context.containerId(handle)}?force=1`,
           },
@@ -163,6 +163,8 @@ describeDocker('docker faults', () => {
       expect((error as Error).message).toMatch(/ENOENT/);
       expect((error as Error).message).toMatch(/start dockerd, or point DOCKER_HOST/);
       await expect(sweepDockerContainers({ socketPath })).rejects.toThrow(DockerUnavailableError);
+      // Bad options are still reported as such: they are checked before the engine is asked.
+      await expect(missing.spawn({ resources: { pids: 0 } })).rejects.toMatchObject({ field: 'resources.pids' });
     } finally {
       await missing.close();
       rmSync(dir, { recursive: true, force: true });
@@ -242,7 +244,7 @@ describeDocker('docker faults', () => {
     } finally {
       await new Promise<void>((resolve) => {
         const req = http.request(
-          { socketPath: '/var/run/docker.sock', method: 'DELETE', path: `/containers/${live}?force=1` },
+          { socketPath: ENGINE_SOCKET, method: 'DELETE', path: `/containers/${live}?force=1` },
           (res) => {
             res.resume();
             res.on('end', () => resolve());

@@ -8,7 +8,14 @@ import {
   InvalidArgumentError,
   UnknownHandleError,
 } from '../../../src/contexts/docker/index.js';
-import { describeDocker, engine, engineGet, engineHasRuntime, testContext } from './docker-engine.js';
+import {
+  describeDocker,
+  ENGINE_SOCKET,
+  engine,
+  engineGet,
+  engineHasRuntime,
+  testContext,
+} from './docker-engine.js';
 
 // gVisor is optional on a developer machine; CI registers it (scripts/start-dockerd.sh), so there it must run.
 const hasRunsc = engine.available && (process.env.CI === 'true' || (await engineHasRuntime('runsc')));
@@ -230,7 +237,7 @@ function fetchEngine(
       new Promise((resolve, reject) => {
         const req = http.request(
           {
-            socketPath: '/var/run/docker.sock',
+            socketPath: ENGINE_SOCKET,
             path,
             method,
             headers: { 'Content-Type': 'application/json' },
