@@ -123,8 +123,7 @@ export class LocalProcessHandle implements SubprocessHandle {
     const pid = child.pid;
     this.pid = pid;
     this.tree = new ProcessTree(pid, () => child.exitCode === null && child.signalCode === null);
-    registerTreeForExit(this.tree);
-    owner.treeLive(this);
+    this.track();
 
     const stdin = spec.stdio.stdin;
     if (child.stdin) tolerateEpipe(child.stdin);
@@ -174,6 +173,8 @@ export class LocalProcessHandle implements SubprocessHandle {
   terminate(): void {
     if (this.gone || this.terminating || !this.tree) return;
     const tree = this.tree;
+    // A tree that only looked gone at close is tracked again while its teardown runs.
+    this.track();
     this.terminating = terminateTree(tree, this.graceMs).then(() => this.markGone());
   }
 
@@ -215,29 +216,44 @@ export class LocalProcessHandle implements SubprocessHandle {
     return this.collectors;
   }
 
-  /** After close: confirm the tree gone cheaply, or keep watching it in the background. */
+  /**
+   * After close: stop tracking a tree that looks gone (root reaped, group empty: no /proc scan, so
+   * a short command pays nothing extra), or keep watching it in the background. A tree that only
+   * looked gone is not yet known gone: `terminate()` and `waitForExit()` still scan for members
+   * that left the group (a setsid'ed child, a job-control shell's jobs).
+   */
   private afterClose(): void {
     const tree = this.tree!;
     if (this.gone) return;
-    // The cheap check only (no /proc scan), so a short command pays nothing extra at close.
     if (tree.looksGone()) {
-      this.markGone();
+      this.untrack();
       return;
     }
     this.livenessTimer = setInterval(() => {
-      if (tree.looksGone()) this.markGone();
+      if (tree.looksGone() && !this.terminating) this.untrack();
     }, LIVENESS_POLL_MS);
     // Watching must not keep the host alive; the exit finalizer covers the host leaving.
     this.livenessTimer.unref();
   }
 
-  private markGone(): void {
-    if (this.gone) return;
-    this.gone = true;
+  /** Known to the runtime (for dispose) and to the host-exit finalizer. */
+  private track(): void {
+    registerTreeForExit(this.tree!);
+    this.owner.treeLive(this);
+  }
+
+  private untrack(): void {
     clearInterval(this.livenessTimer);
+    this.livenessTimer = undefined;
     this.abortCleanup?.();
     this.abortCleanup = undefined;
     unregisterTreeForExit(this.tree!);
     this.owner.treeGone(this);
+  }
+
+  private markGone(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.untrack();
   }
 }

@@ -24,6 +24,8 @@ import type {
 /** Output held for the first `onData` listener at most (the latest bytes are kept). */
 export const PENDING_OUTPUT_MAX_BYTES = 1024 * 1024;
 
+const SESSION_WATCH_MS = 1000;
+
 /** What the owning runtime provides to each terminal. */
 export interface TerminalOwner {
   terminalGone(handle: LocalTerminalHandle): void;
@@ -44,6 +46,8 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
   private exited = false;
   private terminating: Promise<void> | undefined;
   private abortCleanup: (() => void) | undefined;
+  private watchTimer: NodeJS.Timeout | undefined;
+  private forgotten = false;
 
   /** Wraps a freshly spawned pty; the spec must already be validated. */
   constructor(pty: PtyProcess, spec: SubprocessTerminalSpawnSpec, owner: TerminalOwner) {
@@ -66,8 +70,15 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
         resolve({ exitCode: name ? null : exitCode, signal: name });
       });
     });
+    // A terminal's shell usually runs jobs in their own process groups, so only a full scan of the
+    // session tells whether it is over; until then the runtime keeps it for dispose.
     void this.done.then(() => {
-      if (this.tree.looksGone()) this.forget();
+      if (this.terminating || this.forgotten) return;
+      if (this.tree.isGone()) return this.forget();
+      this.watchTimer = setInterval(() => {
+        if (!this.terminating && this.tree.isGone()) this.forget();
+      }, SESSION_WATCH_MS);
+      this.watchTimer.unref();
     });
     if (spec.signal) {
       const signal = spec.signal;
@@ -158,6 +169,9 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
   }
 
   private forget(): void {
+    if (this.forgotten) return;
+    this.forgotten = true;
+    clearInterval(this.watchTimer);
     this.abortCleanup?.();
     this.abortCleanup = undefined;
     unregisterTreeForExit(this.tree);

@@ -65,15 +65,20 @@ export class ProcessTree {
       found.set(stat.pid, stat);
       queue.push(stat);
     };
-    // The group and session cannot be reused while any member lives, so matching them is safe.
-    for (const stat of all) {
-      if (stat.pgrp === this.rootPid || stat.session === this.rootPid) add(stat);
+    // The kernel does not reuse a pid while a group or session still carries it as its id, so
+    // matching them is safe, unless the pid itself now belongs to a new process (our root reaped,
+    // everything gone, pid handed out again): then those ids are someone else's.
+    const rootRunning = this.rootRunning();
+    if (rootRunning || !byPid.has(this.rootPid)) {
+      for (const stat of all) {
+        if (stat.pgrp === this.rootPid || stat.session === this.rootPid) add(stat);
+      }
     }
     for (const identity of this.known.values()) {
       const stat = byPid.get(identity.pid);
       if (stat && stat.startTime === identity.startTime) add(stat);
     }
-    if (this.rootRunning()) {
+    if (rootRunning) {
       const root = byPid.get(this.rootPid);
       if (root) add(root);
     }
@@ -113,10 +118,17 @@ export class ProcessTree {
   signal(signal: NodeJS.Signals): number {
     let count = 0;
     const members = this.members();
-    if (signalGroup(this.rootPid, signal)) count++;
-    else if (this.rootRunning() && signalPid(this.rootPid, signal)) count++;
+    const rootRunning = this.rootRunning();
+    // The group signal is safe while the root runs or while a member we found still carries the
+    // group id (without /proc nothing better is known than the group itself).
+    let groupSignalled = false;
+    if (rootRunning || !procAvailable || members.some((member) => member.pgrp === this.rootPid)) {
+      groupSignalled = signalGroup(this.rootPid, signal);
+      if (groupSignalled) count++;
+      else if (rootRunning && signalPid(this.rootPid, signal)) count++;
+    }
     for (const member of members) {
-      if (member.pgrp === this.rootPid) continue; // the group signal reached it
+      if (groupSignalled && member.pgrp === this.rootPid) continue; // the group signal reached it
       if (signalPid(member.pid, signal)) count++;
     }
     return count;

@@ -63,6 +63,24 @@ describe('tree-scoped termination', () => {
     expect(await handle.waitForExit()).toBe(true);
   });
 
+  it('terminate after close still finds session members in other groups (job control)', async () => {
+    // With `set -m` the background job gets its own process group: the root's group empties at
+    // close, so only a session scan finds the job.
+    const handle = runtime.spawn(
+      spec(['/bin/bash', '-c', 'set -m; sleep 1000 & echo $!'], {
+        stdio: { stdin: 'ignore', stdout: { maxBytes: 100 }, stderr: 'ignore' },
+      }),
+    );
+    expect(await handle.done).toEqual({ exitCode: 0, signal: null });
+    const job = Number(handle.collected.stdout!.readFrom(0).text.trim());
+    const stat = await waitFor(() => readProcStat(job), 'the job');
+    expect(stat.pgrp).not.toBe(handle.pid);
+    expect(stat.session).toBe(handle.pid);
+    handle.terminate();
+    expect(await handle.waitForExit()).toBe(true);
+    expect(alive(job)).toBe(false);
+  });
+
   it('a grandchild holding the collected stdout open does not hold done past grace', async () => {
     const handle = runtime.spawn(
       spec(['/bin/sh', '-c', 'sleep 1000 & echo $!; echo started'], { graceMs: 200 }),
