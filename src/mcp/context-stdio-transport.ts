@@ -191,7 +191,7 @@ export class ContextStdioTransport implements Transport {
     }
   }
 
-  /** Write one message as a newline-terminated JSON line; resolves once the bytes left for the pipe. */
+  /** Write one message as a newline-terminated JSON line, honouring the pipe's backpressure. */
   async send(message: JSONRPCMessage): Promise<void> {
     const stream = this.#stream;
     if (this.#state !== 'open' || stream === null) {
@@ -201,8 +201,14 @@ export class ContextStdioTransport implements Transport {
       );
     }
     const line = `${JSON.stringify(message)}\n`;
+    // Resolve as soon as the pipe takes the bytes; wait for 'drain' only under backpressure. A
+    // failed write rejects here if still pending, and is reported through onerror in any case.
     await new Promise<void>((resolve, reject) => {
-      stream.stdin.write(line, 'utf8', (error) => (error ? reject(error) : resolve()));
+      const accepted = stream.stdin.write(line, 'utf8', (error) => {
+        if (error) reject(error);
+      });
+      if (accepted) resolve();
+      else stream.stdin.once('drain', resolve);
     });
   }
 

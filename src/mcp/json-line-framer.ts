@@ -67,7 +67,7 @@ export class JsonLineFramer {
   end(): void {
     if (this.#lineBytes > 0 || this.#skipping !== null) {
       const bytes = this.#lineBytes;
-      this.#reset();
+      this.#reset(true);
       this.#fail(`the stream ended inside a frame (${bytes} bytes without a closing newline); dropped it`);
     }
   }
@@ -98,7 +98,7 @@ export class JsonLineFramer {
       try {
         text += this.#decoder.decode();
       } catch {
-        this.#reset();
+        this.#reset(true);
         this.#fail(`line ${lineNumber} (${bytes} bytes) ends inside a UTF-8 sequence; dropped it`);
         return;
       }
@@ -125,8 +125,9 @@ export class JsonLineFramer {
     this.#sink.onMessage(result.data);
   }
 
-  #reset(): void {
-    this.#decoder = new TextDecoder('utf-8', { fatal: true });
+  /** Start a new line. A decoder that threw or was left mid-sequence is replaced; a flushed one is reused. */
+  #reset(renewDecoder = this.#skipping !== null): void {
+    if (renewDecoder) this.#decoder = new TextDecoder('utf-8', { fatal: true });
     this.#text = '';
     this.#lineBytes = 0;
     this.#skipping = null;
