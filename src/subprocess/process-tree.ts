@@ -12,6 +12,7 @@ import {
   readProcStat,
   scanProcesses,
   scanProcessesShared,
+  sharedScanCount,
 } from './proc-stat.js';
 
 /** One remembered member. */
@@ -102,8 +103,11 @@ export class ProcessTree {
     // (an unreaped zombie still answers `kill(-pgid, 0)`).
     if (!procAvailable) return !this.groupAlive();
     if (this.knownAlive()) return false;
-    // A shared scan may be a moment old; "gone" is final, so confirm it with a fresh one.
-    return this.members().length === 0 && this.members(true).length === 0;
+    // A shared scan may be a moment old; "gone" is final, so confirm it with a fresh one unless
+    // this very call just made it.
+    const before = sharedScanCount();
+    if (this.members().length > 0) return false;
+    return sharedScanCount() !== before || this.members(true).length === 0;
   }
 
   /** Cheap check without a full scan: root reaped, group empty, every remembered member gone. */
