@@ -17,6 +17,13 @@ import { type FlagSpec, type FlagValues, stringFlag } from './args.js';
 import { type CliIo, warn } from './io.js';
 import { withSpinner } from './spinner.js';
 
+/**
+ * TERM → KILL grace for the trees berth ends. Shorter than the library default (5 s) because MCP
+ * clients give a server about 2 s after closing its stdin before they signal it, and 2 s more before
+ * SIGKILL: cleanup has to fit inside that window.
+ */
+export const CLI_KILL_GRACE_MS = 2000;
+
 /** Where the workspace appears inside a container. */
 export const CONTAINER_WORKSPACE = '/workspace';
 
@@ -160,6 +167,7 @@ async function openProcess(
   }
   const context = createProcessContext({
     workspaceRoot: root,
+    killGraceMs: CLI_KILL_GRACE_MS,
     ...(policy ? { sandbox: policy } : {}),
     ...(tuning.maxOutputBytes === undefined ? {} : { output: { maxOutputBytes: tuning.maxOutputBytes } }),
   });
