@@ -257,15 +257,15 @@ export class BackgroundRegistry {
     record.stallTimer = undefined;
     if (record.status !== 'running') return;
     const silentMs = performance.now() - record.lastActivity;
-    if (silentMs + 1 < record.stallMs) {
-      this.armStall(record, Math.ceil(record.stallMs - silentMs));
+    if (silentMs < record.stallMs) {
+      this.armStall(record, Math.max(1, Math.ceil(record.stallMs - silentMs)));
       return;
     }
     record.stallFired = true;
     const onStall = record.onStall;
     if (!onStall) return;
     try {
-      onStall({ id: record.id, silentMs: Math.round(silentMs), logBytes: record.machinery.logBytes() });
+      onStall({ id: record.id, silentMs: Math.floor(silentMs), logBytes: record.machinery.logBytes() });
     } catch {
       // As for onExit: an owner's bug stays the owner's.
     }

@@ -5,9 +5,14 @@
  * a streaming UTF-8 decoder, so a code point split across chunks arrives whole.
  * @module
  */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { TextDecoder } from 'node:util';
-import { OutputCollector } from '../subprocess/output-collector.js';
+import { validateCollect } from '../subprocess/collect-spec.js';
+import { HeadTailBuffer } from '../subprocess/head-tail-buffer.js';
+import { SpillFile } from '../subprocess/spill-file.js';
 import type { CollectedOutput, SubprocessCollect } from '../subprocess/types.js';
+import { alignStartForward, completePrefixEnd, decodeUtf8 } from '../subprocess/utf8-boundary.js';
 import type { OutputPolicy, StreamFacts } from './types.js';
 
 /** The settled text and facts of one captured stream. */
@@ -35,57 +40,118 @@ export function collectSpecFor(policy: OutputPolicy): SubprocessCollect {
   };
 }
 
-/** One stream under the output policy. Feed it with `write`, settle it with `finish`. */
+/**
+ * One stream under the output policy. Feed it with `write`, settle it with `finish`.
+ *
+ * The same parts as the subprocess layer's `OutputCollector` (a head + tail buffer and a capped
+ * spill file), with one difference: the spill file is created only when the stream first outgrows
+ * memory. Until then memory holds every byte, so the spill starts complete; a command whose output
+ * fits (nearly all of them) costs no file creation at all.
+ */
 export class OutputCapture {
-  private readonly collector: OutputCollector;
+  private readonly buffer: HeadTailBuffer;
   private readonly decoder: TextDecoder | undefined;
   private readonly onText: ((text: string) => void) | undefined;
   private readonly label: string;
+  private readonly spillDir: string;
   private readonly policy: OutputPolicy;
+  private spill: SpillFile | undefined;
+  private spillFailed = false;
   private finished: CapturedStream | undefined;
 
-  /** @throws InvalidArgumentError when the policy is not valid (field `policy.*`). */
+  /** @throws InvalidArgumentError when the policy is not valid. */
   constructor(policy: OutputPolicy, options: OutputCaptureOptions) {
+    const spec = collectSpecFor(policy);
+    validateCollect(spec, 'policy');
     this.policy = policy;
     this.label = options.label;
-    this.collector = new OutputCollector(collectSpecFor(policy), {
-      spillDir: options.spillDir,
-      label: options.label,
-      field: 'policy',
-    });
+    this.spillDir = options.spillDir;
+    this.buffer = new HeadTailBuffer(spec.maxBytes, spec.headBytes ?? 0);
     this.onText = options.onText;
     this.decoder = options.onText ? new TextDecoder('utf-8') : undefined;
   }
 
   /** Bytes seen so far. */
   get bytesTotal(): number {
-    return this.collector.bytesTotal;
+    return this.buffer.bytesTotal;
   }
 
   /** Append a chunk (ignored after `finish`). */
   write(chunk: Uint8Array): void {
     if (this.finished || chunk.length === 0) return;
-    this.collector.write(chunk);
+    if (this.spill === undefined && !this.spillFailed && this.policy.maxSpillBytes > 0) {
+      if (this.buffer.bytesTotal + chunk.length > this.policy.maxOutputBytes) this.startSpill();
+    }
+    this.buffer.write(chunk);
+    this.spill?.write(chunk);
     if (this.decoder) this.emit(this.decoder.decode(chunk, { stream: true }));
   }
 
   /**
-   * Settle the stream: flush the decoder, close the spill. The spill file is kept only when memory
-   * dropped bytes (it is then the only complete copy); otherwise it is removed. Idempotent.
+   * Settle the stream: flush the decoder, close the spill file (kept: it is the only complete copy
+   * once memory dropped bytes; the owner removes it with its private directory). Idempotent.
    */
   async finish(): Promise<CapturedStream> {
     if (this.finished) return this.finished;
     if (this.decoder) this.emit(this.decoder.decode());
-    await this.collector.end();
-    const snapshot = this.collector.snapshot();
-    if (!snapshot.truncated) await this.collector.dispose();
-    this.finished = settle(snapshot, this.label, this.policy);
+    this.spill?.close();
+    this.finished = settle(this.snapshot(), this.label, this.policy);
     return this.finished;
   }
 
   /** Drop everything, including the spill file. */
   async discard(): Promise<void> {
-    await this.collector.dispose();
+    this.spill?.remove();
+    this.finished ??= {
+      text: '',
+      facts: { bytesTotal: 0, truncated: false, omittedBytes: 0, spillPath: null },
+    };
+  }
+
+  private startSpill(): void {
+    const path = join(
+      this.spillDir,
+      `${this.label.replace(/[^A-Za-z0-9_-]/g, '_')}-${randomBytes(6).toString('hex')}.out`,
+    );
+    try {
+      this.spill = new SpillFile(path, this.policy.maxSpillBytes);
+    } catch {
+      this.spillFailed = true;
+      return;
+    }
+    // Nothing was dropped yet: memory holds the stream from byte 0.
+    this.spill.write(this.buffer.readFrom(0).bytes);
+  }
+
+  private snapshot(): Pick<
+    CollectedOutput,
+    'text' | 'head' | 'truncated' | 'bytesTotal' | 'omittedBytes' | 'spillPath' | 'spillDiscardReason'
+  > {
+    const buffer = this.buffer;
+    const spillPath = this.spill?.intact ? this.spill.path : undefined;
+    const spillDiscardReason = this.spillFailed ? 'io-error' : this.spill?.discarded;
+    if (!buffer.truncated) {
+      return {
+        text: decodeUtf8(buffer.readFrom(0).bytes),
+        head: undefined,
+        truncated: false,
+        bytesTotal: buffer.bytesTotal,
+        omittedBytes: 0,
+        spillPath,
+        spillDiscardReason,
+      };
+    }
+    const tail = buffer.tailCopy();
+    const head = buffer.headCopy();
+    return {
+      text: decodeUtf8(tail.subarray(Math.min(alignStartForward(tail, 0), tail.length))),
+      head: decodeUtf8(head.subarray(0, completePrefixEnd(head))),
+      truncated: true,
+      bytesTotal: buffer.bytesTotal,
+      omittedBytes: buffer.omittedBytes,
+      spillPath,
+      spillDiscardReason,
+    };
   }
 
   private emit(text: string): void {
@@ -99,7 +165,14 @@ export class OutputCapture {
 }
 
 /** Build the text (with marker) and facts from a collector snapshot. */
-export function settle(snapshot: CollectedOutput, label: string, policy: OutputPolicy): CapturedStream {
+export function settle(
+  snapshot: Pick<
+    CollectedOutput,
+    'text' | 'head' | 'truncated' | 'bytesTotal' | 'omittedBytes' | 'spillPath' | 'spillDiscardReason'
+  >,
+  label: string,
+  policy: OutputPolicy,
+): CapturedStream {
   if (!snapshot.truncated) {
     return {
       text: snapshot.text,

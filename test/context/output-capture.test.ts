@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,6 +45,20 @@ describe('OutputCapture', () => {
     expect(facts.spillPath).not.toBeNull();
     expect(readFileSync(facts.spillPath!, 'utf8')).toBe(whole);
     expect(text).toContain(facts.spillPath!);
+  });
+
+  it('creates the spill lazily yet complete: a first chunk larger than memory, then more', async () => {
+    const capture = new OutputCapture(
+      { maxOutputBytes: 8, maxSpillBytes: 1000 },
+      { spillDir: dir, label: 'stdout' },
+    );
+    capture.write(Buffer.from('0123'));
+    expect(readdirSync(dir)).toEqual([]); // still fits: no file yet
+    capture.write(Buffer.from('456789abcdef'));
+    capture.write(Buffer.from('ghij'));
+    const { facts } = await capture.finish();
+    expect(readFileSync(facts.spillPath!, 'utf8')).toBe('0123456789abcdefghij');
+    expect(facts).toMatchObject({ bytesTotal: 20, truncated: true, omittedBytes: 12 });
   });
 
   it('says why the whole stream is missing when it outgrew maxSpillBytes or spilling is off', async () => {
