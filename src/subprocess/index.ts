@@ -19,10 +19,11 @@ export {
   procAvailable,
   readProcStat,
   scanProcesses,
+  scanProcessesShared,
 } from './proc-stat.js';
 export { ProcessTree, signalGroup, signalPid } from './process-tree.js';
 export { loadPty, type PtyModule, type PtyProcess } from './pty-loader.js';
-export { resolveLocalExecutable } from './resolve-executable.js';
+export { findExecutable, resolveLocalExecutable } from './resolve-executable.js';
 export { SubprocessRuntime } from './runtime.js';
 export {
   CLOUD_PROVIDER_PREFIXES,
