@@ -4,10 +4,11 @@
  * re-bound read-only, hidden paths masked.
  * @module
  */
-import { lstatSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { isInsideOrEqual } from './path-inside.js';
 import { planReadOnlyRoot } from './read-only-root.js';
+import { lstatQuietly } from './stat-quietly.js';
 import type { SandboxPolicy } from './types.js';
 
 /** The mount arguments, or why the command's directory cannot be reached inside the sandbox. */
@@ -75,13 +76,8 @@ export function planMounts(policy: SandboxPolicy, cwd: string): MountPlan {
  * when that lies inside a writable root, nothing when the target is already read-only.
  */
 function readOnlyTarget(path: string, roots: readonly string[]): string | null {
-  let isLink: boolean;
-  try {
-    isLink = lstatSync(path).isSymbolicLink();
-  } catch {
-    return path;
-  }
-  if (!isLink) return path;
+  const stat = lstatQuietly(path);
+  if (stat === undefined || !stat.isSymbolicLink()) return path;
   const real = realOrSelf(path);
   return roots.some((root) => isInsideOrEqual(root, real)) ? real : null;
 }
@@ -89,14 +85,14 @@ function readOnlyTarget(path: string, roots: readonly string[]): string | null {
 function existingRealPaths(paths: readonly string[]): { path: string; directory: boolean }[] {
   const found = new Map<string, boolean>();
   for (const path of paths) {
+    // Most defaults do not exist on a given host: one lstat (no exception) rules them out before
+    // a realpath, which a symlink anywhere on the way (such as /var/run) needs.
+    if (lstatQuietly(path) === undefined) continue;
     try {
-      // Most defaults do not exist on a given host: one lstat rules them out before a realpath
-      // (which a symlink anywhere on the way, such as /var/run, needs).
-      lstatSync(path);
       const real = realpathSync.native(path);
-      found.set(real, lstatSync(real).isDirectory());
+      found.set(real, lstatQuietly(real)?.isDirectory() === true);
     } catch {
-      // Nothing to hide where nothing exists.
+      // A dangling link, or gone since: nothing to hide.
     }
   }
   return [...found].map(([path, directory]) => ({ path, directory }));

@@ -2,8 +2,9 @@
  * Looking a program up on a PATH string, the way a spawn would.
  * @module
  */
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { statQuietly } from './stat-quietly.js';
 
 /** The first executable regular file named `name` on `pathValue`, or null. */
 export function findExecutable(name: string, pathValue: string | undefined): string | null {
@@ -18,8 +19,9 @@ export function findExecutable(name: string, pathValue: string | undefined): str
 
 /** True for an existing regular file this process may execute. */
 export function isExecutableFile(path: string): boolean {
+  const stat = statQuietly(path);
+  if (stat === undefined || !stat.isFile()) return false;
   try {
-    if (!statSync(path).isFile()) return false;
     accessSync(path, constants.X_OK);
     return true;
   } catch {

@@ -6,13 +6,16 @@
  * container's root filesystem, its network namespace); when one goes away between those steps
  * bubblewrap fails to start. While such mounts exist, the root is assembled instead from its
  * entries with the state directories left out (absent inside the sandbox), and made read-only
- * last. Assembling costs a bind per entry on the way, so it is used only while those mounts exist,
- * and the plan is reused while the mount table is unchanged (for at most {@link PLAN_TTL_MS}).
+ * last. Assembling costs a bind per entry on the way, so it is used only while those mounts exist.
+ * The decision (and the plan) is reused for {@link PLAN_TTL_MS}: it is about start-up reliability,
+ * not about what the sandbox allows, and reading the mount table on every command costs more
+ * than the rest of confining it.
  * @module
  */
-import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { isInsideOrEqual } from './path-inside.js';
+import { lstatQuietly } from './stat-quietly.js';
 
 /** State directories of container engines, left out of the sandbox where they exist. */
 export const CONTAINER_STATE_DIRS: readonly string[] = Object.freeze([
@@ -37,11 +40,11 @@ export interface RootPlan {
   readonly assembled: boolean;
 }
 
-/** How long an assembled plan is reused while the mount table stays the same. */
-export const PLAN_TTL_MS = 2000;
+/** How long a plan is reused before the mount table is read again. */
+export const PLAN_TTL_MS = 1000;
 
 const WHOLE_ROOT: RootPlan = Object.freeze({ args: ['--ro-bind', '/', '/'], excluded: [], assembled: false });
-let cached: { key: string; at: number; plan: RootPlan } | undefined;
+let cached: { at: number; plan: RootPlan } | undefined;
 
 /**
  * Plan the read-only root. With the default `stateDirs`, the root is assembled only while mounts
@@ -49,14 +52,12 @@ let cached: { key: string; at: number; plan: RootPlan } | undefined;
  */
 export function planReadOnlyRoot(stateDirs?: readonly string[]): RootPlan {
   if (stateDirs !== undefined) return assembleWithout(existingReal(stateDirs));
-  const mountInfo = readMountInfo();
-  const volatile = existingReal(CONTAINER_STATE_DIRS).filter((dir) => hasMountsBeneath(mountInfo, dir));
-  if (volatile.length === 0) return WHOLE_ROOT;
-  const key = `${volatile.join('\0')}\0${mountInfo}`;
   const now = Date.now();
-  if (cached !== undefined && cached.key === key && now - cached.at < PLAN_TTL_MS) return cached.plan;
-  const plan = assembleWithout(volatile);
-  cached = { key, at: now, plan };
+  if (cached !== undefined && now - cached.at < PLAN_TTL_MS) return cached.plan;
+  const present = existingReal(CONTAINER_STATE_DIRS);
+  const mountInfo = present.length === 0 ? '' : readMountInfo();
+  const plan = assembleWithout(present.filter((dir) => hasMountsBeneath(mountInfo, dir)));
+  cached = { at: now, plan };
   return plan;
 }
 
@@ -103,24 +104,27 @@ function assemble(dir: string, excluded: readonly string[], args: string[]): voi
   for (const name of entries.sort()) {
     const path = join(dir, name);
     if (excluded.includes(path) || REPLACED.has(path)) continue;
-    let isLink: boolean;
-    try {
-      isLink = lstatSync(path).isSymbolicLink();
-    } catch {
-      continue;
+    const stat = lstatQuietly(path);
+    if (stat === undefined) continue;
+    if (!stat.isSymbolicLink()) assemble(path, excluded, args);
+    else {
+      try {
+        args.push('--symlink', readlinkSync(path), path);
+      } catch {
+        // Gone since it was listed.
+      }
     }
-    if (isLink) args.push('--symlink', readlinkSync(path), path);
-    else assemble(path, excluded, args);
   }
 }
 
 function existingReal(paths: readonly string[]): string[] {
   const found = new Set<string>();
   for (const path of paths) {
+    if (lstatQuietly(path) === undefined) continue;
     try {
       found.add(realpathSync.native(path));
     } catch {
-      // Not installed here.
+      // A dangling link: nothing there.
     }
   }
   return [...found];
