@@ -31,7 +31,23 @@ export function berthInPty(
   args: readonly string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): PtySession {
-  const pty = nodePty.spawn(process.execPath, [MAIN, ...args], {
+  return session(process.execPath, [MAIN, ...args], options);
+}
+
+/** Run a `/bin/sh -c` script in a pty (to look at the terminal before and after berth). */
+export function berthInPtyShell(
+  script: string,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): PtySession {
+  return session('/bin/sh', ['-c', script], options);
+}
+
+function session(
+  file: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv },
+): PtySession {
+  const pty = nodePty.spawn(file, args, {
     name: 'xterm-256color',
     cols: 100,
     rows: 30,

@@ -2,7 +2,8 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { berthInPty, type PtySession } from './pty-session.js';
+import { MAIN } from './berth-binary.js';
+import { berthInPty, berthInPtyShell, type PtySession } from './pty-session.js';
 
 let root: string;
 const sessions: PtySession[] = [];
@@ -64,6 +65,24 @@ describe('berth shell in a real terminal', () => {
     await session.waitFor(/still-42/);
     expect(session.output()).not.toContain('after-2-sleep');
     session.write('exit 0\r');
+    expect(await session.exited).toBe(0);
+  });
+});
+
+describe('berth shell leaves the terminal as it found it', () => {
+  it('restores cooked mode and echo after the shell exits', async () => {
+    // An outer shell in the pty runs berth shell, then reports its own terminal's mode.
+    const session = berthInPtyShell(
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(MAIN)} shell --no-sandbox --root ${JSON.stringify(root)}; stty -a; echo outer-$((3*3))`,
+    );
+    sessions.push(session);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    session.write('exit\r');
+    await session.waitFor(/outer-9/);
+    const mode = session.output();
+    expect(mode).toMatch(/(^|\s)icanon(\s|$)/m);
+    expect(mode).toMatch(/(^|\s)echo(\s|$)/m);
+    expect(mode).not.toMatch(/-icanon/);
     expect(await session.exited).toBe(0);
   });
 });
