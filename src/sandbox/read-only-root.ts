@@ -1,15 +1,16 @@
 /**
- * The read-only view of the host's root for bubblewrap, leaving out container engines' state.
+ * The read-only view of the host's root for bubblewrap, leaving out container engines' state
+ * while it is changing.
  *
  * `--ro-bind / /` copies the whole mount tree, then remounts every submount read-only one by one.
- * Container engines mount and unmount under their state directories all the time (each running
- * container's root filesystem, its network namespace); when one goes away between those steps
- * bubblewrap fails to start. While such mounts exist, the root is assembled instead from its
- * entries with the state directories left out (absent inside the sandbox), and made read-only
- * last. Assembling costs a bind per entry on the way, so it is used only while those mounts exist.
- * The decision (and the plan) is reused for {@link PLAN_TTL_MS}: it is about start-up reliability,
- * not about what the sandbox allows, and reading the mount table on every command costs more
- * than the rest of confining it.
+ * Container engines mount and unmount under their state directories as containers start and stop
+ * (each one's root filesystem, its network namespace); a mount that goes away between those steps
+ * makes bubblewrap fail to start. So while those mounts are changing (a change seen within
+ * {@link CHURN_WINDOW_MS}), the root is assembled instead from its entries with the state
+ * directories left out (absent inside the sandbox), and made read-only last. Assembling costs a
+ * bind per entry on the way (milliseconds per command), which a host whose containers just keep
+ * running should not pay. The mount table is read at most once per {@link PLAN_TTL_MS}: this is
+ * about start-up reliability, not about what the sandbox allows.
  * @module
  */
 import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { isInsideOrEqual } from './path-inside.js';
 import { lstatQuietly } from './stat-quietly.js';
 
-/** State directories of container engines, left out of the sandbox where they exist. */
+/** State directories of container engines, left out of the sandbox while their mounts change. */
 export const CONTAINER_STATE_DIRS: readonly string[] = Object.freeze([
   '/var/lib/docker',
   '/var/lib/containerd',
@@ -42,23 +43,73 @@ export interface RootPlan {
 
 /** How long a plan is reused before the mount table is read again. */
 export const PLAN_TTL_MS = 1000;
+/** How long after a change beneath a state directory the root stays assembled. */
+export const CHURN_WINDOW_MS = 10_000;
 
 const WHOLE_ROOT: RootPlan = Object.freeze({ args: ['--ro-bind', '/', '/'], excluded: [], assembled: false });
-let cached: { at: number; plan: RootPlan } | undefined;
+
+/** Where a {@link RootPlanner} looks. Injectable so the decision can be tested without remounting the host. */
+export interface RootPlannerSources {
+  readonly stateDirs: readonly string[];
+  readonly readMountInfo: () => string;
+  readonly now: () => number;
+}
+
+/** Decides, per command, between the whole root and an assembled one (see the module doc). */
+export class RootPlanner {
+  private readonly sources: RootPlannerSources;
+  private cached: { at: number; plan: RootPlan } | undefined;
+  private observed: { signature: string; changedAt: number } | undefined;
+
+  constructor(sources: RootPlannerSources) {
+    this.sources = sources;
+  }
+
+  plan(): RootPlan {
+    const now = this.sources.now();
+    if (this.cached !== undefined && now - this.cached.at < PLAN_TTL_MS) return this.cached.plan;
+    const present = existingReal(this.sources.stateDirs);
+    const mountPoints = present.length === 0 ? [] : mountPointsBeneath(this.sources.readMountInfo(), present);
+    const signature = mountPoints.join('\n');
+    if (this.observed === undefined) this.observed = { signature, changedAt: Number.NEGATIVE_INFINITY };
+    else if (this.observed.signature !== signature) this.observed = { signature, changedAt: now };
+    const churning = now - this.observed.changedAt < CHURN_WINDOW_MS;
+    const volatile = present.filter((dir) => mountPoints.some((point) => point.startsWith(`${dir}/`)));
+    const plan = churning ? assembleWithout(volatile) : WHOLE_ROOT;
+    this.cached = { at: now, plan };
+    return plan;
+  }
+}
+
+const defaultPlanner = new RootPlanner({
+  stateDirs: CONTAINER_STATE_DIRS,
+  readMountInfo: () => {
+    try {
+      return readFileSync('/proc/self/mountinfo', 'utf8');
+    } catch {
+      return '';
+    }
+  },
+  now: () => Date.now(),
+});
 
 /**
- * Plan the read-only root. With the default `stateDirs`, the root is assembled only while mounts
- * exist beneath one of them; an explicit list is always left out where it exists.
+ * Plan the read-only root. Without arguments: the process-wide planner, which assembles only while
+ * container engines' mounts are changing. With `stateDirs`: always assembled without whichever of
+ * them exist.
  */
 export function planReadOnlyRoot(stateDirs?: readonly string[]): RootPlan {
-  if (stateDirs !== undefined) return assembleWithout(existingReal(stateDirs));
-  const now = Date.now();
-  if (cached !== undefined && now - cached.at < PLAN_TTL_MS) return cached.plan;
-  const present = existingReal(CONTAINER_STATE_DIRS);
-  const mountInfo = present.length === 0 ? '' : readMountInfo();
-  const plan = assembleWithout(present.filter((dir) => hasMountsBeneath(mountInfo, dir)));
-  cached = { at: now, plan };
-  return plan;
+  return stateDirs === undefined ? defaultPlanner.plan() : assembleWithout(existingReal(stateDirs));
+}
+
+/** Mount points (field 5 of mountinfo; octal escapes kept) strictly beneath any of `dirs`, sorted. */
+function mountPointsBeneath(mountInfo: string, dirs: readonly string[]): string[] {
+  const points: string[] = [];
+  for (const line of mountInfo.split('\n')) {
+    const point = line.split(' ', 5)[4];
+    if (point !== undefined && dirs.some((dir) => point.startsWith(`${dir}/`))) points.push(point);
+  }
+  return points.sort();
 }
 
 function assembleWithout(excluded: readonly string[]): RootPlan {
@@ -66,24 +117,6 @@ function assembleWithout(excluded: readonly string[]): RootPlan {
   const args: string[] = [];
   assemble('/', excluded, args);
   return Object.freeze({ args, excluded, assembled: true });
-}
-
-function readMountInfo(): string {
-  try {
-    return readFileSync('/proc/self/mountinfo', 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-/** True when a mount point lies strictly beneath `dir` (field 5 of mountinfo; octal escapes kept). */
-function hasMountsBeneath(mountInfo: string, dir: string): boolean {
-  const prefix = `${dir}/`;
-  for (const line of mountInfo.split('\n')) {
-    const mountPoint = line.split(' ', 5)[4];
-    if (mountPoint?.startsWith(prefix)) return true;
-  }
-  return false;
 }
 
 /** Bind `dir` whole when nothing beneath it is excluded; otherwise recreate it entry by entry. */

@@ -1,9 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namespaceFlags } from '../../src/sandbox/bwrap-availability.js';
-import { CONTAINER_STATE_DIRS, planReadOnlyRoot } from '../../src/sandbox/read-only-root.js';
+import {
+  CHURN_WINDOW_MS,
+  CONTAINER_STATE_DIRS,
+  PLAN_TTL_MS,
+  planReadOnlyRoot,
+  RootPlanner,
+} from '../../src/sandbox/read-only-root.js';
 import { runArgv } from './run-confined.js';
 
 let base: string;
@@ -89,21 +95,43 @@ describe('the read-only root', () => {
     expect(existsSync('/berth-root-write')).toBe(false);
   });
 
-  it('by default, assembles only while mounts exist beneath a container engine state directory', () => {
-    const mountPoints = readFileSync('/proc/self/mountinfo', 'utf8')
-      .split('\n')
-      .map((line) => line.split(' ')[4] ?? '');
-    const volatile = CONTAINER_STATE_DIRS.filter((dir) =>
-      mountPoints.some((point) => point.startsWith(`${dir}/`)),
-    );
-    const plan = planReadOnlyRoot();
-    if (volatile.length === 0) {
-      expect(plan).toEqual({ args: ['--ro-bind', '/', '/'], excluded: [], assembled: false });
-    } else {
-      expect(plan.assembled).toBe(true);
-      expect(plan.excluded).toEqual(expect.arrayContaining(volatile.map((dir) => realpathSync(dir))));
-      // Reused while the mount table is unchanged.
-      expect(planReadOnlyRoot()).toBe(plan);
-    }
+  it('assembles only while mounts beneath a state directory keep changing, and reads them at most once a second', () => {
+    // The mount table is fed in as text: remounting the host from a test would itself trigger the
+    // start-up failure this guards against in sandboxes other tests are starting meanwhile.
+    const state = join(base, 'engine-state');
+    mkdirSync(state);
+    const line = (id: number, point: string) => `${id} 1 0:${id} / ${point} rw,relatime - overlay overlay rw`;
+    let table = [line(1, '/'), line(2, `${state}/a/merged`)].join('\n');
+    let clock = 1_000_000;
+    let reads = 0;
+    const planner = new RootPlanner({
+      stateDirs: [state, join(base, 'not-installed')],
+      readMountInfo: () => {
+        reads++;
+        return table;
+      },
+      now: () => clock,
+    });
+    // First look: long-running containers, no change seen yet.
+    expect(planner.plan()).toEqual({ args: ['--ro-bind', '/', '/'], excluded: [], assembled: false });
+    // A container starts: assembled (once the previous plan is older than PLAN_TTL_MS).
+    table = `${table}\n${line(3, `${state}/b/merged`)}`;
+    clock += PLAN_TTL_MS - 1;
+    expect(planner.plan().assembled).toBe(false);
+    expect(reads).toBe(1);
+    clock += 1;
+    const assembled = planner.plan();
+    expect(assembled.assembled).toBe(true);
+    expect(assembled.excluded).toEqual([state]);
+    expect(reads).toBe(2);
+    // Quiet again: assembled until CHURN_WINDOW_MS after the last change, then the whole root.
+    clock += CHURN_WINDOW_MS - 1;
+    expect(planner.plan().assembled).toBe(true);
+    clock += PLAN_TTL_MS;
+    expect(planner.plan().assembled).toBe(false);
+    // Every container gone (a change): nothing left to leave out, so the whole root.
+    table = line(1, '/');
+    clock += PLAN_TTL_MS;
+    expect(planner.plan()).toEqual({ args: ['--ro-bind', '/', '/'], excluded: [], assembled: false });
   });
 });
