@@ -20,11 +20,11 @@ import {
   envRecord,
   optionsObject,
 } from '../../context/validate-options.js';
-import { signalGroup } from '../../subprocess/process-tree.js';
 import { confine, SANDBOX_REFUSED_EXIT_CODE } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';
 import type { HandleState } from './handle-table.js';
+import { endLeftovers } from './leftovers.js';
 import { LogFile } from './log-file.js';
 
 export async function startBackground(
@@ -87,7 +87,7 @@ export async function startBackground(
     (outcome) => {
       child.stdout?.destroy();
       child.stderr?.destroy();
-      child.terminate(); // descendants left behind by the task's root end with it
+      endLeftovers(child);
       log.close();
       return outcome;
     },
@@ -102,10 +102,8 @@ export async function startBackground(
       outputPath: log.path,
       command: text,
       terminate: () => child.terminate(),
-      killNow: () => {
-        signalGroup(child.pid, 'SIGKILL');
-        child.terminate();
-      },
+      // terminate() is already escalating to KILL after the same grace; it is idempotent.
+      killNow: () => child.terminate(),
       settled,
       logBytes: () => log.bytesWritten,
       logTruncated: () => log.truncated,

@@ -22,6 +22,7 @@ function installExitHook(): void {
 /** Lazily created private directory of one context. */
 export class PrivateFiles {
   private root: string | undefined;
+  private readonly made = new Set<string>();
 
   /** The context's directory, created (0700) on first use. */
   dir(): string {
@@ -36,7 +37,10 @@ export class PrivateFiles {
   /** Spill directory of one handle (0700). */
   spillDir(handleId: string): string {
     const dir = join(this.dir(), handleId);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!this.made.has(dir)) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      this.made.add(dir);
+    }
     return dir;
   }
 
@@ -49,7 +53,10 @@ export class PrivateFiles {
 
   /** Remove one handle's spill files. */
   removeHandle(handleId: string): void {
-    if (this.root !== undefined) rmSync(join(this.root, handleId), { recursive: true, force: true });
+    if (this.root === undefined) return;
+    const dir = join(this.root, handleId);
+    rmSync(dir, { recursive: true, force: true });
+    this.made.delete(dir);
   }
 
   /** Remove specific files (logs of destroyed handles). */
@@ -62,6 +69,7 @@ export class PrivateFiles {
     if (this.root === undefined) return;
     removePrivateDir(this.root);
     liveDirs.delete(this.root);
+    this.made.clear();
     this.root = undefined;
   }
 }

@@ -20,6 +20,7 @@ import { confine, SANDBOX_REFUSED_EXIT_CODE } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';
 import type { HandleState, LiveWork } from './handle-table.js';
+import { endLeftovers } from './leftovers.js';
 
 const NO_FACTS: StreamFacts = { bytesTotal: 0, truncated: false, omittedBytes: 0, spillPath: null };
 
@@ -83,7 +84,7 @@ export async function runExec(
     child.stdout?.destroy();
     child.stderr?.destroy();
     if (cause) await child.waitForExit();
-    else child.terminate(); // leftovers of a finished command die with it
+    else endLeftovers(child);
     const [stdout, stderr] = await Promise.all([out.finish(), err.finish()]);
     return {
       exitCode: outcome.exitCode,

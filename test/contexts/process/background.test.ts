@@ -51,7 +51,12 @@ describe('execBackground', () => {
       },
     );
     expect(await eventually(() => existsSync(join(scratch, 'after-flood')))).toBe(true);
-    const [info] = await ctx.listBackground(h);
+    // The flood may still sit in the pipe when the file appears: wait for the log to reach its cap.
+    let info = (await ctx.listBackground(h))[0];
+    for (let i = 0; i < 100 && info?.logBytes !== 1000; i++) {
+      await sleep(20);
+      info = (await ctx.listBackground(h))[0];
+    }
     expect(info).toMatchObject({ status: 'running', logBytes: 1000 });
     const log = await ctx.readFile(h, task.outputPath);
     expect(log.startsWith('y'.repeat(1000))).toBe(true);
