@@ -98,7 +98,6 @@ export async function openContext(
   if (network !== undefined && network !== 'allow' && network !== 'deny') {
     throw new InvalidArgumentError('--network', `must be allow or deny, got ${JSON.stringify(network)}`);
   }
-  const root = resolveRoot(stringFlag(flags, 'root'), io.cwd);
   if (kind === 'docker') {
     if (flags.sandbox !== undefined) {
       throw new InvalidArgumentError(
@@ -113,11 +112,12 @@ export async function openContext(
         'the docker context needs an image to run, e.g. --image node:20 (berth never pulls: it must be present)',
       );
     }
-    return openDocker(root, image, network, io, tuning);
+    return openDocker(resolveRoot(stringFlag(flags, 'root'), io.cwd), image, network, io, tuning);
   }
   if (flags.image !== undefined) {
     throw new InvalidArgumentError('--image', 'applies to the docker context only; add --context docker');
   }
+  const root = resolveRoot(stringFlag(flags, 'root'), io.cwd);
   return openProcess(root, flags.sandbox as boolean | undefined, network ?? 'deny', io, tuning);
 }
 
@@ -135,7 +135,15 @@ function resolveRoot(root: string | undefined, cwd: string): string {
   if (!stats.isDirectory()) {
     throw new InvalidArgumentError('--root', `${JSON.stringify(path)} is not a directory`);
   }
-  return realpathSync(path);
+  const real = realpathSync(path);
+  if (real === '/' && root === undefined) {
+    // MCP clients often start servers in /; an implicit whole-filesystem workspace is never wanted.
+    throw new InvalidArgumentError(
+      '--root',
+      'the current directory is /, which would make the whole filesystem the workspace (and writable in the sandbox); pass --root DIR (or --root / if that is really meant)',
+    );
+  }
+  return real;
 }
 
 async function openProcess(

@@ -217,13 +217,14 @@ describe('berth run', () => {
       [['run', '--context', 'docker', '--', 'true'], /--image: the docker context needs an image/],
       [['run', '--image', 'x', '--', 'true'], /--image: applies to the docker context only/],
       [['run', '--network', 'maybe', '--', 'true'], /--network: must be allow or deny/],
+      [['mcp'], /--root: the current directory is \/, which would make the whole filesystem the workspace/],
       [
         ['run', '--context', 'docker', '--image', 'x', '--sandbox', '--', 'true'],
         /--sandbox: applies to the process context only/,
       ],
     ];
     for (const [args, message] of cases) {
-      const result = await berth(args);
+      const result = await berth(args, { cwd: '/' });
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toMatch(message);
       expect(result.stdout).toBe('');

@@ -69,6 +69,16 @@ describe('berth shell in a real terminal', () => {
   });
 });
 
+describe('berth shell in a container', () => {
+  it('opens the container shell in /workspace and passes its exit status', async () => {
+    const session = start(['shell', '--context', 'docker', '--image', 'berth-test:busybox', '--root', root]);
+    session.write('echo in-$((6*7)); pwd\r');
+    await session.waitFor(/in-42\r?\r\n\/workspace/, 30_000);
+    session.write('exit 3\r');
+    expect(await session.exited).toBe(3);
+  });
+});
+
 describe('berth shell leaves the terminal as it found it', () => {
   it('restores cooked mode and echo after the shell exits', async () => {
     // An outer shell in the pty runs berth shell, then reports its own terminal's mode.
