@@ -45,7 +45,10 @@ describe('berth mcp over stdio, driven by the SDK client', () => {
 
   it('initializes as berth and lists the tools with JSON Schemas', async () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'berth' });
-    expect(client.getInstructions()).toMatch(/berth process context/);
+    expect(client.getInstructions()).toMatch(
+      /^Commands and file tools run in berth: process context, sandboxed/,
+    );
+    expect(client.getInstructions()).toContain('Commands have no network access');
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'bash',
@@ -236,7 +239,7 @@ describe('berth mcp --context docker', () => {
     await client.connect(transport);
     const serverPid = transport.pid!;
     try {
-      expect(client.getInstructions()).toMatch(/berth docker context \(isolation: container\)/);
+      expect(client.getInstructions()).toMatch(/run in berth: docker context \(berth-test:busybox\)/);
       const bash = await client.callTool({
         name: 'bash',
         arguments: { command: 'pwd; cat in-root.txt; cat /etc/hostname' },

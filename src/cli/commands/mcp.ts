@@ -59,6 +59,7 @@ export async function mcpCommand(argv: readonly string[], io: CliIo): Promise<nu
       tools,
       name: 'berth',
       version: berthVersion(),
+      instructions: instructionsFor(open.description, open.handle.cwd),
     });
     const stopped = untilTerminationSignal();
     try {
@@ -94,6 +95,20 @@ export async function mcpCommand(argv: readonly string[], io: CliIo): Promise<nu
   } finally {
     await open.dispose();
   }
+}
+
+/** What the client's model should know about where its commands run. */
+function instructionsFor(description: string, cwd: string): string {
+  const lines = [
+    `Commands and file tools run in berth: ${description}.`,
+    `The working directory is ${cwd}; file tools refuse paths outside the workspace root.`,
+  ];
+  if (description.includes('network deny')) {
+    lines.push(
+      'Commands have no network access; if a task needs it, ask the user to restart berth with --network allow.',
+    );
+  }
+  return lines.join(' ');
 }
 
 function parsePort(text: string): number {
