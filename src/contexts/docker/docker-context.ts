@@ -51,10 +51,10 @@ import {
   resolveDockerOptions,
 } from './context-options.js';
 import { EngineClient } from './engine-client.js';
+import { readViaExec, sizeViaExec, writeViaExec } from './exec-files.js';
 import { openExecStream } from './exec-stream.js';
 import { runExec } from './run-exec.js';
 import { LOGIN_SHELL_ARGV, openContainerTerminal } from './terminal.js';
-import { readAsUser, sizeAsUser, writeAsUser } from './user-files.js';
 
 /** What berth's Docker context can do. */
 export const DOCKER_CAPABILITIES: ContextCapabilities = Object.freeze({
@@ -73,8 +73,12 @@ export const DOCKER_CAPABILITIES: ContextCapabilities = Object.freeze({
 interface HandleState {
   readonly handle: ContextHandle;
   readonly containerId: string;
-  /** The container runs as a configured user: file bytes move through execs as that user. */
-  readonly hasUser: boolean;
+  /**
+   * File bytes move through execs instead of the archive API: when the container runs as a
+   * configured user (the archive API would act as root), or under a runtime other than runc (a
+   * sandboxed runtime such as gVisor keeps its root filesystem where the archive API cannot see).
+   */
+  readonly filesViaExec: boolean;
   /** Private host directory for this handle's spill files. */
   spillDir: string | undefined;
   /** Live streams and terminals, ended by destroy. */
@@ -130,7 +134,7 @@ class DockerExecutionContext implements DockerContext {
     this.handles.set(id, {
       handle,
       containerId: started.containerId,
-      hasUser: config.user !== undefined,
+      filesViaExec: config.user !== undefined || (config.runtime !== undefined && config.runtime !== 'runc'),
       spillDir: undefined,
       live: new Set(),
       destroying: undefined,
@@ -160,6 +164,10 @@ class DockerExecutionContext implements DockerContext {
       policy: this.options.policy,
       spillDir: this.spillDir(state),
       onOutput: callback(input.onOutput, 'options.onOutput'),
+      track: (end) => {
+        state.live.add(end);
+        return () => state.live.delete(end);
+      },
     });
   }
 
@@ -328,7 +336,8 @@ class DockerExecutionContext implements DockerContext {
   async readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array> {
     const state = this.state(handle);
     const absolute = this.resolvePath(state, path);
-    if (state.hasUser) return readAsUser(this.client, state.containerId, absolute, this.options.maxReadBytes);
+    if (state.filesViaExec)
+      return readViaExec(this.client, state.containerId, absolute, this.options.maxReadBytes);
     return readContainerFile(this.client, state.containerId, absolute, this.options.maxReadBytes);
   }
 
@@ -354,7 +363,7 @@ class DockerExecutionContext implements DockerContext {
     } else {
       throw new InvalidArgumentError('content', 'must be a string or a Uint8Array');
     }
-    if (state.hasUser) await writeAsUser(this.client, state.containerId, absolute, data);
+    if (state.filesViaExec) await writeViaExec(this.client, state.containerId, absolute, data);
     else await writeContainerFile(this.client, state.containerId, absolute, data);
   }
 
@@ -370,7 +379,7 @@ class DockerExecutionContext implements DockerContext {
     const state = this.state(handle);
     const absolute = this.resolvePath(state, path);
     try {
-      if (state.hasUser) return await sizeAsUser(this.client, state.containerId, absolute);
+      if (state.filesViaExec) return await sizeViaExec(this.client, state.containerId, absolute);
       const stat = await statFollow(this.client, state.containerId, absolute);
       return stat?.type === 'file' ? stat.size : null;
     } catch (error) {

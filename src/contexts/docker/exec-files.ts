@@ -1,8 +1,9 @@
 /**
- * File methods for a container that runs as a configured user. The archive API acts as the engine
- * (root), which would let a caller read and write what the container user may not; so for such
- * containers berth moves file bytes through an exec running as that user (`cat`), and permissions
- * apply exactly as they do to the user's commands.
+ * File methods through an exec (`cat`) instead of the archive API, for two kinds of container:
+ * one that runs as a configured user (the archive API acts as root and would read and write what
+ * that user may not; through an exec, permissions apply exactly as they do to the user's
+ * commands), and one under a sandboxed runtime such as gVisor, whose root filesystem lives inside
+ * the sandbox where the archive API does not see it.
  * @module
  */
 import { BerthError, NotFoundError } from '../../errors/index.js';
@@ -63,8 +64,8 @@ function failure(exitCode: number, path: string, operation: string, stderr: stri
   }
 }
 
-/** Read a file as the container user. */
-export async function readAsUser(
+/** Read a file as the container's user. */
+export async function readViaExec(
   client: EngineClient,
   containerId: string,
   path: string,
@@ -83,8 +84,8 @@ export async function readAsUser(
   return new Uint8Array(result.stdout.buffer, result.stdout.byteOffset, result.stdout.length);
 }
 
-/** Write a file as the container user, creating missing parent directories. */
-export async function writeAsUser(
+/** Write a file as the container's user, creating missing parent directories. */
+export async function writeViaExec(
   client: EngineClient,
   containerId: string,
   path: string,
@@ -103,8 +104,8 @@ export async function writeAsUser(
   if (result.exitCode !== 0) throw failure(result.exitCode, path, 'writeFile', result.stderr);
 }
 
-/** Size of a regular file as the container user sees it; null otherwise. */
-export async function sizeAsUser(
+/** Size of a regular file as the container's user sees it; null otherwise. */
+export async function sizeViaExec(
   client: EngineClient,
   containerId: string,
   path: string,

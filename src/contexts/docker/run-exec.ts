@@ -39,6 +39,11 @@ export interface RunExecSpec {
   readonly policy: OutputPolicy;
   readonly spillDir: string;
   readonly onOutput: ((chunk: OutputChunk) => void) | undefined;
+  /**
+   * Hands the context a way to end this command (used by `destroy`); returns the undo for when the
+   * command settled.
+   */
+  readonly track?: ((end: () => Promise<void>) => () => void) | undefined;
 }
 
 /** Signal name for a `128 + n` exit status (n a signal number); null for any other status. */
@@ -141,6 +146,7 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
   let termination: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
+  let untrack: (() => void) | undefined;
   try {
     if (spec.signal?.aborted) {
       aborted = true;
@@ -172,6 +178,10 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
         },
       );
     };
+    untrack = spec.track?.(async () => {
+      terminate();
+      await termination;
+    });
     if (spec.timeoutMs > 0) {
       timer = setTimeout(() => {
         if (!aborted) timedOut = true;
@@ -219,6 +229,7 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
   } finally {
     if (timer) clearTimeout(timer);
     if (onAbort) spec.signal?.removeEventListener('abort', onAbort);
+    untrack?.();
   }
 }
 

@@ -164,7 +164,9 @@ describeDocker('docker faults', () => {
       expect((error as Error).message).toMatch(/start dockerd, or point DOCKER_HOST/);
       await expect(sweepDockerContainers({ socketPath })).rejects.toThrow(DockerUnavailableError);
       // Bad options are still reported as such: they are checked before the engine is asked.
-      await expect(missing.spawn({ resources: { pids: 0 } })).rejects.toMatchObject({ field: 'resources.pids' });
+      await expect(missing.spawn({ resources: { pids: 0 } })).rejects.toMatchObject({
+        field: 'resources.pids',
+      });
     } finally {
       await missing.close();
       rmSync(dir, { recursive: true, force: true });
