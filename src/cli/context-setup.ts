@@ -47,7 +47,7 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   network: {
     type: 'string',
     value: 'allow|deny',
-    description: 'network for sandboxed commands (default: deny)',
+    description: 'network for commands in the sandbox or the container (default: deny)',
   },
   image: {
     type: 'string',
@@ -65,8 +65,8 @@ export const CONTEXT_DETAILS = `Contexts:
                      does not, berth says so on stderr and runs unsandboxed. With --sandbox a
                      missing sandbox is an error: berth never runs unconfined when asked not to.
   docker             commands run in a container of --image (present locally; berth does not
-                     pull), with --root mounted at ${CONTAINER_WORKSPACE}; --network deny gives the
-                     container no network. The container is removed when berth exits.`;
+                     pull), with --root mounted at ${CONTAINER_WORKSPACE}, and no network unless
+                     --network allow. The container is removed when berth exits.`;
 
 /** A live context and handle, with a description for people. */
 export interface OpenContext {
@@ -112,7 +112,7 @@ export async function openContext(
         'the docker context needs an image to run, e.g. --image node:20 (berth never pulls: it must be present)',
       );
     }
-    return openDocker(resolveRoot(stringFlag(flags, 'root'), io.cwd), image, network, io, tuning);
+    return openDocker(resolveRoot(stringFlag(flags, 'root'), io.cwd), image, network ?? 'deny', io, tuning);
   }
   if (flags.image !== undefined) {
     throw new InvalidArgumentError('--image', 'applies to the docker context only; add --context docker');
@@ -197,13 +197,15 @@ function writableRoots(root: string): string[] {
 async function openDocker(
   root: string,
   image: string,
-  network: 'allow' | 'deny' | undefined,
+  network: 'allow' | 'deny',
   io: CliIo,
   tuning: ContextTuning,
 ): Promise<OpenContext> {
-  const context = createDockerContext(
-    tuning.maxOutputBytes === undefined ? {} : { maxOutputBytes: tuning.maxOutputBytes },
-  );
+  const context = createDockerContext({
+    killGraceMs: CLI_KILL_GRACE_MS,
+    destroyGraceMs: CLI_KILL_GRACE_MS,
+    ...(tuning.maxOutputBytes === undefined ? {} : { maxOutputBytes: tuning.maxOutputBytes }),
+  });
   const handle = await withSpinner(
     `starting a container from ${image}`,
     () =>
@@ -218,7 +220,7 @@ async function openDocker(
   return {
     context,
     handle,
-    description: `docker context (${image}), ${root} at ${CONTAINER_WORKSPACE}`,
+    description: `docker context (${image}, network ${network}), ${root} at ${CONTAINER_WORKSPACE}`,
     dispose: once(() => withSpinner('removing the container', () => context.destroy(handle), io.stderr)),
   };
 }

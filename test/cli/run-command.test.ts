@@ -252,6 +252,14 @@ describe('berth run --context docker', () => {
     expect(result.code).toBe(4);
   });
 
+  it('has no network unless --network allow', async () => {
+    const base = ['run', '--context', 'docker', '--image', 'berth-test:busybox', '--root', root];
+    const denied = await berth([...base, '--', 'ls', '/sys/class/net']);
+    expect(denied.stdout.split(/\s+/).filter(Boolean)).toEqual(['lo']);
+    const allowed = await berth([...base, '--network', 'allow', '--', 'ls', '/sys/class/net']);
+    expect(allowed.stdout.split(/\s+/).filter(Boolean)).toContain('eth0');
+  });
+
   it('says clearly when the image is not present', async () => {
     const result = await berth([
       'run',

@@ -239,7 +239,9 @@ describe('berth mcp --context docker', () => {
     await client.connect(transport);
     const serverPid = transport.pid!;
     try {
-      expect(client.getInstructions()).toMatch(/run in berth: docker context \(berth-test:busybox\)/);
+      expect(client.getInstructions()).toMatch(
+        /run in berth: docker context \(berth-test:busybox, network deny\)/,
+      );
       const bash = await client.callTool({
         name: 'bash',
         arguments: { command: 'pwd; cat in-root.txt; cat /etc/hostname' },
