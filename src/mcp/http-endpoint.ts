@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { InvalidArgumentError } from '../errors/index.js';
+import { BerthError, InvalidArgumentError } from '../errors/index.js';
 import { checkRequest, generateToken, validateToken } from './http-guard.js';
 
 /** Options for `listenHttp`. */
@@ -104,9 +104,20 @@ export async function listenHttp(
     });
   });
   await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
+    const onError = (error: NodeJS.ErrnoException): void => {
+      if (error.code === 'EADDRINUSE') {
+        reject(
+          new BerthError(
+            'E_IO',
+            `port ${port} on 127.0.0.1 is already in use; choose another port, or 0 for a free one`,
+            { cause: error },
+          ),
+        );
+      } else reject(error);
+    };
+    http.once('error', onError);
     http.listen(port, '127.0.0.1', () => {
-      http.off('error', reject);
+      http.off('error', onError);
       resolve();
     });
   });

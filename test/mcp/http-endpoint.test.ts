@@ -242,6 +242,14 @@ describe('listenHttp', () => {
     await expect(raw(port, { host: `127.0.0.1:${port}` })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
+  it('says which port is taken', async () => {
+    endpoint = await listenHttp(newServer);
+    await expect(listenHttp(newServer, { port: endpoint.port })).rejects.toMatchObject({
+      code: 'E_IO',
+      message: `port ${endpoint.port} on 127.0.0.1 is already in use; choose another port, or 0 for a free one`,
+    });
+  });
+
   it('refuses bad options with typed errors', async () => {
     await expect(listenHttp(newServer, { port: 70000 })).rejects.toThrow(InvalidArgumentError);
     await expect(listenHttp(newServer, { port: -1 })).rejects.toThrow(
