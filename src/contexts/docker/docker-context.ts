@@ -36,7 +36,7 @@ import {
   optionalString,
   optionsObject,
 } from '../../context/validate-options.js';
-import { InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
+import { BerthError, InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
 import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { startBackgroundTask } from './background-task.js';
@@ -114,6 +114,9 @@ class DockerExecutionContext implements DockerContext {
   /** Containers of destroyed handles kept for tasks another handle owns. */
   private readonly retiredContainers = new Set<string>();
   private readonly removals = new Set<Promise<void>>();
+  /** Spawns in flight, so `close` can wait for them. */
+  private readonly spawning = new Set<Promise<unknown>>();
+  private closed = false;
 
   constructor(options: ResolvedDockerOptions) {
     this.options = options;
@@ -125,11 +128,27 @@ class DockerExecutionContext implements DockerContext {
   }
 
   async spawn(config: SpawnConfig = {}): Promise<ContextHandle> {
+    if (this.closed) throw closedError();
+    const spawning = this.spawnContainer(config);
+    this.spawning.add(spawning);
+    try {
+      return await spawning;
+    } finally {
+      this.spawning.delete(spawning);
+    }
+  }
+
+  private async spawnContainer(config: SpawnConfig): Promise<ContextHandle> {
     const id = `docker-${randomBytes(6).toString('hex')}`;
     // Bad options are reported before the engine is asked anything.
     const plan = planContainer(config, id, this.options.image);
     await this.client.apiPrefix();
     const started = await startContainer(this.client, id, config, plan);
+    if (this.closed) {
+      // close() ran while the container was being made: it must not outlive the context.
+      await removeContainer(this.client, started.containerId);
+      throw closedError();
+    }
     const handle: ContextHandle = Object.freeze({ id, type: 'docker', cwd: started.cwd });
     this.handles.set(id, {
       handle,
@@ -414,6 +433,8 @@ class DockerExecutionContext implements DockerContext {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled(this.spawning);
     await Promise.all([...this.handles.values()].map((state) => this.destroy(state.handle)));
     // Containers kept alive for tasks handed to other handles go now, with those tasks.
     await Promise.all([...this.retiredContainers].map((id) => this.removeRetired(id)));
@@ -483,6 +504,13 @@ class DockerExecutionContext implements DockerContext {
     if (path.includes('\0')) throw new InvalidArgumentError('path', 'must not contain a NUL byte');
     return posix.resolve(state.handle.cwd, path);
   }
+}
+
+function closedError(): BerthError {
+  return new BerthError(
+    'E_CONTEXT_DESTROYED',
+    'this docker context was closed; create a new one with createDockerContext()',
+  );
 }
 
 function terminalSize(value: unknown, field: string): number {

@@ -216,6 +216,17 @@ describeDocker('docker spawn', () => {
     });
   });
 
+  it('close() while a spawn is in flight removes that container too; later spawns are refused', async () => {
+    const closing = testContext();
+    const spawning = closing.spawn().then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    await closing.close();
+    expect(await spawning).toMatchObject({ code: 'E_CONTEXT_DESTROYED' });
+    await expect(closing.spawn()).rejects.toMatchObject({ code: 'E_CONTEXT_DESTROYED' });
+  });
+
   it('destroy removes the container, is idempotent, and retires the handle', async () => {
     const handle = await context.spawn();
     const id = context.containerId(handle);
