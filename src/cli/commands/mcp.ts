@@ -66,7 +66,9 @@ export async function mcpCommand(argv: readonly string[], io: CliIo): Promise<nu
       if (port === undefined) {
         const connection = await server.connectStdio({ stdin: io.stdin, stdout: io.stdout });
         io.stderr.write(`berth mcp: serving ${tools.length} tools on stdio (${open.description})\n`);
-        await Promise.race([connection.closed, stopped.promise]);
+        // A client that vanished turns our next write into EPIPE: that is a hang-up, not a crash.
+        const stdoutFailed = new Promise<void>((resolve) => io.stdout.once('error', () => resolve()));
+        await Promise.race([connection.closed, stopped.promise, stdoutFailed]);
         await connection.close();
       } else {
         const endpoint = await server.listenHttp({ port, ...(token ? { token } : {}) });
