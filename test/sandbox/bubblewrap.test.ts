@@ -281,6 +281,27 @@ describe('process tree', () => {
     expect(await waitFor(() => pidsWithMarker(marker).length === 0, 5000)).toBe(true);
   });
 
+  it('the sandbox dies with its parent, even when the parent is SIGKILLed and nobody cleans up', async () => {
+    const marker = `954.${process.pid}${Date.now() % 100000}`;
+    const confined = confineCommand(
+      policy(),
+      sh(`(setsid sh -c 'sleep ${marker}' &); exec sleep ${marker}`),
+      {
+        cwd: ws,
+      },
+    );
+    if (!confined.ok) throw new Error(confined.reason);
+    // A stand-in owner: a shell that starts the sandbox and waits; it is then killed outright.
+    const owner = spawn('/bin/sh', ['-c', '"$@" & wait', 'owner', ...confined.argv], {
+      cwd: ws,
+      stdio: 'ignore',
+      detached: true,
+    });
+    expect(await waitFor(() => pidsWithMarker(marker).length >= 2, 5000)).toBe(true);
+    process.kill(owner.pid!, 'SIGKILL');
+    expect(await waitFor(() => pidsWithMarker(marker).length === 0, 5000)).toBe(true);
+  });
+
   it('the command runs in its own PID namespace and new session', async () => {
     const result = await runConfined(policy(), sh('echo "pid=$$"; ls /proc | grep -c "^[0-9]"'), { cwd: ws });
     const [pidLine, count] = result.stdout.trim().split('\n');
