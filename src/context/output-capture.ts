@@ -68,7 +68,8 @@ export class OutputCapture {
     this.spillDir = options.spillDir;
     this.buffer = new HeadTailBuffer(spec.maxBytes, spec.headBytes ?? 0);
     this.onText = options.onText;
-    this.decoder = options.onText ? new TextDecoder('utf-8') : undefined;
+    // ignoreBOM keeps a leading U+FEFF as text: output is reported, not interpreted.
+    this.decoder = options.onText ? new TextDecoder('utf-8', { ignoreBOM: true }) : undefined;
   }
 
   /** Bytes seen so far. */

@@ -231,6 +231,22 @@ describe('listing and globs', () => {
   });
 });
 
+describe('relative paths', () => {
+  it('resolve against options.cwd, and are classified in errors as the caller wrote them', async () => {
+    expect(text(await fs.readFile('src/y.js', { cwd: ws }))).toBe('y');
+    expect(text(await fs.readFile('../y.js', { cwd: join(ws, 'src', 'a') }))).toBe('y');
+    const error = (await fs
+      .readFile('../../outside/secret', { cwd: join(ws, 'src') })
+      .catch((e: unknown) => e)) as ContainmentError;
+    expect(error).toBeInstanceOf(ContainmentError);
+    expect(error.path).toBe('../../outside/secret');
+    expect(error.message).toContain("'..' climbs out of it");
+    expect((await fs.glob('src/*.js', { cwd: ws })).map((e) => e.path)).toEqual([join(ws, 'src', 'y.js')]);
+    expect(await fs.size('y.js', { cwd: join(ws, 'src') })).toBe(1);
+    await expect(fs.readFile('y.js', { cwd: 'relative' })).rejects.toMatchObject({ field: 'path' });
+  });
+});
+
 describe('without a root', () => {
   it('reaches any path, following symlinks', async () => {
     const open = createLocalFileSystem();

@@ -16,7 +16,8 @@ import { assertPathArgument } from '../../vfs/path-scope.js';
 import type { ProcessDeps } from './deps.js';
 import type { HandleState } from './handle-table.js';
 
-const decoder = new TextDecoder('utf-8');
+// ignoreBOM keeps a leading U+FEFF, so a read-modify-write does not strip it.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export class ProcessFiles {
   /** Uncontained reader for the private logs only. */

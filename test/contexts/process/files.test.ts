@@ -36,6 +36,13 @@ describe('files through the process context', () => {
     expect([...readFileSync(join(ws, 'latin.txt'))]).toEqual([0xe9]);
   });
 
+  it('keeps a UTF-8 byte order mark through readFile', async () => {
+    const ctx = makeContext();
+    const h = await ctx.spawn({ cwd: ws });
+    await ctx.writeFile(h, 'bom.txt', new Uint8Array([0xef, 0xbb, 0xbf, 0x61]));
+    expect(await ctx.readFile(h, 'bom.txt')).toBe('\uFEFFa');
+  });
+
   it('round-trips binary bytes with readFileBytes', async () => {
     const ctx = makeContext();
     const h = await ctx.spawn({ cwd: ws });
