@@ -68,13 +68,15 @@ export async function createExec(
   }
 }
 
-/** Start an exec without stdin: the response body is the output stream (framed unless TTY). */
+/**
+ * Start an exec without stdin: the response body is the output stream (framed unless TTY). The
+ * request deadline covers only the response head; the stream itself has none.
+ */
 export async function startExecStream(client: EngineClient, execId: string, tty: boolean): Promise<Readable> {
   return client.stream({
     method: 'POST',
     path: `/exec/${encodeURIComponent(execId)}/start`,
     json: { Detach: false, Tty: tty },
-    timeoutMs: 0,
   });
 }
 
