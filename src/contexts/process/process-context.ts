@@ -28,6 +28,7 @@ import type {
 } from '../../context/types.js';
 import { callback, describeValue, envRecord, optionsObject } from '../../context/validate-options.js';
 import {
+  BerthError,
   CapabilityError,
   ContainmentError,
   InvalidArgumentError,
@@ -80,6 +81,7 @@ export class ProcessContext implements ExecutionContext {
   private readonly handles = new HandleTable();
   private readonly files: ProcessFiles;
   private readonly defaultCwd: string;
+  private closed = false;
 
   constructor(options?: ProcessContextOptions) {
     const config = resolveProcessOptions(options);
@@ -121,6 +123,12 @@ export class ProcessContext implements ExecutionContext {
    * inside `workspaceRoot` when one is set. Container-only fields are refused with CapabilityError.
    */
   async spawn(config?: SpawnConfig): Promise<ContextHandle> {
+    if (this.closed) {
+      throw new BerthError(
+        'E_CONTEXT_DESTROYED',
+        'this process context was closed; create a new one with createProcessContext()',
+      );
+    }
     const input = optionsObject(config, 'config');
     for (const field of CONTAINER_ONLY_FIELDS) {
       if (input[field] !== undefined) {
@@ -253,6 +261,7 @@ export class ProcessContext implements ExecutionContext {
    * of the contract: for hosts that own the whole context's lifetime.
    */
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(
       this.handles.all().map((state) => this.destroy({ id: state.id, type: CONTEXT_TYPE, cwd: state.cwd })),
     );

@@ -7,7 +7,7 @@ import { userInfo } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { Terminal, TerminalOptions } from '../../context/types.js';
 import { argvArray, describeValue, envRecord, optionsObject } from '../../context/validate-options.js';
-import { InvalidArgumentError, SandboxUnavailableError } from '../../errors/index.js';
+import { InvalidArgumentError, SandboxUnavailableError, UnknownHandleError } from '../../errors/index.js';
 import { confine } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';
@@ -40,6 +40,11 @@ export async function openTerminal(
     rows,
     graceMs: deps.config.killGraceMs,
   });
+  if (state.destroyed) {
+    // The handle was destroyed while the terminal was being allocated: it must not outlive it.
+    await term.terminate();
+    throw new UnknownHandleError(state.id, 'process');
+  }
   const exited = term.done.then((outcome) => outcome.exitCode);
   const work: LiveWork = { end: () => term.terminate() };
   state.live.add(work);

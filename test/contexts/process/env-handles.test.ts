@@ -223,3 +223,24 @@ describe('options and capabilities', () => {
     await expect(ctx.spawn({ cwd: '/' })).rejects.toBeInstanceOf(ContainmentError);
   });
 });
+
+describe('close', () => {
+  it('ends every handle and task, removes the private directory, refuses new handles', async () => {
+    const { existsSync } = await import('node:fs');
+    const { dirname } = await import('node:path');
+    const { alive } = await import('./helpers.js');
+    const ctx = createProcessContext({ killGraceMs: 300 });
+    const a = await ctx.spawn();
+    const b = await ctx.spawn();
+    const task = await ctx.execBackground(a, 'sleep 60');
+    const moved = await ctx.execBackground(b, 'sleep 60');
+    const privateDir = dirname(dirname(task.outputPath));
+    expect(existsSync(privateDir)).toBe(true);
+    await ctx.close();
+    expect(alive(task.pid)).toBe(false);
+    expect(alive(moved.pid)).toBe(false);
+    expect(existsSync(privateDir)).toBe(false);
+    await expect(ctx.spawn()).rejects.toMatchObject({ code: 'E_CONTEXT_DESTROYED' });
+    await expect(ctx.exec(a, 'true')).rejects.toBeInstanceOf(UnknownHandleError);
+  });
+});
