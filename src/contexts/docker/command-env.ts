@@ -17,14 +17,19 @@ export interface CommandEnv {
 }
 
 /**
- * Resolve a command's environment.
- * @param defaults - whether berth's non-interactive defaults (`TERM=dumb`, `NO_COLOR=1`, …) apply.
+ * Resolve a command's environment: berth's base (the non-interactive defaults `TERM=dumb`,
+ * `NO_COLOR=1`, … for commands, `TERM=xterm-256color` for terminals), then the handle's `env`
+ * (already the container's, repeated so it wins over the base), then the call's.
  */
-export function commandEnv(env: unknown, field: string, defaults: boolean): CommandEnv {
+export function commandEnv(
+  env: unknown,
+  field: string,
+  base: 'command' | 'terminal',
+  handleEnv: Readonly<Record<string, string>> = {},
+): CommandEnv {
   const record = envRecord(env, field) ?? {};
-  const merged: Record<string, string | undefined> = defaults
-    ? { ...NON_INTERACTIVE_ENV, ...record }
-    : { ...record };
+  const baseEnv = base === 'command' ? NON_INTERACTIVE_ENV : { TERM: 'xterm-256color' };
+  const merged: Record<string, string | undefined> = { ...baseEnv, ...handleEnv, ...record };
   const set: string[] = [];
   const unset: string[] = [];
   for (const [name, value] of Object.entries(merged)) {

@@ -79,6 +79,8 @@ interface HandleState {
    * sandboxed runtime such as gVisor keeps its root filesystem where the archive API cannot see).
    */
   readonly filesViaExec: boolean;
+  /** The handle's `env` (the container's own environment). */
+  readonly env: Readonly<Record<string, string>>;
   /** Private host directory for this handle's spill files. */
   spillDir: string | undefined;
   /** Live streams and terminals, ended by destroy. */
@@ -154,6 +156,7 @@ class DockerExecutionContext implements DockerContext {
       handle,
       containerId: started.containerId,
       filesViaExec: config.user !== undefined || (config.runtime !== undefined && config.runtime !== 'runc'),
+      env: { ...config.env },
       spillDir: undefined,
       live: new Set(),
       destroying: undefined,
@@ -165,7 +168,7 @@ class DockerExecutionContext implements DockerContext {
     const state = this.state(handle);
     const script = commandString(command);
     const input = optionsObject(options, 'options');
-    const env = commandEnv(input.env, 'options.env', true);
+    const env = commandEnv(input.env, 'options.env', 'command', state.env);
     const stdin = input.stdin;
     if (stdin !== undefined && typeof stdin !== 'string' && !(stdin instanceof Uint8Array)) {
       throw new InvalidArgumentError('options.stdin', 'must be a string or a Uint8Array');
@@ -198,7 +201,7 @@ class DockerExecutionContext implements DockerContext {
     const state = this.state(handle);
     const script = commandString(command);
     const input = optionsObject(options, 'options');
-    const env = commandEnv(input.env, 'options.env', true);
+    const env = commandEnv(input.env, 'options.env', 'command', state.env);
     const onExit = callback<(exit: BackgroundExit) => void>(input.onExit, 'options.onExit');
     const onStall = callback<(stall: BackgroundStall) => void>(input.onStall, 'options.onStall');
     const stallMs = durationMs(input.stallMs, 'options.stallMs', this.options.stallMs);
@@ -278,7 +281,7 @@ class DockerExecutionContext implements DockerContext {
   ): Promise<ExecStream> {
     const state = this.state(handle);
     const input = optionsObject(options, 'options');
-    const env = commandEnv(input.env, 'options.env', true);
+    const env = commandEnv(input.env, 'options.env', 'command', state.env);
     const prelude = unsetLine(env);
     let argv: readonly string[];
     if (typeof command === 'string') {
@@ -316,7 +319,7 @@ class DockerExecutionContext implements DockerContext {
     const input = optionsObject(options, 'options');
     const cols = terminalSize(input.cols, 'options.cols');
     const rows = terminalSize(input.rows, 'options.rows');
-    const env = commandEnv({ TERM: 'xterm-256color', ...(input.env ?? {}) }, 'options.env', false);
+    const env = commandEnv(input.env, 'options.env', 'terminal', state.env);
     const shell = input.shell === undefined ? LOGIN_SHELL_ARGV : argvArray(input.shell, 'options.shell');
     const prelude = unsetLine(env);
     const argv =

@@ -13,10 +13,11 @@ describeDocker('docker context behaviour', () => {
   });
   afterAll(() => context.close());
 
-  it('gives commands the non-interactive defaults, the handle env, and per-call overrides and removals', async () => {
+  it('layers the environment: berth defaults, then the handle env, then per-call overrides and removals', async () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
     const show = 'echo "${TERM-unset} ${NO_COLOR-unset} ${FROM_HANDLE-unset} ${EXTRA-unset}"';
-    expect((await context.exec(handle, show)).stdout).toBe('dumb 1 handle unset\n');
+    // The handle's env wins over berth's defaults, the call's over both.
+    expect((await context.exec(handle, show)).stdout).toBe('from-handle 1 handle unset\n');
     const changed = await context.exec(handle, show, {
       env: { TERM: 'vt100', FROM_HANDLE: undefined, EXTRA: 'x y' },
     });

@@ -60,6 +60,8 @@ describeDocker('docker spawn', () => {
     const handle = await context.spawn();
     try {
       expect(handle.cwd).toBe('/workspace');
+      // Commands get berth's non-interactive defaults when neither the handle nor the call sets them.
+      expect((await context.exec(handle, 'echo "$TERM $NO_COLOR $PAGER"')).stdout).toBe('dumb 1 cat\n');
     } finally {
       await context.destroy(handle);
     }
