@@ -110,6 +110,17 @@ describe('berth tools', () => {
     expect(grep.stdout).toContain('notes.txt:2:second TODO');
   });
 
+  it('shows an image block as a one-line placeholder with its real size', async () => {
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    writeFileSync(join(root, 'dot.png'), png);
+    const result = await berth(['tools', 'call', 'read_file', '{"path":"dot.png"}', '--root', root]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`[image image/png, ${png.length} bytes]`);
+  });
+
   it('--json prints the raw tool result; arguments can come from stdin', async () => {
     const result = await berth(['tools', 'call', 'list_dir', '-', '--json', '--root', root], { input: '{}' });
     const parsed = JSON.parse(result.stdout);

@@ -161,7 +161,7 @@ export function renderResult(result: ToolResult): string {
   const parts = result.content.map((block) =>
     block.type === 'text'
       ? block.text
-      : `[image ${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes]`,
+      : `[image ${block.mimeType}, ${Buffer.from(block.data, 'base64').length} bytes]`,
   );
   const text = parts.join('\n');
   return text.endsWith('\n') || text === '' ? text : `${text}\n`;
