@@ -107,6 +107,15 @@ describe('containment', () => {
     expect(existsSync(join(outside, 'second.txt'))).toBe(false);
   });
 
+  it('refuses lexically before any I/O: even with the root gone, an escape is ContainmentError', async () => {
+    rmSync(ws, { recursive: true });
+    await expect(fs.readFile('/etc/passwd')).rejects.toBeInstanceOf(ContainmentError);
+    await expect(fs.writeFile(`${ws}/../planted`, Buffer.from('x'))).rejects.toBeInstanceOf(ContainmentError);
+    expect(existsSync(join(base, 'planted'))).toBe(false);
+    // Inside the (now missing) root, I/O happens and reports what it found.
+    await expect(fs.readFile(join(ws, 'src', 'y.js'))).rejects.toMatchObject({ code: 'E_NOT_FOUND' });
+  });
+
   it('a root that is not a directory is refused at construction', () => {
     expect(() => createLocalFileSystem({ root: join(ws, 'src', 'y.js') })).toThrow(InvalidArgumentError);
     expect(() => createLocalFileSystem({ root: join(base, 'missing') })).toThrow(/existing directory/);
