@@ -16,6 +16,8 @@ export interface CaseScope {
   readonly handle: ContextHandle;
   /** A fresh directory for this case (created when the context has a shell). */
   readonly dir: string;
+  /** Adds a line to the case's report (e.g. a check this backend cannot support, and why). */
+  note(message: string): Promise<void>;
 }
 
 /** One check of the contract, with a stable id that `expectedFailures` can name. */

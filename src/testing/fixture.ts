@@ -148,6 +148,35 @@ export class Fixture {
     return answer === 'alive';
   }
 
+  /**
+   * Positive control before a "tree is gone" check: the planted process must be visible as alive
+   * through `handle`, or a later "dead" would prove nothing (e.g. a backend that gives every
+   * command its own pid namespace).
+   */
+  async expectAlive(pid: number, what: string, handle: ContextHandle = this.main): Promise<void> {
+    if (!(await this.isAlive(pid, handle))) {
+      throw new Error(
+        `${what}: the planted process ${pid} is not visible as alive through a later exec on the same handle, so its death could not be verified; the suite needs pids that stay meaningful across exec calls of one handle`,
+      );
+    }
+  }
+
+  /**
+   * True when `observer` sees the same filesystem and processes as `subject`: a pid file written
+   * by `subject`'s process exists for `observer`, and the pid is alive there. Backends that give
+   * each handle its own machine (a container each) answer false.
+   */
+  async sharesProcesses(
+    subject: ContextHandle,
+    pidFile: string,
+    observer: ContextHandle = this.main,
+  ): Promise<boolean> {
+    if (!(await this.exists(pidFile, observer))) return false;
+    const mine = await this.readPid(pidFile, subject);
+    const theirs = Number((await this.sh(`cat ${shQuote(pidFile)}`, observer)).trim());
+    return mine === theirs && (await this.isAlive(theirs, observer));
+  }
+
   /** Reads a pid file written by a probe; throws when it is missing or malformed. */
   async readPid(pidFile: string, handle: ContextHandle = this.main): Promise<number> {
     const text = (await this.sh(`cat ${shQuote(pidFile)}`, handle)).trim();

@@ -109,7 +109,10 @@ export function runConformanceSuite(
                 c.id,
                 async () => {
                   const dir = await fx.caseDir(c.id);
-                  await c.run({ fx, context, handle: fx.main, dir });
+                  const note = async (message: string) => {
+                    await testContext.annotate(message);
+                  };
+                  await c.run({ fx, context, handle: fx.main, dir, note });
                 },
                 { expectedFailure, timeoutMs: resolved.caseTimeoutMs },
               );

@@ -41,13 +41,25 @@ async function timeoutCase(
   plant: (pidFile: string) => string,
   what: string,
 ): Promise<void> {
+  const { fx } = scope;
   const pidFile = `${scope.dir}/descendant.pid`;
-  const timeoutMs = 3000;
-  const result = await settlesWithin(
-    `exec with timeoutMs ${timeoutMs}`,
-    scope.fx.exec(treeCommand(plant(pidFile), pidFile), { timeoutMs }),
-    SOON_MS * 2,
-  );
+  const timeoutMs = 4000;
+  let settled = false;
+  const running = fx.exec(treeCommand(plant(pidFile), pidFile), { timeoutMs }).finally(() => {
+    settled = true;
+  });
+  running.catch(() => undefined);
+  // Positive control while the command still runs, so the final "gone" means something.
+  await waitUntil('the command to plant its descendant', () => settled || fx.exists(pidFile));
+  const pid = await fx.readPid(pidFile);
+  const aliveBefore = await fx.isAlive(pid);
+  if (!aliveBefore && settled) {
+    throw new Error(
+      `${what}: inconclusive, the timeout fired before the liveness control could run (machine too slow?)`,
+    );
+  }
+  if (!aliveBefore) await fx.expectAlive(pid, what);
+  const result = await settlesWithin(`exec with timeoutMs ${timeoutMs}`, running, SOON_MS * 2);
   expect(result.timedOut, 'timedOut').toBe(true);
   expect(result.aborted, 'aborted').toBe(false);
   expect(result.durationMs, 'durationMs is at least timeoutMs').toBeGreaterThanOrEqual(
@@ -92,6 +104,7 @@ export const cancelSection: ConformanceSection = {
         const running = fx.exec(command, { signal: controller.signal, timeoutMs: SOON_MS * 3 });
         // Abort only once the tree exists and has written its output (asked through the context).
         await waitUntil('the command to get ready', () => fx.exists(readyFile));
+        await fx.expectAlive(await fx.readPid(pidFile), 'abort');
         controller.abort();
         const result = await settlesWithin('exec after abort', running);
         expect(result.aborted, 'aborted').toBe(true);

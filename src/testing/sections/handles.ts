@@ -118,8 +118,9 @@ export const handlesSection: ConformanceSection = {
       id: 'handles/destroy-running-exec',
       title: 'destroy ends an exec still running on the handle: the call settles and its tree is gone',
       needs: ['shell'],
-      run: async ({ fx, context, dir }) => {
+      run: async ({ fx, context, dir, note }) => {
         const handle = await fx.spawn();
+        await fx.sh(`mkdir -p ${shQuote(dir)}`, handle);
         const pidFile = `${dir}/child.pid`;
         const running = context.exec(
           handle,
@@ -129,7 +130,11 @@ export const handlesSection: ConformanceSection = {
           },
         );
         running.catch(() => undefined);
-        await waitUntil('the command to plant its grandchild', () => fx.exists(pidFile));
+        await waitUntil('the command to plant its grandchild', () => fx.exists(pidFile, handle));
+        const pid = await fx.readPid(pidFile, handle);
+        await fx.expectAlive(pid, 'destroy', handle);
+        // After destroy only another handle can look; that works where handles share processes.
+        const observable = await fx.sharesProcesses(handle, pidFile);
         await settlesWithin('destroy', context.destroy(handle), SOON_MS * 2);
         await settlesWithin(
           'the running exec after destroy',
@@ -138,8 +143,13 @@ export const handlesSection: ConformanceSection = {
             () => undefined,
           ),
         );
-        const pid = await fx.readPid(pidFile);
-        expect(await fx.isAlive(pid), `grandchild ${pid} survived destroy`).toBe(false);
+        if (observable) {
+          expect(await fx.isAlive(pid), `grandchild ${pid} survived destroy`).toBe(false);
+        } else {
+          await note(
+            "handles do not share processes here: death of the destroyed handle's tree is not observable through the context",
+          );
+        }
       },
     },
   ],

@@ -30,19 +30,24 @@ async function withTokenServer<T>(token: string, body: (port: number) => Promise
   }
 }
 
-/** wget (busybox and GNU) or curl, whichever the context has; 127 when neither. */
-function fetchCommand(url: string): string {
+/**
+ * Fetches `http://host:port/probe` with curl, nc (busybox's works where its static wget cannot
+ * resolve) or wget, whichever the context has; exit 127 when it has none.
+ */
+function fetchCommand(host: string, port: number): string {
+  const url = `http://${host}:${port}/probe`;
   return [
-    `if command -v wget >/dev/null 2>&1; then wget -q -T 5 -O - '${url}'`,
-    `elif command -v curl >/dev/null 2>&1; then curl -fsS -m 5 '${url}'`,
-    'else echo "neither wget nor curl is available" >&2; exit 127; fi',
+    `if command -v curl >/dev/null 2>&1; then curl -fsS -m 5 '${url}'`,
+    `elif command -v nc >/dev/null 2>&1; then printf 'GET /probe HTTP/1.0\\r\\nHost: ${host}\\r\\n\\r\\n' | nc -w 5 '${host}' ${port}`,
+    `elif command -v wget >/dev/null 2>&1; then wget -q -T 5 -O - '${url}'`,
+    'else echo "no curl, nc or wget in the context" >&2; exit 127; fi',
   ].join('\n');
 }
 
 async function probe(scope: CaseScope): Promise<{ token: string; result: ExecResult }> {
   const token = `berth-conformance-${randomBytes(8).toString('hex')}`;
   const result = await withTokenServer(token, (port) =>
-    scope.fx.exec(fetchCommand(`http://${scope.fx.options.networkHost}:${port}/probe`), {
+    scope.fx.exec(fetchCommand(scope.fx.options.networkHost, port), {
       timeoutMs: SOON_MS,
     }),
   );
@@ -60,7 +65,7 @@ export const networkSection: ConformanceSection = {
       run: async (scope) => {
         const { token, result } = await probe(scope);
         expect(result.exitCode, `fetch failed: ${result.stderr}`).toBe(0);
-        expect(result.stdout).toBe(token);
+        expect(result.stdout).toContain(token);
       },
     },
     {
@@ -72,8 +77,9 @@ export const networkSection: ConformanceSection = {
       run: async (scope) => {
         const { token, result } = await probe(scope);
         expect(result.exitCode, 'no fetch tool: the probe proves nothing').not.toBe(127);
-        expect(result.exitCode, 'the fetch succeeded although network is not claimed').not.toBe(0);
-        expect(result.stdout).not.toContain(token);
+        expect(result.stdout, 'the fetch reached the server although network is not claimed').not.toContain(
+          token,
+        );
       },
     },
     {

@@ -204,6 +204,7 @@ export const streamSection: ConformanceSection = {
         const out = drain(stream.stdout);
         drain(stream.stderr);
         await waitUntil('the stream command to get ready', () => text(out.bytes()).includes('ready'));
+        await fx.expectAlive(await fx.readPid(pidFile), 'stream kill()');
         await settlesWithin('kill()', stream.kill());
         await settlesWithin('exited after kill()', stream.exited);
         const pid = await fx.readPid(pidFile);
@@ -230,6 +231,7 @@ export const streamSection: ConformanceSection = {
           const out = drain(stream.stdout);
           drain(stream.stderr);
           await waitUntil('the stream command to get ready', () => text(out.bytes()).includes('ready'));
+          await fx.expectAlive(await fx.readPid(pidFile), 'stream abort');
           controller.abort();
           await settlesWithin('exited after abort', stream.exited);
           const pid = await fx.readPid(pidFile);

@@ -148,6 +148,7 @@ export const terminalSection: ConformanceSection = {
         session.terminal.write(`sleep 300 & echo $! > ${shQuote(pidFile)}; echo JOB_$((1+1))_STARTED\n`);
         await session.expectOutput(/JOB_2_STARTED/, 'the job to start');
         await waitUntil('the pid file', () => fx.exists(pidFile));
+        await fx.expectAlive(await fx.readPid(pidFile), 'terminal kill()');
         await settlesWithin('kill()', session.terminal.kill());
         await settlesWithin('exited after kill()', session.terminal.exited);
         const pid = await fx.readPid(pidFile);
