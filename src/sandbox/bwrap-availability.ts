@@ -5,7 +5,7 @@
  * @module
  */
 import { spawnSync } from 'node:child_process';
-import { findExecutable } from './find-executable.js';
+import { findExecutable, trueExecutable } from './find-executable.js';
 import { fixForBwrapFailure, INSTALL_BWRAP_FIX } from './linux-host.js';
 import { planReadOnlyRoot } from './read-only-root.js';
 
@@ -75,7 +75,7 @@ export function checkBwrap(options: {
     located.set(lookup, path);
     return { ok: true, path };
   }
-  const trueBinary = findExecutable('true', options.pathValue) ?? '/bin/true';
+  const trueBinary = trueExecutable(options.pathValue);
   const flags = namespaceFlags({ isRoot: options.isRoot, network: options.network, newSession: true });
   const run = spawnSync(
     path,

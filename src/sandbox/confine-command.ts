@@ -10,6 +10,7 @@ import { planMounts } from './bwrap-mounts.js';
 import { describeInput } from './describe-input.js';
 import { isExecutableFile } from './find-executable.js';
 import { generateSandboxExecProfile, SANDBOX_EXEC_PATH, sandboxExecArgv } from './sandbox-exec-profile.js';
+import { termGraceWrap } from './term-grace.js';
 import type { Confinement, SandboxPolicy } from './types.js';
 import { validatePolicy } from './validate-policy.js';
 
@@ -76,7 +77,21 @@ export function confineWithBubblewrap(
   const mounts = planMounts(policy, options.cwd);
   if (!mounts.ok) return mounts;
   const flags = namespaceFlags({ isRoot, network: policy.network, newSession: options.terminal !== true });
-  return { ok: true, argv: [bwrap.path, ...flags, ...mounts.args, '--chdir', options.cwd, '--', ...argv] };
+  const grace = termGraceWrap(process.env.PATH);
+  return {
+    ok: true,
+    argv: [
+      ...(grace?.outer ?? []),
+      bwrap.path,
+      ...flags,
+      ...mounts.args,
+      '--chdir',
+      options.cwd,
+      '--',
+      ...(grace?.inner ?? []),
+      ...argv,
+    ],
+  };
 }
 
 /** macOS: the sandbox-exec argv for `argv` under `policy`. */

@@ -28,3 +28,11 @@ export function isExecutableFile(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * A `true` for trial runs, from the system directories first: a trial sandbox has a private /tmp,
+ * so a `true` found through a PATH entry there would not exist inside it.
+ */
+export function trueExecutable(pathValue: string | undefined): string {
+  return findExecutable('true', '/usr/bin:/bin') ?? findExecutable('true', pathValue) ?? '/bin/true';
+}

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { namespaceFlags, trialMounts } from './bwrap-availability.js';
-import { findExecutable, isExecutableFile } from './find-executable.js';
+import { findExecutable, isExecutableFile, trueExecutable } from './find-executable.js';
 import {
   APPARMOR_FIX,
   CONTAINER_FIX,
@@ -125,7 +125,7 @@ async function probeLinux(explicitPath: string | undefined, timeoutMs: number): 
     detail: `${bwrap} (${version.stdout.trim() || 'version unknown'})${setuid ? ', installed setuid root' : ''}`,
   });
 
-  const trueBinary = findExecutable('true', process.env.PATH) ?? '/bin/true';
+  const trueBinary = trueExecutable(process.env.PATH);
   const base = [...trialMounts(), '--', trueBinary];
   const sandbox = await run(
     bwrap,

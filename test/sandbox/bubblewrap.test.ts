@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confineCommand, createSandboxPolicy } from '../../src/sandbox/index.js';
-import { pidsWithMarker, runConfined, waitFor } from './run-confined.js';
+import { pidsRunning, pidsWithMarker, runConfined, waitFor } from './run-confined.js';
 
 let base: string;
 let ws: string;
@@ -258,48 +258,46 @@ describe('network', () => {
 });
 
 describe('process tree', () => {
-  it('a double-forked daemon that called setsid is gone once the sandbox is terminated', async () => {
+  it('SIGKILL to bubblewrap alone ends the whole sandbox, a setsid daemon that ignores TERM included', async () => {
     const marker = `987.${process.pid}${Date.now() % 100000}`;
-    const script = `(setsid sh -c 'sleep ${marker}' &) ; echo started; exec sleep ${marker}`;
+    const script = `(setsid sh -c 'trap "" TERM; sleep ${marker}' &) ; exec sleep ${marker}`;
     const confined = confineCommand(policy(), sh(script), { cwd: ws });
     if (!confined.ok) throw new Error(confined.reason);
     const child = spawn(confined.argv[0]!, confined.argv.slice(1), {
       cwd: ws,
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: 'ignore',
       detached: true,
     });
-    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-    expect(await waitFor(() => pidsWithMarker(marker).length >= 2, 5000)).toBe(true);
+    expect(await waitFor(() => pidsRunning(['sleep', marker]).length === 2, 5000)).toBe(true);
     const sessions = new Set(
-      pidsWithMarker(marker).map(
+      pidsRunning(['sleep', marker]).map(
         (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[3],
       ),
     );
-    // The daemon really escaped the command's session (the gap a process-group kill leaves).
-    expect(sessions.size).toBeGreaterThanOrEqual(2);
-    process.kill(-child.pid!, 'SIGTERM');
+    // The daemon really left the command's session (the gap a process-group kill leaves).
+    expect(sessions.size).toBe(2);
+    // Only bubblewrap's own pid: everything inside dies with it.
+    process.kill(child.pid!, 'SIGKILL');
     expect(await waitFor(() => pidsWithMarker(marker).length === 0, 5000)).toBe(true);
   });
 
-  it('the sandbox dies with its parent, even when the parent is SIGKILLed and nobody cleans up', async () => {
-    const marker = `954.${process.pid}${Date.now() % 100000}`;
-    const confined = confineCommand(
-      policy(),
-      sh(`(setsid sh -c 'sleep ${marker}' &); exec sleep ${marker}`),
-      {
-        cwd: ws,
-      },
-    );
+  it('SIGTERM reaches the command, which gets its grace period; bubblewrap reports its exit code', async () => {
+    const marker = `986.${process.pid}${Date.now() % 100000}`;
+    const script = `trap 'sleep 0.3; echo cleaned > cleaned.txt; exit 7' TERM; sleep ${marker} & wait`;
+    const confined = confineCommand(policy(), sh(script), { cwd: ws });
     if (!confined.ok) throw new Error(confined.reason);
-    // A stand-in owner: a shell that starts the sandbox and waits; it is then killed outright.
-    const owner = spawn('/bin/sh', ['-c', '"$@" & wait', 'owner', ...confined.argv], {
+    const child = spawn(confined.argv[0]!, confined.argv.slice(1), {
       cwd: ws,
       stdio: 'ignore',
       detached: true,
     });
-    expect(await waitFor(() => pidsWithMarker(marker).length >= 2, 5000)).toBe(true);
-    process.kill(owner.pid!, 'SIGKILL');
-    expect(await waitFor(() => pidsWithMarker(marker).length === 0, 5000)).toBe(true);
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    expect(await waitFor(() => pidsRunning(['sleep', marker]).length === 1, 5000)).toBe(true);
+    // What berth's tree termination does first: SIGTERM to every process of the tree.
+    for (const pid of [child.pid!, ...pidsWithMarker(marker)]) process.kill(pid, 'SIGTERM');
+    expect(await exited).toBe(7);
+    expect(readFileSync(join(ws, 'cleaned.txt'), 'utf8')).toBe('cleaned\n');
+    for (const pid of pidsRunning(['sleep', marker])) process.kill(pid, 'SIGKILL');
   });
 
   it('the command runs in its own PID namespace and new session', async () => {

@@ -65,6 +65,21 @@ export function pidsWithMarker(marker: string): number[] {
   return pids;
 }
 
+/** Host pids of processes whose whole command line is exactly `argv` (e.g. `sleep <marker>`). */
+export function pidsRunning(argv: readonly string[]): number[] {
+  const wanted = `${argv.join('\0')}\0`;
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === wanted) pids.push(Number(entry));
+    } catch {
+      // Gone between listing and reading.
+    }
+  }
+  return pids;
+}
+
 /** Poll `check` every 20 ms until it returns true or `timeoutMs` passes. */
 export async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;

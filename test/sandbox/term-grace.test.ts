@@ -1,0 +1,55 @@
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findExecutable } from '../../src/sandbox/find-executable.js';
+import { confineCommand, createSandboxPolicy } from '../../src/sandbox/index.js';
+import { runArgv } from './run-confined.js';
+
+let base: string;
+const savedPath = process.env.PATH;
+beforeAll(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'berth-sbx-grace-')));
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+afterEach(() => {
+  process.env.PATH = savedPath;
+});
+
+describe('the SIGTERM grace wrap', () => {
+  it('wraps bubblewrap in env --ignore-signal=TERM and the command in env --default-signal=TERM', () => {
+    const env = findExecutable('env', process.env.PATH)!;
+    const confined = confineCommand(createSandboxPolicy({ writableRoots: [base] }), ['/bin/true'], {
+      cwd: base,
+    });
+    if (!confined.ok) throw new Error(confined.reason);
+    expect(confined.argv.slice(0, 2)).toEqual([env, '--ignore-signal=TERM']);
+    expect(confined.argv[2]).toMatch(/\/bwrap$/);
+    const separator = confined.argv.lastIndexOf('--');
+    expect(confined.argv.slice(separator + 1)).toEqual([env, '--default-signal=TERM', '/bin/true']);
+  });
+
+  it('is left out, and the command still confined, where env cannot do it', async () => {
+    const bin = join(base, 'bin');
+    mkdirSync(bin);
+    for (const tool of ['bwrap', 'true', 'sh'])
+      symlinkSync(findExecutable(tool, savedPath)!, join(bin, tool));
+    writeFileSync(join(bin, 'env'), '#!/bin/sh\necho "env: unrecognized option" >&2\nexit 125\n');
+    chmodSync(join(bin, 'env'), 0o755);
+    process.env.PATH = bin;
+    const ws = join(base, 'ws');
+    mkdirSync(ws);
+    const confined = confineCommand(
+      createSandboxPolicy({ writableRoots: [ws] }),
+      ['/bin/sh', '-c', 'echo in > f; cat f'],
+      {
+        cwd: ws,
+      },
+    );
+    if (!confined.ok) throw new Error(confined.reason);
+    expect(confined.argv[0]).toBe(join(bin, 'bwrap'));
+    expect(confined.argv).not.toContain('--default-signal=TERM');
+    const result = await runArgv(confined.argv, { cwd: ws, env: { ...process.env, PATH: savedPath } });
+    expect(result).toMatchObject({ code: 0, stdout: 'in\n' });
+  });
+});
