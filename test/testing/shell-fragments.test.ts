@@ -130,7 +130,10 @@ describe.each(shells)('suite commands under %s', (_name, shell) => {
     ] as const) {
       const pidFile = join(dir, `${label}-${shell.length}.pid`);
       // The planted process must not hold this shell's output pipe, or spawnSync would wait for it.
-      const result = run(shell, `{ ${plant(pidFile)}\n} >/dev/null 2>&1\nwhile [ ! -s ${shQuote(pidFile)} ]; do sleep 0.05; done`);
+      const result = run(
+        shell,
+        `{ ${plant(pidFile)}\n} >/dev/null 2>&1\nwhile [ ! -s ${shQuote(pidFile)} ]; do sleep 0.05; done`,
+      );
       expect(result.status, label).toBe(0);
       const pid = Number((await readFile(pidFile, 'utf8')).trim());
       try {

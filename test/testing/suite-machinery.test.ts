@@ -136,6 +136,28 @@ describe('conformance suite machinery', () => {
     expect(run.output).toContain('unexercised claims capabilities.filesystem but no case exercising it ran');
   });
 
+  it('catches real defects in a real backend, case by case (the checks are not vacuous)', async () => {
+    const run = await runFixture('process-mutants');
+    expect(run.exitCode).toBe(1);
+    const status = Object.fromEntries([...run.cases.values()].map((c) => [c.id, c.status]));
+    expect(status).toEqual({
+      'suite/expected-failures': 'passed',
+      'exec/exit-codes': 'passed',
+      'exec/stdout-stderr-separated': 'failed',
+      'cancel/timeout-kills-tree': 'failed',
+      'containment/symlink-file': 'failed',
+      'containment/inside-allowed': 'passed',
+      'glob/star': 'failed',
+      'glob/no-match': 'passed',
+    });
+    expect(caseOf(run, 'cancel/timeout-kills-tree').failure).toMatch(
+      /descendant \d+ still runs after the call settled/,
+    );
+    expect(caseOf(run, 'containment/symlink-file').failure).toContain('must not leak a size');
+    // The run also names the capabilities this subset never exercised.
+    expect(run.output).toMatch(/process-mutants claims .*capabilities\.stream/);
+  });
+
   it('does not let a filtered run look green', async () => {
     const run = await runFixture('memory-pass', '-t', 'capabilities/declared');
     expect(run.exitCode).toBe(1);

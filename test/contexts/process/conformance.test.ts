@@ -3,7 +3,7 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProcessContext } from '../../../src/contexts/process/index.js';
+import { createProcessContext, type ProcessContext } from '../../../src/contexts/process/index.js';
 import { runConformanceSuite } from '../../../src/testing/index.js';
 
 const outputPolicy = { maxOutputBytes: 64 * 1024, maxSpillBytes: 1024 * 1024 };
@@ -17,7 +17,10 @@ const plainDir = freshDir('plain');
 runConformanceSuite({
   name: 'process',
   createContext: () => createProcessContext({ output: outputPolicy, killGraceMs: 1000 }),
-  disposeContext: () => rmSync(plainDir, { recursive: true, force: true }),
+  disposeContext: async (context) => {
+    await (context as ProcessContext).close();
+    rmSync(plainDir, { recursive: true, force: true });
+  },
   spawnConfig: { cwd: plainDir },
   outputPolicy,
   spillLocation: 'host',
@@ -28,7 +31,10 @@ const root = freshDir('root');
 runConformanceSuite({
   name: 'process (workspaceRoot)',
   createContext: () => createProcessContext({ workspaceRoot: root, output: outputPolicy, killGraceMs: 1000 }),
-  disposeContext: () => rmSync(root, { recursive: true, force: true }),
+  disposeContext: async (context) => {
+    await (context as ProcessContext).close();
+    rmSync(root, { recursive: true, force: true });
+  },
   spawnConfig: { cwd: root },
   workspaceRoot: root,
   outputPolicy,
