@@ -7,13 +7,12 @@
 import { realpathSync, statSync } from 'node:fs';
 import { type FileHandle, lstat, readdir } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import type { FileEntry } from '../context/types.js';
 import { BerthError, InvalidArgumentError } from '../errors/index.js';
 import { childPath, DirWalker, type OpenedPath, selfPath } from './dir-walk.js';
 import { errnoOf, isDirectoryError, toFsError } from './fs-errors.js';
 import { compileGlob, expandBraces, type GlobSegment, matchParts } from './glob.js';
 import { assertPathArgument, type PathScope, partsBelowRoot } from './path-scope.js';
-import type { FileSystem, PathOptions, WriteOptions } from './types.js';
+import type { FileEntry, FileSystem, PathOptions, WriteOptions } from './types.js';
 
 export interface LocalFileSystemOptions {
   /** Workspace root: paths outside it are refused with `ContainmentError`. Absent: no containment. */

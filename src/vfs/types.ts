@@ -3,9 +3,18 @@
  * path as the caller wrote it.
  * @module
  */
-import type { FileEntry } from '../context/types.js';
-
-export type { FileEntry };
+/**
+ * One directory entry or glob match. The same shape as the contract's `FileEntry` (this layer sits
+ * above the contract and does not import it).
+ */
+export interface FileEntry {
+  /** Absolute path. */
+  readonly path: string;
+  readonly name: string;
+  readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  readonly size?: number | undefined;
+  readonly mtimeMs?: number | undefined;
+}
 
 /** Where a relative path starts. */
 export interface PathOptions {
