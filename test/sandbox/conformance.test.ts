@@ -31,6 +31,26 @@ function freshRoot(label: string): { base: string; root: string } {
  */
 const SANDBOX_GAPS = ['exec/signal-exit', 'terminal/exit-code'];
 
+/**
+ * Cases the suite cannot verify here: each plants a process with one command and checks with a
+ * later command (`kill -0 <pid>`) that it was alive and then gone. Every sandboxed command has its
+ * own PID namespace (which keeps the command from signalling or tracing host processes), so a pid
+ * means nothing to the next command and the suite refuses to call the tree dead. The trees do die:
+ * test/sandbox/bubblewrap.test.ts and process-context.test.ts check that from the host.
+ */
+const PER_COMMAND_PID_NAMESPACE = [
+  'handles/destroy-running-exec',
+  'cancel/timeout-kills-tree',
+  'cancel/timeout-kills-orphan',
+  'cancel/timeout-kills-term-ignorer',
+  'cancel/abort-kills-tree',
+  'background/kill-tree',
+  'background/destroy-kills',
+  'stream/kill-tree',
+  'stream/abort',
+  'terminal/kill',
+];
+
 const denied = freshRoot('deny');
 runConformanceSuite({
   name: 'process (sandbox, network deny)',
@@ -44,7 +64,7 @@ runConformanceSuite({
   spawnConfig: { cwd: denied.root },
   outputPolicy,
   spillLocation: 'host',
-  expectedFailures: SANDBOX_GAPS,
+  expectedFailures: [...SANDBOX_GAPS, ...PER_COMMAND_PID_NAMESPACE],
 });
 
 const allowed = freshRoot('allow');
@@ -62,5 +82,5 @@ runConformanceSuite({
   workspaceRoot: allowed.root,
   outputPolicy,
   spillLocation: 'host',
-  expectedFailures: SANDBOX_GAPS,
+  expectedFailures: [...SANDBOX_GAPS, ...PER_COMMAND_PID_NAMESPACE],
 });

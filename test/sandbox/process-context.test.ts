@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContextHandle } from '../../src/context/types.js';
 import { createProcessContext, type ProcessContext } from '../../src/contexts/process/index.js';
 import { createSandboxPolicy, SandboxDeniedError, SandboxUnavailableError } from '../../src/sandbox/index.js';
-import { pidsWithMarker, waitFor } from './run-confined.js';
+import { pidsRunning, pidsWithMarker, waitFor } from './run-confined.js';
 
 let base: string;
 let ws: string;
@@ -135,6 +135,30 @@ describe('process context with a sandbox policy', () => {
     expect(screen).toMatch(/rc=[1-9]/);
     expect(screen).toContain('fg=yes');
     expect(existsSync(hostFile)).toBe(false);
+  });
+
+  it('execStream kill() and a terminal kill() end their trees, setsid daemons included (checked from the host)', async () => {
+    const streamMarker = `943.${process.pid}${Date.now() % 100000}`;
+    const stream = await context.execStream!(handle, [
+      '/bin/sh',
+      '-c',
+      `(setsid sh -c 'sleep ${streamMarker}' &); exec sleep ${streamMarker}`,
+    ]);
+    stream.stdout.resume();
+    stream.stderr?.resume();
+    expect(await waitFor(() => pidsRunning(['sleep', streamMarker]).length === 2, 5000)).toBe(true);
+    await stream.kill();
+    expect(await waitFor(() => pidsWithMarker(streamMarker).length === 0, 5000)).toBe(true);
+
+    if (context.openTerminal === undefined)
+      throw new Error('node-pty is not installed: terminals cannot be tested');
+    const termMarker = `942.${process.pid}${Date.now() % 100000}`;
+    const terminal = await context.openTerminal(handle, { cols: 80, rows: 24, shell: ['/bin/sh', '-i'] });
+    terminal.onData(() => {});
+    terminal.write(`(setsid sh -c 'sleep ${termMarker}' &); sleep ${termMarker} &\n`);
+    expect(await waitFor(() => pidsRunning(['sleep', termMarker]).length === 2, 5000)).toBe(true);
+    await terminal.kill();
+    expect(await waitFor(() => pidsWithMarker(termMarker).length === 0, 5000)).toBe(true);
   });
 
   it('writeFile: allowed inside the root, denied outside and on read-only names', async () => {
