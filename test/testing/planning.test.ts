@@ -1,5 +1,6 @@
 // The suite's pure rules: option validation, which cases apply, expected-failure bookkeeping,
 // the capability/method shape check, and reading a truncated capture back into its parts.
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { ExecutionContext } from '../../src/context/types.js';
 import { InvalidArgumentError } from '../../src/errors/index.js';
@@ -109,6 +110,12 @@ describe('case planning', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[a-z]+\/[a-z0-9-]+$/);
     expect(ids.length).toBeGreaterThan(80);
+  });
+
+  it('docs/conformance.md lists every case id, and no id the suite does not define', async () => {
+    const doc = await readFile(new URL('../../docs/conformance.md', import.meta.url), 'utf8');
+    const documented = new Set([...doc.matchAll(/^\| `([a-z]+\/[a-z0-9-]+)` +\|/gm)].map((m) => m[1]));
+    expect([...documented].sort()).toEqual(conformanceCaseIds().sort());
   });
 
   it('every boolean capability has at least one case exercising it when claimed', () => {
