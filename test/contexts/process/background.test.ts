@@ -148,6 +148,19 @@ describe('execBackground', () => {
     expect(oldExits).toEqual([]);
   });
 
+  it('reassign refuses a non-handle or an unknown handle, naming which side', async () => {
+    const ctx = makeContext();
+    const h = await ctx.spawn();
+    await expect(ctx.reassignBackground(null as never, h)).rejects.toMatchObject({ field: 'from' });
+    await expect(ctx.reassignBackground(h, 'x' as never)).rejects.toMatchObject({ field: 'to' });
+    await expect(
+      ctx.reassignBackground(h, { id: 'process-gone', type: 'process', cwd: '/' }),
+    ).rejects.toBeInstanceOf(UnknownHandleError);
+    await expect(ctx.reassignBackground(h, h, { onExit: 'no' as never })).rejects.toMatchObject({
+      field: 'callbacks.onExit',
+    });
+  });
+
   it('reassign to the same handle only rebinds callbacks', async () => {
     const ctx = makeContext();
     const h = await ctx.spawn();

@@ -56,6 +56,13 @@ describe('exec basics', () => {
     expect((await ctx.exec(h, 'cat')).stdout).toBe('');
   });
 
+  it('a command that ignores a large stdin neither hangs nor crashes the host (EPIPE)', async () => {
+    const ctx = makeContext();
+    const h = await ctx.spawn();
+    const result = await ctx.exec(h, 'exit 0', { stdin: 'x'.repeat(4 * 1024 * 1024) });
+    expect(result.exitCode).toBe(0);
+  });
+
   it('a signalled command reports exitCode null and the signal', async () => {
     const ctx = makeContext();
     const h = await ctx.spawn();
