@@ -84,9 +84,11 @@ describe('berth shell leaves the terminal as it found it', () => {
     // An outer shell in the pty runs berth shell, then reports its own terminal's mode.
     const session = berthInPtyShell(
       `${JSON.stringify(process.execPath)} ${JSON.stringify(MAIN)} shell --no-sandbox --root ${JSON.stringify(root)}; stty -a; echo outer-$((3*3))`,
+      { cwd: root, env: { SHELL: '/bin/sh' } },
     );
     sessions.push(session);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    session.write('echo inner-$((5*5))\r');
+    await session.waitFor(/inner-25/);
     session.write('exit\r');
     await session.waitFor(/outer-9/);
     const mode = session.output();
