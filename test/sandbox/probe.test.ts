@@ -20,12 +20,22 @@ describe('probeSandbox on this host (bubblewrap installed)', () => {
         'network-namespace',
       ]),
     );
-    for (const id of ['bwrap-binary', 'bwrap-run', 'network-namespace']) {
+    for (const id of ['bwrap-binary', 'bwrap-run', 'term-grace', 'network-namespace']) {
       expect(report.checks.find((check) => check.id === id)?.status, id).toBe('ok');
     }
     expect(report.checks.find((check) => check.id === 'bwrap-binary')?.detail).toMatch(
       /bwrap \(bubblewrap \d+\.\d+/,
     );
+  });
+});
+
+describe('probeSandbox input', () => {
+  it('refuses a timeout that is not a positive integer', async () => {
+    await expect(probeSandbox({ timeoutMs: 0 })).rejects.toMatchObject({
+      code: 'E_INVALID_ARGUMENT',
+      field: 'timeoutMs',
+    });
+    await expect(probeSandbox({ timeoutMs: Number.NaN })).rejects.toMatchObject({ field: 'timeoutMs' });
   });
 });
 
