@@ -4,7 +4,7 @@
  * foreground group from `/proc/<pid>/stat` (`tpgid`), the kernel's answer to `tcgetpgrp`.
  * @module
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { InvalidArgumentError } from '../errors/index.js';
 import { describeValue } from './describe-value.js';
 import { registerTreeForExit, unregisterTreeForExit } from './exit-finalizer.js';
@@ -189,17 +189,40 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
 
 /**
  * Wait (briefly) until the forked child has become its session's leader with the terminal as its
- * controlling tty, so foreground inspection right after allocation sees the real session. Returns
- * early when the child is already gone.
+ * controlling tty AND has exec'd its program, so foreground inspection right after allocation
+ * sees the real session and the real command. Returns early when the child is already gone.
  */
 export async function awaitSessionReady(pid: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let delay = 1;
   for (;;) {
     const stat = readProcStat(pid);
-    if (!stat || (stat.session === pid && stat.tpgid > 0) || Date.now() > deadline) return;
+    if (!stat || (stat.session === pid && stat.tpgid > 0 && hasExeced(pid)) || Date.now() > deadline) return;
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(20, delay * 2);
+  }
+}
+
+let ownImage: { exe: string; cmdline: string } | undefined;
+
+/**
+ * Until it execs, a forked child is an image of this process: same executable, same command line.
+ * Either differing means the exec happened (the same node with the same arguments is not a
+ * terminal program anyone asks for).
+ */
+function hasExeced(pid: number): boolean {
+  try {
+    ownImage ??= {
+      exe: readlinkSync('/proc/self/exe'),
+      cmdline: readFileSync('/proc/self/cmdline', 'latin1'),
+    };
+    return (
+      readlinkSync(`/proc/${pid}/exe`) !== ownImage.exe ||
+      readFileSync(`/proc/${pid}/cmdline`, 'latin1') !== ownImage.cmdline
+    );
+  } catch {
+    // Gone, or not ours to read: nothing better to wait for.
+    return true;
   }
 }
 
