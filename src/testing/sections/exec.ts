@@ -8,9 +8,9 @@ import type { OutputChunk } from '../../context/types.js';
 import { allByteValues, firstDifference, printfBytesCommand } from '../byte-patterns.js';
 import type { ConformanceSection } from '../case.js';
 import { expectBerthError } from '../expect-error.js';
-import { gateCommand } from '../process-probe.js';
+import { gateCommand, grandchildCommand, waitForFileCommand } from '../process-probe.js';
 import { shQuote } from '../sh-quote.js';
-import { SOON_MS } from '../wait-until.js';
+import { SOON_MS, settlesWithin } from '../wait-until.js';
 
 const utf8 = new TextEncoder();
 
@@ -48,6 +48,37 @@ export const execSection: ConformanceSection = {
         expect(result.signal).toBe('SIGKILL');
         expect(result.timedOut).toBe(false);
         expect(result.aborted).toBe(false);
+      },
+    },
+    {
+      id: 'exec/command-not-found',
+      title: 'a command that does not exist is exit 127 with a message on stderr, not an exception',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const result = await fx.exec('berth-conformance-no-such-command --flag');
+        expect(result.exitCode).toBe(127);
+        expect(result.stderr).toContain('berth-conformance-no-such-command');
+      },
+    },
+    {
+      id: 'exec/leftover-descendant',
+      title:
+        'a descendant left running after the shell exits (holding the output pipe) does not make exec hang',
+      needs: ['shell'],
+      run: async ({ fx, dir }) => {
+        const pidFile = `${dir}/leftover.pid`;
+        const result = await settlesWithin(
+          'exec whose background child keeps stdout open',
+          fx.exec(`${grandchildCommand(pidFile)}\n${waitForFileCommand(pidFile)}; echo started`, {
+            timeoutMs: SOON_MS * 3,
+          }),
+          SOON_MS * 2,
+        );
+        const pid = await fx.readPid(pidFile);
+        if (await fx.isAlive(pid)) await fx.sh(`kill -9 ${pid}`);
+        expect(result.timedOut, 'exec waited for the leftover until its timeout').toBe(false);
+        expect(result.exitCode).toBe(0);
+        expect(result.stdout).toBe('started\n');
       },
     },
     {

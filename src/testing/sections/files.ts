@@ -156,6 +156,30 @@ export const filesSection: ConformanceSection = {
       },
     },
     {
+      id: 'files/awkward-names',
+      title: 'names with spaces, quotes, multibyte text and a leading dash round-trip through every method',
+      needs: ['filesystem', 'shell'],
+      exercises: ['filesystem'],
+      run: async (scope) => {
+        const { fx, context, handle, dir } = scope;
+        const names = [
+          'with space.txt',
+          'it\'s "quoted".txt',
+          '\u0444\u0430\u0439\u043b \u20ac.txt',
+          '-dash.txt',
+        ];
+        for (const name of names) await context.writeFile(handle, `${dir}/names/${name}`, name);
+        const listed = (await context.listFiles(handle, `${dir}/names`)).map((e) => e.name).sort();
+        expect(listed).toEqual([...names].sort());
+        for (const name of names) {
+          const path = `${dir}/names/${name}`;
+          expect(await context.readFile(handle, path), name).toBe(name);
+          expect(await fileSize(scope, path), name).toBe(utf8.encode(name).length);
+          expect(await fx.sh(`cat -- ${shQuote(path)}`), name).toBe(name);
+        }
+      },
+    },
+    {
       id: 'files/missing',
       title: 'a missing path is a NotFoundError (E_NOT_FOUND) naming it, for every read method',
       needs: ['filesystem'],

@@ -54,15 +54,29 @@ export const terminalSection: ConformanceSection = {
   cases: [
     {
       id: 'terminal/run-command',
-      title: 'a command typed into the terminal runs and its output arrives',
+      title:
+        'a command typed into the terminal runs, its output reaches every listener, and unsubscribe stops one',
       needs: ['terminal'],
       run: async ({ context, handle }) => {
         const session = await open(context, handle, SH);
         try {
           expect(Number.isInteger(session.terminal.pid) && session.terminal.pid > 0, 'pid').toBe(true);
           // The arithmetic makes the result differ from the echoed input.
+          let heardBySecond = '';
+          const unsubscribe = session.terminal.onData((chunk) => {
+            heardBySecond += new TextDecoder().decode(chunk);
+          });
           session.terminal.write('echo BERTH_$((6*7))_OK\n');
           await session.expectOutput(/BERTH_42_OK/, 'the command result');
+          await waitUntil('the second listener to hear the result too', () =>
+            heardBySecond.includes('BERTH_42_OK'),
+          );
+          unsubscribe();
+          const mark = session.output().length;
+          heardBySecond = '';
+          session.terminal.write('echo BERTH_$((7*7))_AFTER\n');
+          await session.expectOutput(/BERTH_49_AFTER/, 'output after unsubscribing', mark);
+          expect(heardBySecond, 'an unsubscribed listener still hears output').toBe('');
         } finally {
           await session.terminal.kill();
         }
