@@ -5,6 +5,7 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
+import { callListener } from './call-listener.js';
 import type {
   BackgroundExit,
   BackgroundStall,
@@ -236,14 +237,7 @@ export class BackgroundRegistry {
     };
     record.exit = exit;
     record.status = record.killRequested ? 'killed' : 'exited';
-    const onExit = record.onExit;
-    if (onExit) {
-      try {
-        onExit(exit);
-      } catch {
-        // The owner's bug must not break waiters or the registry.
-      }
-    }
+    callListener(record.onExit, exit);
     return exit;
   }
 
@@ -262,13 +256,11 @@ export class BackgroundRegistry {
       return;
     }
     record.stallFired = true;
-    const onStall = record.onStall;
-    if (!onStall) return;
-    try {
-      onStall({ id: record.id, silentMs: Math.floor(silentMs), logBytes: record.machinery.logBytes() });
-    } catch {
-      // As for onExit: an owner's bug stays the owner's.
-    }
+    callListener(record.onStall, {
+      id: record.id,
+      silentMs: Math.floor(silentMs),
+      logBytes: record.machinery.logBytes(),
+    });
   }
 }
 

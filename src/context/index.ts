@@ -10,6 +10,7 @@ export {
   type RegisterOptions,
   type TaskOutcome,
 } from './background-registry.js';
+export { callListener } from './call-listener.js';
 export * from './defaults.js';
 export {
   type CapturedStream,

@@ -13,6 +13,7 @@ import { HeadTailBuffer } from '../subprocess/head-tail-buffer.js';
 import { SpillFile } from '../subprocess/spill-file.js';
 import type { CollectedOutput, SubprocessCollect } from '../subprocess/types.js';
 import { alignStartForward, completePrefixEnd, decodeUtf8 } from '../subprocess/utf8-boundary.js';
+import { callListener } from './call-listener.js';
 import type { OutputPolicy, StreamFacts } from './types.js';
 
 /** The settled text and facts of one captured stream. */
@@ -156,12 +157,7 @@ export class OutputCapture {
   }
 
   private emit(text: string): void {
-    if (text.length === 0 || !this.onText) return;
-    try {
-      this.onText(text);
-    } catch {
-      // A listener's bug must not break the capture or the command.
-    }
+    if (text.length > 0) callListener(this.onText, text);
   }
 }
 

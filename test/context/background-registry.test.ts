@@ -54,6 +54,28 @@ describe('BackgroundRegistry', () => {
     expect(await registry.wait('a', 'nope')).toBeNull();
   });
 
+  it('an owner callback that throws or rejects (async) reaches neither waiters nor the host', async () => {
+    const registry = new BackgroundRegistry();
+    const failing = registry.register(machinery('exit 1'), {
+      handleId: 'a',
+      stallMs: 60_000,
+      onExit: async () => {
+        throw new Error('async owner bug');
+      },
+    });
+    const throwing = registry.register(machinery('exit 2'), {
+      handleId: 'a',
+      stallMs: 60_000,
+      onExit: () => {
+        throw new Error('sync owner bug');
+      },
+    });
+    expect(await registry.wait('a', failing.id)).toMatchObject({ exitCode: 1 });
+    expect(await registry.wait('a', throwing.id)).toMatchObject({ exitCode: 2 });
+    // An unhandled rejection would fail this test run.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+
   it('kill resolves after exit; wait times out and aborts with null', async () => {
     const registry = new BackgroundRegistry();
     const task = registry.register(machinery('sleep 30'), { handleId: 'a', stallMs: 60_000 });

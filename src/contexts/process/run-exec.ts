@@ -3,6 +3,7 @@
  * decoded text for `onOutput`, and timeout / abort that end the whole tree and keep partial output.
  * @module
  */
+import { callListener } from '../../context/call-listener.js';
 import { OutputCapture } from '../../context/output-capture.js';
 import type { ExecOptions, ExecResult, OutputChunk, StreamFacts } from '../../context/types.js';
 import {
@@ -121,11 +122,7 @@ function refused(
   started: number,
   onOutput: ((chunk: OutputChunk) => void) | undefined,
 ): ExecResult {
-  try {
-    onOutput?.({ stream: 'stderr', text: message });
-  } catch {
-    // As for live output: a listener's bug does not change the result.
-  }
+  callListener(onOutput, { stream: 'stderr', text: message });
   return {
     exitCode: SANDBOX_REFUSED_EXIT_CODE,
     signal: null,
