@@ -77,8 +77,8 @@ function refusedStream(message: string): ExecStream {
     stdin: new Writable({
       write: (_chunk, _encoding, done) => done(),
     }),
-    stdout: Readable.from([]),
-    stderr: Readable.from([Buffer.from(message)]),
+    stdout: Readable.from([], { objectMode: false }),
+    stderr: Readable.from([Buffer.from(message)], { objectMode: false }),
     exited: Promise.resolve(SANDBOX_REFUSED_EXIT_CODE),
     kill: async () => {},
   };

@@ -49,6 +49,7 @@ describe('sandbox unavailable: fails closed, nothing runs', () => {
     const ctx = makeContext({ sandbox: brokenPolicy() });
     const h = await ctx.spawn({ cwd: writable });
     const stream = await ctx.execStream!(h, ['touch', 'ran']);
+    expect(stream.stderr!.readableObjectMode).toBe(false); // bytes, like a real pipe
     let stderr = '';
     stream.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
