@@ -139,20 +139,24 @@ describe('berth mcp exits with its client and takes its background tasks along',
       args: [MAIN, 'mcp', '--root', root],
     });
     const client = new Client({ name: 'berth-e2e', version: '1.0.0' });
-    await client.connect(transport);
-    const marker = newMarker();
-    await client.callTool({
-      name: 'bash',
-      arguments: { command: `sleep 60 # ${marker}`, run_in_background: true },
-    });
-    expect(pidsWithMarker(marker).length).toBeGreaterThan(0);
-    const serverPid = transport.pid!;
-    await client.close();
-    expect(await waitForNoMarker(marker)).toEqual([]);
-    expect(
-      existsSync(`/proc/${serverPid}`) && !readFileSync(`/proc/${serverPid}/stat`, 'utf8').includes(') Z'),
-    ).toBe(false);
-    rmSync(root, { recursive: true, force: true });
+    try {
+      await client.connect(transport);
+      const marker = newMarker();
+      await client.callTool({
+        name: 'bash',
+        arguments: { command: `sleep 60 # ${marker}`, run_in_background: true },
+      });
+      expect(pidsWithMarker(marker).length).toBeGreaterThan(0);
+      const serverPid = transport.pid!;
+      await client.close();
+      expect(await waitForNoMarker(marker)).toEqual([]);
+      const serverLeft =
+        existsSync(`/proc/${serverPid}`) && !readFileSync(`/proc/${serverPid}/stat`, 'utf8').includes(') Z');
+      expect(serverLeft).toBe(false);
+    } finally {
+      await client.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
@@ -236,7 +240,10 @@ describe('berth mcp --context docker', () => {
       args: [MAIN, 'mcp', '--context', 'docker', '--image', 'berth-test:busybox', '--root', root],
     });
     const client = new Client({ name: 'berth-e2e', version: '1.0.0' });
-    await client.connect(transport);
+    await client.connect(transport).catch((error: unknown) => {
+      rmSync(root, { recursive: true, force: true });
+      throw error;
+    });
     const serverPid = transport.pid!;
     try {
       expect(client.getInstructions()).toMatch(
@@ -256,13 +263,13 @@ describe('berth mcp --context docker', () => {
       expect(await containersOwnedBy(serverPid)).toHaveLength(1);
     } finally {
       await client.close();
+      rmSync(root, { recursive: true, force: true });
     }
     const deadline = Date.now() + 15_000;
     while ((await containersOwnedBy(serverPid)).length > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(await containersOwnedBy(serverPid)).toEqual([]);
-    rmSync(root, { recursive: true, force: true });
   });
 });
 
