@@ -5,6 +5,7 @@
  * @module
  */
 import { spawnSync } from 'node:child_process';
+import { KERNEL_MOUNTS } from './bwrap-mounts.js';
 import { findExecutable, trueExecutable } from './find-executable.js';
 import { fixForBwrapFailure, INSTALL_BWRAP_FIX } from './linux-host.js';
 import { planReadOnlyRoot } from './read-only-root.js';
@@ -32,10 +33,7 @@ export function trialMounts(): string[] {
   const root = planReadOnlyRoot();
   return [
     ...root.args,
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
+    ...KERNEL_MOUNTS,
     '--tmpfs',
     '/tmp',
     ...(root.assembled ? ['--remount-ro', '/'] : []),

@@ -11,6 +11,29 @@ import { planReadOnlyRoot } from './read-only-root.js';
 import { lstatQuietly } from './stat-quietly.js';
 import type { SandboxPolicy } from './types.js';
 
+/**
+ * Parts of the fresh /proc a command must not write. uid 0 writes kernel settings by file mode
+ * alone, capabilities or not, so without this a root command could set, say,
+ * `kernel.core_pattern` to a program the host kernel then runs as root. bubblewrap itself covers
+ * /proc/irq and /proc/bus, and skips /proc/sys because the directory is not writable (its files are).
+ */
+export const PROC_READ_ONLY: readonly string[] = Object.freeze([
+  '/proc/sys',
+  '/proc/sysrq-trigger',
+  '/proc/fs',
+  '/proc/acpi',
+  '/proc/scsi',
+]);
+
+/** A minimal /dev, a /proc for the PID namespace, and the read-only cover over its kernel settings. */
+export const KERNEL_MOUNTS: readonly string[] = Object.freeze([
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  ...PROC_READ_ONLY.flatMap((path) => ['--ro-bind-try', path, path]),
+]);
+
 /** The mount arguments, or why the command's directory cannot be reached inside the sandbox. */
 export type MountPlan =
   | { readonly ok: true; readonly args: string[]; readonly privateTmp: boolean }
@@ -35,7 +58,7 @@ export function planMounts(policy: SandboxPolicy, cwd: string): MountPlan {
     !hostRoot.excluded.some((dir) => isInsideOrEqual(dir, path)) &&
     (!privateTmp || !isInsideOrEqual(tmp, path) || underRoot(path) || isInsideOrEqual(realCwd, path));
   for (const writable of roots) args.push('--bind', writable, writable);
-  args.push('--dev', '/dev', '--proc', '/proc');
+  args.push(...KERNEL_MOUNTS);
 
   // Masks go last so nothing bound before them (a read-only name that is a symlink into a hidden
   // path, say) can uncover what they hide.

@@ -319,6 +319,20 @@ describe('process tree', () => {
     expect(result.stdout).not.toContain('REMOUNTED');
   });
 
+  it("cannot change the host kernel's settings through /proc, even as root", async () => {
+    // Writes the current value back: harmless if the cover were missing, refused when it works.
+    const script = [
+      'v=$(cat /proc/sys/kernel/core_pattern)',
+      'printf "%s\\n" "$v" > /proc/sys/kernel/core_pattern && echo CORE-PATTERN-WRITTEN',
+      's=$(cat /proc/sys/vm/swappiness)',
+      'echo "$s" > /proc/sys/vm/swappiness 2>/dev/null && echo SWAPPINESS-WRITTEN',
+      'true',
+    ].join('; ');
+    const result = await runConfined(policy(), sh(script), { cwd: ws });
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/Read-only file system/);
+  });
+
   it('passes the exit code through', async () => {
     const result = await runConfined(policy(), sh('exit 42'), { cwd: ws });
     expect(result.code).toBe(42);

@@ -84,6 +84,17 @@ describe('default lists (pinned literally)', () => {
     ]);
   });
 
+  it('parts of /proc kept read-only', async () => {
+    const { PROC_READ_ONLY } = await import('../../src/sandbox/bwrap-mounts.js');
+    expect(PROC_READ_ONLY).toEqual([
+      '/proc/sys',
+      '/proc/sysrq-trigger',
+      '/proc/fs',
+      '/proc/acpi',
+      '/proc/scsi',
+    ]);
+  });
+
   it('the lists cannot be mutated in place', () => {
     expect(() => (DEFAULT_READ_ONLY_PATHS as string[]).push('x')).toThrow(TypeError);
     expect(() => (DEFAULT_HIDDEN_HOME_PATHS as string[]).pop()).toThrow(TypeError);
