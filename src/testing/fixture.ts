@@ -22,6 +22,12 @@ export function isInside(path: string, root: string): boolean {
   return path === root || path.startsWith(`${root}/`);
 }
 
+/** A process planted by a probe: its pid and a token its command line carries. */
+export interface PlantedProcess {
+  readonly pid: number;
+  readonly token: string;
+}
+
 /** Shared state of one run. Created once the context exists; `setUp` runs in `beforeAll`. */
 export class Fixture {
   readonly context: ExecutionContext;
@@ -140,9 +146,14 @@ export class Fixture {
     return result.stdout;
   }
 
-  /** Asks the context whether `pid` still runs (a zombie counts as gone). */
-  async isAlive(pid: number, handle: ContextHandle = this.main): Promise<boolean> {
-    const answer = (await this.sh(aliveCommand(pid), handle)).trim();
+  /**
+   * Asks the context whether a process still runs (a zombie counts as gone). Give a
+   * {@link PlantedProcess} to also check its identity, not only its pid.
+   */
+  async isAlive(target: number | PlantedProcess, handle: ContextHandle = this.main): Promise<boolean> {
+    const command =
+      typeof target === 'number' ? aliveCommand(target) : aliveCommand(target.pid, target.token);
+    const answer = (await this.sh(command, handle)).trim();
     if (answer !== 'alive' && answer !== 'dead')
       throw new Error(`alive probe printed ${JSON.stringify(answer)}`);
     return answer === 'alive';
@@ -153,10 +164,10 @@ export class Fixture {
    * through `handle`, or a later "dead" would prove nothing (e.g. a backend that gives every
    * command its own pid namespace).
    */
-  async expectAlive(pid: number, what: string, handle: ContextHandle = this.main): Promise<void> {
-    if (!(await this.isAlive(pid, handle))) {
+  async expectAlive(target: PlantedProcess, what: string, handle: ContextHandle = this.main): Promise<void> {
+    if (!(await this.isAlive(target, handle))) {
       throw new Error(
-        `${what}: the planted process ${pid} is not visible as alive through a later exec on the same handle, so its death could not be verified; the suite needs pids that stay meaningful across exec calls of one handle`,
+        `${what}: the planted process ${target.pid} is not visible as alive through a later exec on the same handle, so its death could not be verified; the suite needs pids that stay meaningful across exec calls of one handle`,
       );
     }
   }
@@ -173,8 +184,13 @@ export class Fixture {
   ): Promise<boolean> {
     if (!(await this.exists(pidFile, observer))) return false;
     const mine = await this.readPid(pidFile, subject);
-    const theirs = Number((await this.sh(`cat ${shQuote(pidFile)}`, observer)).trim());
-    return mine === theirs && (await this.isAlive(theirs, observer));
+    const theirs = await this.readPid(pidFile, observer);
+    return mine === theirs && (await this.isAlive({ pid: theirs, token: pidFile }, observer));
+  }
+
+  /** Reads the pid file a probe from `process-probe.ts` wrote; its path is the identity token. */
+  async readPlanted(pidFile: string, handle: ContextHandle = this.main): Promise<PlantedProcess> {
+    return { pid: await this.readPid(pidFile, handle), token: pidFile };
   }
 
   /** Reads a pid file written by a probe; throws when it is missing or malformed. */

@@ -6,8 +6,12 @@
  */
 import { shQuote } from './sh-quote.js';
 
-/** `sh -c` body that records `$$` atomically in `$1`, then becomes `sleep 300`. */
-const RECORD_AND_SLEEP = 'echo $$ > "$1.tmp" && mv "$1.tmp" "$1"; exec sleep 300';
+/**
+ * `sh -c` body that records `$$` atomically in `$1`, then sleeps. The shell stays (the trailing
+ * `exit` keeps it from exec-ing `sleep`), so its command line keeps the pid file's path: the
+ * token {@link aliveCommand} checks to tell this process from an unrelated one with the same pid.
+ */
+const RECORD_AND_SLEEP = 'echo $$ > "$1.tmp" && mv "$1.tmp" "$1"; sleep 300; exit 0';
 
 /** A grandchild (background `sh` → `sleep`) that writes its pid to `pidFile`. */
 export function grandchildCommand(pidFile: string): string {
@@ -39,14 +43,19 @@ export function gateCommand(path: string): string {
 }
 
 /**
- * Prints `alive` or `dead` for `pid`. A zombie (exited, not yet reaped by its new parent) counts as
- * dead: it runs nothing and holds nothing but its table slot.
+ * Prints `alive` or `dead` for `pid`. Where `/proc` exists, the process must also carry `token`
+ * in its command line (a recycled pid, or the same number in another pid namespace, is not the
+ * process the suite planted), and a zombie (exited, not yet reaped) counts as dead.
  */
-export function aliveCommand(pid: number): string {
+export function aliveCommand(pid: number, token?: string): string {
   if (!Number.isInteger(pid) || pid <= 0) throw new Error(`not a pid: ${pid}`);
+  const identity =
+    token === undefined
+      ? ''
+      : `  elif [ -r /proc/${pid}/cmdline ] && ! tr '\\000' '\\n' < /proc/${pid}/cmdline | grep -F -q -e ${shQuote(token)}; then echo dead\n`;
   return [
-    `if kill -0 ${pid} 2>/dev/null; then`,
-    `  if [ -r /proc/${pid}/stat ] && [ "$(sed 's/.*) //' /proc/${pid}/stat | cut -c1)" = Z ]; then echo dead; else echo alive; fi`,
-    'else echo dead; fi',
+    `if ! kill -0 ${pid} 2>/dev/null; then echo dead`,
+    `elif [ -r /proc/${pid}/stat ] && [ "$(sed 's/.*) //' /proc/${pid}/stat | cut -c1)" = Z ]; then echo dead`,
+    `${identity}else echo alive; fi`,
   ].join('\n');
 }

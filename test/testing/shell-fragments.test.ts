@@ -101,6 +101,18 @@ describe.each(shells)('suite commands under %s', (_name, shell) => {
     expect(run(shell, aliveCommand(child.pid as number)).stdout.toString()).toBe('dead\n');
   });
 
+  it('aliveCommand with a token refuses a live process whose command line lacks it (a reused pid)', () => {
+    const child = spawn('sleep', ['30']);
+    try {
+      expect(run(shell, aliveCommand(child.pid as number, 'berth-token-not-there')).stdout.toString()).toBe(
+        'dead\n',
+      );
+      expect(run(shell, aliveCommand(child.pid as number, 'sleep')).stdout.toString()).toBe('alive\n');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   it('aliveCommand counts an unreaped zombie as dead', async () => {
     // The shell backgrounds a short child and then sleeps without waiting for it: a zombie.
     const holder = spawn(shell[0] as string, [...shell.slice(1), '-c', 'sleep 0.1 & echo $!; exec sleep 30']);
@@ -137,7 +149,11 @@ describe.each(shells)('suite commands under %s', (_name, shell) => {
       expect(result.status, label).toBe(0);
       const pid = Number((await readFile(pidFile, 'utf8')).trim());
       try {
-        expect(run(shell, aliveCommand(pid)).stdout.toString(), label).toBe('alive\n');
+        expect(run(shell, aliveCommand(pid, pidFile)).stdout.toString(), label).toBe('alive\n');
+        expect(
+          run(shell, aliveCommand(pid, `${pidFile}-other`)).stdout.toString(),
+          `${label}: another token`,
+        ).toBe('dead\n');
         if (label === 'term-ignoring') {
           process.kill(pid, 'SIGTERM');
           await new Promise((resolve) => setTimeout(resolve, 200));

@@ -203,12 +203,15 @@ const cases: ConformanceCase[] = [
       const command = `${grandchildCommand(childPid)}\n${orphanCommand(orphanPid)}\n${waitForFileCommand(childPid)}; ${waitForFileCommand(orphanPid)}; echo planted; : > ${shQuote(ready)}; sleep 300`;
       const task = await bg.execBackground(handle, command, { onExit: recorder.onExit });
       await waitUntil('the task to plant its descendants', () => fx.exists(ready));
-      for (const pidFile of [childPid, orphanPid]) await fx.expectAlive(await fx.readPid(pidFile), pidFile);
+      for (const pidFile of [childPid, orphanPid])
+        await fx.expectAlive(await fx.readPlanted(pidFile), pidFile);
       const exit = await settlesWithin('killBackground', bg.killBackground(handle, task.id));
       expect(exit).toMatchObject({ id: task.id, killed: true });
       for (const pidFile of [childPid, orphanPid]) {
-        const pid = await fx.readPid(pidFile);
-        expect(await fx.isAlive(pid), `descendant ${pid} (${pidFile}) survived killBackground`).toBe(false);
+        const pid = await fx.readPlanted(pidFile);
+        expect(await fx.isAlive(pid), `descendant ${pid.pid} (${pidFile}) survived killBackground`).toBe(
+          false,
+        );
       }
       expect(
         await context.readFile(handle, task.outputPath),
@@ -436,13 +439,13 @@ const cases: ConformanceCase[] = [
       const recorder = exitRecorder();
       await bg.execBackground(handle, `${grandchildCommand(pidFile)}\nwait`, { onExit: recorder.onExit });
       await waitUntil('the task to plant its grandchild', () => fx.exists(pidFile, handle));
-      const pid = await fx.readPid(pidFile, handle);
+      const pid = await fx.readPlanted(pidFile, handle);
       await fx.expectAlive(pid, 'destroy', handle);
       // After destroy only another handle can look; that works where handles share processes.
       const observable = await fx.sharesProcesses(handle, pidFile);
       await settlesWithin('destroy with a running task', context.destroy(handle), SOON_MS * 2);
       if (observable) {
-        expect(await fx.isAlive(pid), `grandchild ${pid} survived destroy`).toBe(false);
+        expect(await fx.isAlive(pid), `grandchild ${pid.pid} survived destroy`).toBe(false);
       } else {
         await note(
           "handles do not share processes here: death of the destroyed handle's tree is not observable through the context",

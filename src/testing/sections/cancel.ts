@@ -24,10 +24,11 @@ function treeCommand(plant: string, pidFile: string): string {
 }
 
 async function expectTreeGone(scope: CaseScope, pidFile: string, what: string): Promise<void> {
-  const pid = await scope.fx.readPid(pidFile);
-  expect(await scope.fx.isAlive(pid), `${what}: descendant ${pid} still runs after the call settled`).toBe(
-    false,
-  );
+  const pid = await scope.fx.readPlanted(pidFile);
+  expect(
+    await scope.fx.isAlive(pid),
+    `${what}: descendant ${pid.pid} still runs after the call settled`,
+  ).toBe(false);
 }
 
 function expectPartialOutput(result: ExecResult): void {
@@ -51,7 +52,7 @@ async function timeoutCase(
   running.catch(() => undefined);
   // Positive control while the command still runs, so the final "gone" means something.
   await waitUntil('the command to plant its descendant', () => settled || fx.exists(pidFile));
-  const pid = await fx.readPid(pidFile);
+  const pid = await fx.readPlanted(pidFile);
   const aliveBefore = await fx.isAlive(pid);
   if (!aliveBefore && settled) {
     throw new Error(
@@ -104,7 +105,7 @@ export const cancelSection: ConformanceSection = {
         const running = fx.exec(command, { signal: controller.signal, timeoutMs: SOON_MS * 3 });
         // Abort only once the tree exists and has written its output (asked through the context).
         await waitUntil('the command to get ready', () => fx.exists(readyFile));
-        await fx.expectAlive(await fx.readPid(pidFile), 'abort');
+        await fx.expectAlive(await fx.readPlanted(pidFile), 'abort');
         controller.abort();
         const result = await settlesWithin('exec after abort', running);
         expect(result.aborted, 'aborted').toBe(true);

@@ -74,8 +74,8 @@ export const execSection: ConformanceSection = {
           }),
           SOON_MS * 2,
         );
-        const pid = await fx.readPid(pidFile);
-        if (await fx.isAlive(pid)) await fx.sh(`kill -9 ${pid}`);
+        const pid = await fx.readPlanted(pidFile);
+        if (await fx.isAlive(pid)) await fx.sh(`kill -9 ${pid.pid}`);
         expect(result.timedOut, 'exec waited for the leftover until its timeout').toBe(false);
         expect(result.exitCode).toBe(0);
         expect(result.stdout).toBe('started\n');

@@ -131,7 +131,7 @@ export const handlesSection: ConformanceSection = {
         );
         running.catch(() => undefined);
         await waitUntil('the command to plant its grandchild', () => fx.exists(pidFile, handle));
-        const pid = await fx.readPid(pidFile, handle);
+        const pid = await fx.readPlanted(pidFile, handle);
         await fx.expectAlive(pid, 'destroy', handle);
         // After destroy only another handle can look; that works where handles share processes.
         const observable = await fx.sharesProcesses(handle, pidFile);
@@ -144,7 +144,7 @@ export const handlesSection: ConformanceSection = {
           ),
         );
         if (observable) {
-          expect(await fx.isAlive(pid), `grandchild ${pid} survived destroy`).toBe(false);
+          expect(await fx.isAlive(pid), `grandchild ${pid.pid} survived destroy`).toBe(false);
         } else {
           await note(
             "handles do not share processes here: death of the destroyed handle's tree is not observable through the context",

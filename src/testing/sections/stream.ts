@@ -204,11 +204,11 @@ export const streamSection: ConformanceSection = {
         const out = drain(stream.stdout);
         drain(stream.stderr);
         await waitUntil('the stream command to get ready', () => text(out.bytes()).includes('ready'));
-        await fx.expectAlive(await fx.readPid(pidFile), 'stream kill()');
+        await fx.expectAlive(await fx.readPlanted(pidFile), 'stream kill()');
         await settlesWithin('kill()', stream.kill());
         await settlesWithin('exited after kill()', stream.exited);
-        const pid = await fx.readPid(pidFile);
-        expect(await fx.isAlive(pid), `grandchild ${pid} survived kill()`).toBe(false);
+        const pid = await fx.readPlanted(pidFile);
+        expect(await fx.isAlive(pid), `grandchild ${pid.pid} survived kill()`).toBe(false);
         await settlesWithin('a second kill()', stream.kill());
       },
     },
@@ -231,11 +231,14 @@ export const streamSection: ConformanceSection = {
           const out = drain(stream.stdout);
           drain(stream.stderr);
           await waitUntil('the stream command to get ready', () => text(out.bytes()).includes('ready'));
-          await fx.expectAlive(await fx.readPid(pidFile), 'stream abort');
+          await fx.expectAlive(await fx.readPlanted(pidFile), 'stream abort');
           controller.abort();
           await settlesWithin('exited after abort', stream.exited);
-          const pid = await fx.readPid(pidFile);
-          await waitUntil(`grandchild ${pid} to be gone after abort`, async () => !(await fx.isAlive(pid)));
+          const pid = await fx.readPlanted(pidFile);
+          await waitUntil(
+            `grandchild ${pid.pid} to be gone after abort`,
+            async () => !(await fx.isAlive(pid)),
+          );
         } finally {
           await stream.kill();
         }

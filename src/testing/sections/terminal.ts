@@ -6,6 +6,7 @@
 import { expect } from 'vitest';
 import type { ExecutionContext, Terminal, TerminalOptions } from '../../context/types.js';
 import type { ConformanceSection } from '../case.js';
+import { grandchildCommand } from '../process-probe.js';
 import { shQuote } from '../sh-quote.js';
 import { settlesWithin, waitUntil } from '../wait-until.js';
 
@@ -159,14 +160,14 @@ export const terminalSection: ConformanceSection = {
       run: async ({ fx, context, handle, dir }) => {
         const pidFile = `${dir}/job.pid`;
         const session = await open(context, handle, SH);
-        session.terminal.write(`sleep 300 & echo $! > ${shQuote(pidFile)}; echo JOB_$((1+1))_STARTED\n`);
+        session.terminal.write(`${grandchildCommand(pidFile)} echo JOB_$((1+1))_STARTED\n`);
         await session.expectOutput(/JOB_2_STARTED/, 'the job to start');
         await waitUntil('the pid file', () => fx.exists(pidFile));
-        await fx.expectAlive(await fx.readPid(pidFile), 'terminal kill()');
+        await fx.expectAlive(await fx.readPlanted(pidFile), 'terminal kill()');
         await settlesWithin('kill()', session.terminal.kill());
         await settlesWithin('exited after kill()', session.terminal.exited);
-        const pid = await fx.readPid(pidFile);
-        expect(await fx.isAlive(pid), `background job ${pid} survived kill()`).toBe(false);
+        const pid = await fx.readPlanted(pidFile);
+        expect(await fx.isAlive(pid), `background job ${pid.pid} survived kill()`).toBe(false);
         await settlesWithin('a second kill()', session.terminal.kill());
       },
     },
