@@ -44,14 +44,22 @@ export const DEFAULT_HIDDEN_HOME_PATHS: readonly string[] = Object.freeze([
 
 /**
  * Sockets outside the home directory that hand a connecting process more power than the sandbox
- * grants (the container engine, the system service manager, the system bus). A read-only mount does
- * not stop `connect()` on a socket, so these are masked by default.
+ * grants: container engines and their runtime directories (shim and embedded-engine sockets, and
+ * registry credentials), the snap and LXD daemons, the system bus and the service manager. A
+ * read-only mount does not stop `connect()` on a socket, so these are masked by default.
  */
 export const DEFAULT_HIDDEN_SYSTEM_PATHS: readonly string[] = Object.freeze([
   '/run/docker.sock',
   '/var/run/docker.sock',
-  '/run/containerd/containerd.sock',
-  '/run/podman/podman.sock',
+  '/run/docker',
+  '/run/containerd',
+  '/run/podman',
+  '/run/containers',
+  '/run/crio',
+  '/run/snapd.socket',
+  '/run/snapd-snap.socket',
+  '/var/snap/lxd/common/lxd/unix.socket',
+  '/var/lib/lxd/unix.socket',
   '/run/dbus/system_bus_socket',
   '/run/systemd/private',
 ]);

@@ -212,6 +212,22 @@ describe('hidden paths', () => {
     }
   });
 
+  it("by default the container engine's socket and runtime directories are out of reach", async () => {
+    if (!existsSync('/run/docker.sock'))
+      throw new Error('no /run/docker.sock: the docker engine should be running here');
+    const probe = `require('net').connect('/run/docker.sock').on('connect',()=>{console.log('CONNECTED');process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(3)})`;
+    const connect = await runConfined(policy(), [process.execPath, '-e', probe], { cwd: ws });
+    expect(connect.stdout).not.toContain('CONNECTED');
+    const listing = await runConfined(
+      policy(),
+      sh('find /run/docker /run/containerd -mindepth 1 2>/dev/null; true'),
+      {
+        cwd: ws,
+      },
+    );
+    expect(listing.stdout).toBe('');
+  });
+
   it('refuses to start a command whose working directory is hidden', () => {
     const secrets = join(ws, 'hidden-cwd');
     mkdirSync(secrets);

@@ -49,8 +49,15 @@ describe('default lists (pinned literally)', () => {
     expect(DEFAULT_HIDDEN_SYSTEM_PATHS).toEqual([
       '/run/docker.sock',
       '/var/run/docker.sock',
-      '/run/containerd/containerd.sock',
-      '/run/podman/podman.sock',
+      '/run/docker',
+      '/run/containerd',
+      '/run/podman',
+      '/run/containers',
+      '/run/crio',
+      '/run/snapd.socket',
+      '/run/snapd-snap.socket',
+      '/var/snap/lxd/common/lxd/unix.socket',
+      '/var/lib/lxd/unix.socket',
       '/run/dbus/system_bus_socket',
       '/run/systemd/private',
     ]);
