@@ -5,6 +5,7 @@
  */
 export * from '../errors/index.js';
 export { assertWritable } from './assert-writable.js';
+export { PROC_READ_ONLY } from './bwrap-mounts.js';
 export {
   type ConfineOptions,
   confineCommand,
@@ -21,6 +22,7 @@ export {
 } from './default-paths.js';
 export { formatSandboxReport } from './format-report.js';
 export { type ProbeSandboxOptions, probeSandbox } from './probe.js';
+export { CONTAINER_STATE_DIRS } from './read-only-root.js';
 export {
   generateSandboxExecProfile,
   SANDBOX_EXEC_PATH,
