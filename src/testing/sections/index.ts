@@ -4,10 +4,12 @@
  */
 import type { ConformanceSection } from '../case.js';
 import { backgroundSection } from './background.js';
+import { backgroundOwnershipSection } from './background-ownership.js';
 import { cancelSection } from './cancel.js';
 import { capabilitiesSection } from './capabilities.js';
 import { containmentSection } from './containment.js';
 import { execSection } from './exec.js';
+import { execInputSection } from './exec-input.js';
 import { filesSection } from './files.js';
 import { globSection } from './glob.js';
 import { handlesSection } from './handles.js';
@@ -20,9 +22,11 @@ export const CONFORMANCE_SECTIONS: readonly ConformanceSection[] = [
   capabilitiesSection,
   handlesSection,
   execSection,
+  execInputSection,
   outputSection,
   cancelSection,
   backgroundSection,
+  backgroundOwnershipSection,
   streamSection,
   terminalSection,
   filesSection,
