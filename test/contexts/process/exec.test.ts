@@ -174,6 +174,18 @@ describe('timeout and abort', () => {
     expect(alive(grandchild)).toBe(false);
   });
 
+  it('a timeout also ends a descendant that escaped into its own session (setsid)', async () => {
+    const ctx = makeContext({ killGraceMs: 300 });
+    const h = await ctx.spawn({ cwd: scratch });
+    const result = await ctx.exec(h, "setsid sh -c 'echo $$ > escapee.pid; exec sleep 60' & sleep 60", {
+      timeoutMs: 300,
+    });
+    expect(result.timedOut).toBe(true);
+    const escapee = Number(readFileSync(join(scratch, 'escapee.pid'), 'utf8'));
+    expect(escapee).toBeGreaterThan(0);
+    expect(alive(escapee)).toBe(false);
+  });
+
   it('a command that traps TERM is KILLed after killGraceMs', async () => {
     const ctx = makeContext({ killGraceMs: 300 });
     const h = await ctx.spawn({ cwd: scratch });
