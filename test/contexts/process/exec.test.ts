@@ -133,6 +133,20 @@ describe('output policy', () => {
     expect(result.stdout.length).toBeLessThan(4096 + 300);
   });
 
+  it('floods on stdout and stderr at once neither deadlock nor mix', async () => {
+    const ctx = makeContext({ output: { maxOutputBytes: 2048, maxSpillBytes: 0 } });
+    const h = await ctx.spawn();
+    const result = await ctx.exec(
+      h,
+      'head -c 5000000 /dev/zero | tr "\\0" o & head -c 3000000 /dev/zero | tr "\\0" e >&2; wait',
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.stdoutFacts.bytesTotal).toBe(5_000_000);
+    expect(result.stderrFacts.bytesTotal).toBe(3_000_000);
+    expect(result.stdout.replace(/\n\[berth:[^\n]*\]\n/, '')).toMatch(/^o+$/);
+    expect(result.stderr.replace(/\n\[berth:[^\n]*\]\n/, '')).toMatch(/^e+$/);
+  });
+
   it('never splits a multibyte character at the head or tail cut', async () => {
     const ctx = makeContext({ output: { maxOutputBytes: 101, maxSpillBytes: 0 } });
     const h = await ctx.spawn();
