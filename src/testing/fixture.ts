@@ -13,13 +13,28 @@ import type {
   SpawnConfig,
 } from '../context/types.js';
 import type { ResolvedOptions } from './options.js';
-import { aliveCommand } from './process-probe.js';
+import { aliveCommand, heartbeatFile } from './process-probe.js';
 import { shQuote } from './sh-quote.js';
+import { delay } from './wait-until.js';
 
 /** True when `path` is `root` or lies below it (lexically; both absolute and normalized). */
 export function isInside(path: string, root: string): boolean {
   if (root === '/') return path.startsWith('/');
   return path === root || path.startsWith(`${root}/`);
+}
+
+/** How long a live heartbeat may take to tick before the suite calls it invisible. */
+const HEARTBEAT_VISIBLE_MS = 5_000;
+/** Silence that proves a heartbeat stopped (twenty beats). */
+const HEARTBEAT_QUIET_MS = 2_000;
+
+/** A planted process being watched; see {@link Fixture.watch}. */
+export interface ProcessWatch {
+  /** `pid`: checked with `kill -0` and identity; `heartbeat`: checked by its heartbeat file. */
+  readonly mode: 'pid' | 'heartbeat';
+  readonly pid: number;
+  /** True once the process is gone (by pid: not alive; by heartbeat: no tick over a quiet window). */
+  gone(): Promise<boolean>;
 }
 
 /** A process planted by a probe: its pid and a token its command line carries. */
@@ -160,32 +175,73 @@ export class Fixture {
   }
 
   /**
-   * Positive control before a "tree is gone" check: the planted process must be visible as alive
-   * through `handle`, or a later "dead" would prove nothing (e.g. a backend that gives every
-   * command its own pid namespace).
+   * Starts watching a process planted with `pidFile` (see `process-probe.ts`), through
+   * `observer`. Doubles as the positive control: it throws unless the process is visibly alive,
+   * so a later "gone" always means something. By pid (`kill -0` plus identity) where pids mean
+   * the same to every command; else by its heartbeat file, for backends that give each command
+   * its own pid namespace.
    */
-  async expectAlive(target: PlantedProcess, what: string, handle: ContextHandle = this.main): Promise<void> {
-    if (!(await this.isAlive(target, handle))) {
-      throw new Error(
-        `${what}: the planted process ${target.pid} is not visible as alive through a later exec on the same handle, so its death could not be verified; the suite needs pids that stay meaningful across exec calls of one handle`,
-      );
+  async watch(pidFile: string, what: string, observer: ContextHandle = this.main): Promise<ProcessWatch> {
+    const planted = await this.readPlanted(pidFile, observer);
+    if (await this.isAlive(planted, observer)) {
+      return { mode: 'pid', pid: planted.pid, gone: async () => !(await this.isAlive(planted, observer)) };
+    }
+    const beat = heartbeatFile(pidFile);
+    const read = () => this.sh(`cat ${shQuote(beat)} 2>/dev/null || true`, observer);
+    const first = await read();
+    const deadline = Date.now() + HEARTBEAT_VISIBLE_MS;
+    while ((await read()) === first) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `${what}: the planted process ${planted.pid} is visible neither by pid nor by its heartbeat (${beat}) through a later exec, so its death could not be verified`,
+        );
+      }
+      await delay(50);
+    }
+    return {
+      mode: 'heartbeat',
+      pid: planted.pid,
+      gone: async () => {
+        const before = await read();
+        await delay(HEARTBEAT_QUIET_MS);
+        return (await read()) === before;
+      },
+    };
+  }
+
+  /**
+   * For a process of `owner`, a handle about to be destroyed: checks it is alive through `owner`
+   * (throws if not), then returns a watch through the main handle, or undefined when the main
+   * handle cannot see it (each handle its own machine, with no shared files).
+   */
+  async watchAcross(pidFile: string, what: string, owner: ContextHandle): Promise<ProcessWatch | undefined> {
+    await this.watch(pidFile, what, owner);
+    try {
+      return await this.watch(pidFile, what, this.main);
+    } catch {
+      return undefined;
     }
   }
 
   /**
-   * True when `observer` sees the same filesystem and processes as `subject`: a pid file written
-   * by `subject`'s process exists for `observer`, and the pid is alive there. Backends that give
-   * each handle its own machine (a container each) answer false.
+   * Throws unless every watched process is gone; `what` names the event that should have ended
+   * them. Heartbeat-mode checks are reported through `note`.
    */
-  async sharesProcesses(
-    subject: ContextHandle,
-    pidFile: string,
-    observer: ContextHandle = this.main,
-  ): Promise<boolean> {
-    if (!(await this.exists(pidFile, observer))) return false;
-    const mine = await this.readPid(pidFile, subject);
-    const theirs = await this.readPid(pidFile, observer);
-    return mine === theirs && (await this.isAlive({ pid: theirs, token: pidFile }, observer));
+  async expectGone(
+    watches: readonly ProcessWatch[],
+    what: string,
+    note: (message: string) => Promise<void>,
+  ): Promise<void> {
+    const verdicts = await Promise.all(watches.map((w) => w.gone()));
+    const survivors = watches.filter((_, i) => !verdicts[i]).map((w) => w.pid);
+    if (survivors.length > 0) {
+      throw new Error(`${what}: descendant ${survivors.join(', ')} still runs after the call settled`);
+    }
+    if (watches.some((w) => w.mode === 'heartbeat')) {
+      await note(
+        `${what}: pids do not carry across commands here; the tree's death was verified by its heartbeat stopping`,
+      );
+    }
   }
 
   /** Reads the pid file a probe from `process-probe.ts` wrote; its path is the identity token. */

@@ -1,21 +1,32 @@
 /**
- * Shell fragments that plant descendant processes which report their own pid to a file, so the
- * suite can later ask the context itself (`kill -0` through `exec`) whether the tree is gone.
- * Checking through the context matters: a container's pids mean nothing on the host.
+ * Shell fragments that plant descendant processes which report their own pid to a file and then
+ * keep a heartbeat file ticking, so the suite can later ask the context itself whether the tree is
+ * gone: by `kill -0` through `exec` where pids mean the same to every command, else by watching
+ * the heartbeat stop. Checking through the context matters: a container's pids mean nothing on
+ * the host, and a sandbox may give every command its own pid namespace.
  * @module
  */
 import { shQuote } from './sh-quote.js';
 
-/**
- * `sh -c` body that records `$$` atomically in `$1`, then sleeps. The shell stays (the trailing
- * `exit` keeps it from exec-ing `sleep`), so its command line keeps the pid file's path: the
- * token {@link aliveCommand} checks to tell this process from an unrelated one with the same pid.
- */
-const RECORD_AND_SLEEP = 'echo $$ > "$1.tmp" && mv "$1.tmp" "$1"; sleep 300; exit 0';
+/** Heartbeat period of a planted process, in seconds (as `sleep` takes it). */
+export const HEARTBEAT_SECONDS = 0.1;
 
-/** A grandchild (background `sh` → `sleep`) that writes its pid to `pidFile`. */
+/**
+ * `sh -c` body that records `$$` atomically in `$1`, then writes a counter to `$1.beat` every
+ * {@link HEARTBEAT_SECONDS} for at most ~300 s. The shell itself loops, so its command line keeps
+ * the pid file's path: the token {@link aliveCommand} checks to tell this process from an
+ * unrelated one with the same pid.
+ */
+const RECORD_AND_BEAT = `echo $$ > "$1.tmp" && mv "$1.tmp" "$1"; i=0; while [ $i -lt 3000 ]; do i=$((i+1)); echo $i > "$1.beat"; sleep ${HEARTBEAT_SECONDS}; done`;
+
+/** The heartbeat file of the process planted with `pidFile`. */
+export function heartbeatFile(pidFile: string): string {
+  return `${pidFile}.beat`;
+}
+
+/** A grandchild (a background `sh`) that writes its pid to `pidFile` and beats. */
 export function grandchildCommand(pidFile: string): string {
-  return `sh -c ${shQuote(RECORD_AND_SLEEP)} berth-probe ${shQuote(pidFile)} &`;
+  return `sh -c ${shQuote(RECORD_AND_BEAT)} berth-probe ${shQuote(pidFile)} &`;
 }
 
 /**
@@ -23,13 +34,12 @@ export function grandchildCommand(pidFile: string): string {
  * tree. Only group- or session-wide termination reaches it.
  */
 export function orphanCommand(pidFile: string): string {
-  return `( sh -c ${shQuote(RECORD_AND_SLEEP)} berth-probe ${shQuote(pidFile)} & )`;
+  return `( sh -c ${shQuote(RECORD_AND_BEAT)} berth-probe ${shQuote(pidFile)} & )`;
 }
 
 /** A grandchild that ignores SIGTERM (so does everything it starts): only SIGKILL ends it. */
 export function termIgnoringCommand(pidFile: string): string {
-  const body = `trap '' TERM; echo $$ > "$1.tmp" && mv "$1.tmp" "$1"; while :; do sleep 1; done`;
-  return `sh -c ${shQuote(body)} berth-probe ${shQuote(pidFile)} &`;
+  return `sh -c ${shQuote(`trap '' TERM; ${RECORD_AND_BEAT}`)} berth-probe ${shQuote(pidFile)} &`;
 }
 
 /** Blocks until `path` exists and is non-empty. */

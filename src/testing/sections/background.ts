@@ -141,7 +141,7 @@ const cases: ConformanceCase[] = [
       'killBackground ends the whole group (an orphaned descendant too), flushes the log, reports killed; idempotent',
     needs: ['shell', 'background', 'filesystem'],
     exercises: ['background'],
-    run: async ({ fx, context, handle, dir }) => {
+    run: async ({ fx, context, handle, dir, note }) => {
       const bg = background(context);
       const recorder = exitRecorder();
       const childPid = `${dir}/child.pid`;
@@ -151,16 +151,10 @@ const cases: ConformanceCase[] = [
       const command = `${grandchildCommand(childPid)}\n${orphanCommand(orphanPid)}\n${waitForFileCommand(childPid)}; ${waitForFileCommand(orphanPid)}; echo planted; : > ${shQuote(ready)}; sleep 300`;
       const task = await bg.execBackground(handle, command, { onExit: recorder.onExit });
       await waitUntil('the task to plant its descendants', () => fx.exists(ready));
-      for (const pidFile of [childPid, orphanPid])
-        await fx.expectAlive(await fx.readPlanted(pidFile), pidFile);
+      const watches = [await fx.watch(childPid, 'grandchild'), await fx.watch(orphanPid, 'orphan')];
       const exit = await settlesWithin('killBackground', bg.killBackground(handle, task.id));
       expect(exit).toMatchObject({ id: task.id, killed: true });
-      for (const pidFile of [childPid, orphanPid]) {
-        const pid = await fx.readPlanted(pidFile);
-        expect(await fx.isAlive(pid), `descendant ${pid.pid} (${pidFile}) survived killBackground`).toBe(
-          false,
-        );
-      }
+      await fx.expectGone(watches, 'killBackground', note);
       expect(
         await context.readFile(handle, task.outputPath),
         'output written before the kill is in the log',

@@ -6,6 +6,7 @@
 import { expect } from 'vitest';
 import type { ExecResult } from '../../context/types.js';
 import type { CaseScope, ConformanceSection } from '../case.js';
+import type { ProcessWatch } from '../fixture.js';
 import {
   grandchildCommand,
   orphanCommand,
@@ -21,14 +22,6 @@ const CLOCK_SLACK_MS = 100;
 /** A command that plants `plant`, waits for its pid file, says ready on both streams, then sleeps. */
 function treeCommand(plant: string, pidFile: string): string {
   return `${plant}\n${waitForFileCommand(pidFile)}; echo ready; echo ready-err >&2; sleep 300`;
-}
-
-async function expectTreeGone(scope: CaseScope, pidFile: string, what: string): Promise<void> {
-  const pid = await scope.fx.readPlanted(pidFile);
-  expect(
-    await scope.fx.isAlive(pid),
-    `${what}: descendant ${pid.pid} still runs after the call settled`,
-  ).toBe(false);
 }
 
 function expectPartialOutput(result: ExecResult): void {
@@ -52,14 +45,17 @@ async function timeoutCase(
   running.catch(() => undefined);
   // Positive control while the command still runs, so the final "gone" means something.
   await waitUntil('the command to plant its descendant', () => settled || fx.exists(pidFile));
-  const pid = await fx.readPlanted(pidFile);
-  const aliveBefore = await fx.isAlive(pid);
-  if (!aliveBefore && settled) {
-    throw new Error(
-      `${what}: inconclusive, the timeout fired before the liveness control could run (machine too slow?)`,
-    );
+  let watch: ProcessWatch;
+  try {
+    watch = await fx.watch(pidFile, what);
+  } catch (error) {
+    if (settled) {
+      throw new Error(
+        `${what}: inconclusive, the timeout fired before the liveness control finished (machine too slow?)`,
+      );
+    }
+    throw error;
   }
-  if (!aliveBefore) await fx.expectAlive(pid, what);
   const result = await settlesWithin(`exec with timeoutMs ${timeoutMs}`, running, SOON_MS * 2);
   expect(result.timedOut, 'timedOut').toBe(true);
   expect(result.aborted, 'aborted').toBe(false);
@@ -68,7 +64,7 @@ async function timeoutCase(
   );
   expect(result.durationMs, 'durationMs is sane').toBeLessThan(SOON_MS * 2);
   expectPartialOutput(result);
-  await expectTreeGone(scope, pidFile, what);
+  await fx.expectGone([watch], what, scope.note);
 }
 
 export const cancelSection: ConformanceSection = {
@@ -105,14 +101,14 @@ export const cancelSection: ConformanceSection = {
         const running = fx.exec(command, { signal: controller.signal, timeoutMs: SOON_MS * 3 });
         // Abort only once the tree exists and has written its output (asked through the context).
         await waitUntil('the command to get ready', () => fx.exists(readyFile));
-        await fx.expectAlive(await fx.readPlanted(pidFile), 'abort');
+        const watch = await fx.watch(pidFile, 'abort');
         controller.abort();
         const result = await settlesWithin('exec after abort', running);
         expect(result.aborted, 'aborted').toBe(true);
         expect(result.timedOut, 'timedOut').toBe(false);
         expect(result.durationMs).toBeLessThan(SOON_MS * 3);
         expectPartialOutput(result);
-        await expectTreeGone(scope, pidFile, 'abort');
+        await fx.expectGone([watch], 'abort', scope.note);
       },
     },
     {

@@ -195,7 +195,7 @@ export const streamSection: ConformanceSection = {
       title: 'kill() ends the whole tree and resolves once it is gone; exited settles; kill is idempotent',
       needs: ['stream', 'shell'],
       exercises: ['stream'],
-      run: async ({ fx, context, handle, dir }) => {
+      run: async ({ fx, context, handle, dir, note }) => {
         const pidFile = `${dir}/child.pid`;
         const stream = await streamOf(context)(
           handle,
@@ -204,11 +204,10 @@ export const streamSection: ConformanceSection = {
         const out = drain(stream.stdout);
         drain(stream.stderr);
         await waitUntil('the stream command to get ready', () => text(out.bytes()).includes('ready'));
-        await fx.expectAlive(await fx.readPlanted(pidFile), 'stream kill()');
+        const watch = await fx.watch(pidFile, 'stream kill()');
         await settlesWithin('kill()', stream.kill());
         await settlesWithin('exited after kill()', stream.exited);
-        const pid = await fx.readPlanted(pidFile);
-        expect(await fx.isAlive(pid), `grandchild ${pid.pid} survived kill()`).toBe(false);
+        await fx.expectGone([watch], 'stream kill()', note);
         await settlesWithin('a second kill()', stream.kill());
       },
     },
@@ -217,7 +216,7 @@ export const streamSection: ConformanceSection = {
       title: 'aborting the signal ends the tree and settles exited',
       needs: ['stream', 'shell'],
       exercises: ['stream'],
-      run: async ({ fx, context, handle, dir }) => {
+      run: async ({ fx, context, handle, dir, note }) => {
         const pidFile = `${dir}/child.pid`;
         const controller = new AbortController();
         const stream = await streamOf(context)(
@@ -231,14 +230,14 @@ export const streamSection: ConformanceSection = {
           const out = drain(stream.stdout);
           drain(stream.stderr);
           await waitUntil('the stream command to get ready', () => text(out.bytes()).includes('ready'));
-          await fx.expectAlive(await fx.readPlanted(pidFile), 'stream abort');
+          const watch = await fx.watch(pidFile, 'stream abort');
           controller.abort();
           await settlesWithin('exited after abort', stream.exited);
-          const pid = await fx.readPlanted(pidFile);
-          await waitUntil(
-            `grandchild ${pid.pid} to be gone after abort`,
-            async () => !(await fx.isAlive(pid)),
+          // Abort has no promise for "tree gone"; give the termination its grace, then require it.
+          await waitUntil(`grandchild ${watch.pid} to be gone after abort`, () => watch.gone()).catch(
+            () => undefined,
           );
+          await fx.expectGone([watch], 'stream abort', note);
         } finally {
           await stream.kill();
         }

@@ -157,17 +157,16 @@ export const terminalSection: ConformanceSection = {
       title: 'kill() ends the session, its background jobs included; exited settles; kill is idempotent',
       needs: ['terminal', 'shell'],
       exercises: ['terminal'],
-      run: async ({ fx, context, handle, dir }) => {
+      run: async ({ fx, context, handle, dir, note }) => {
         const pidFile = `${dir}/job.pid`;
         const session = await open(context, handle, SH);
         session.terminal.write(`${grandchildCommand(pidFile)} echo JOB_$((1+1))_STARTED\n`);
         await session.expectOutput(/JOB_2_STARTED/, 'the job to start');
         await waitUntil('the pid file', () => fx.exists(pidFile));
-        await fx.expectAlive(await fx.readPlanted(pidFile), 'terminal kill()');
+        const watch = await fx.watch(pidFile, 'terminal kill()');
         await settlesWithin('kill()', session.terminal.kill());
         await settlesWithin('exited after kill()', session.terminal.exited);
-        const pid = await fx.readPlanted(pidFile);
-        expect(await fx.isAlive(pid), `background job ${pid.pid} survived kill()`).toBe(false);
+        await fx.expectGone([watch], 'terminal kill()', note);
         await settlesWithin('a second kill()', session.terminal.kill());
       },
     },
