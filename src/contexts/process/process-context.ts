@@ -276,11 +276,21 @@ export class ProcessContext implements ExecutionContext {
   }
 }
 
+let ptyLoadable: boolean | undefined;
+
+/**
+ * Whether node-pty loads here (native part included), decided once per process. Resolving the
+ * package is not enough: an install whose native build failed resolves and then cannot load, and
+ * `capabilities.terminal` must not claim what `openTerminal` cannot do.
+ */
 function ptyInstalled(): boolean {
-  try {
-    createRequire(import.meta.url).resolve('node-pty');
-    return true;
-  } catch {
-    return false;
+  if (ptyLoadable === undefined) {
+    try {
+      const pty = createRequire(import.meta.url)('node-pty') as { spawn?: unknown };
+      ptyLoadable = typeof pty.spawn === 'function';
+    } catch {
+      ptyLoadable = false;
+    }
   }
+  return ptyLoadable;
 }
