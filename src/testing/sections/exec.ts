@@ -162,19 +162,18 @@ export const execSection: ConformanceSection = {
     {
       id: 'exec/on-output-live',
       title: 'onOutput hears output while the command still runs (before the result settles)',
-      needs: ['shell', 'filesystem'],
-      exercises: ['shell'],
-      run: async ({ fx, context, handle, dir }) => {
+      needs: ['shell'],
+      run: async ({ fx, dir }) => {
         const gate = `${dir}/gate`;
         let heardBeforeGate = false;
-        let gateOpened: Promise<void> | undefined;
+        let gateOpened: Promise<string> | undefined;
         // The command cannot finish until the gate opens, and only onOutput opens it.
         const result = await fx.exec(`echo ping; ${gateCommand(gate)}; echo pong`, {
           timeoutMs: SOON_MS,
           onOutput: (chunk) => {
             if (chunk.stream === 'stdout' && chunk.text.includes('ping') && !gateOpened) {
               heardBeforeGate = true;
-              gateOpened = context.writeFile(handle, gate, 'open');
+              gateOpened = fx.sh(`: > ${shQuote(gate)}`);
             }
           },
         });
