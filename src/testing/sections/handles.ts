@@ -149,5 +149,48 @@ export const handlesSection: ConformanceSection = {
         }
       },
     },
+    {
+      id: 'handles/destroy-ends-leftovers',
+      title: 'destroy also ends a process a command of the handle left running after the command returned',
+      needs: ['shell'],
+      run: async ({ fx, context, dir, note }) => {
+        const handle = await fx.spawn();
+        await fx.sh(`mkdir -p ${shQuote(dir)}`, handle);
+        const pidFile = `${dir}/leftover.pid`;
+        // Detached from the command's pipes, so the command returns while it keeps running.
+        const started = await context.exec(
+          handle,
+          `{ ${grandchildCommand(pidFile)}\n} >/dev/null 2>&1 </dev/null\n${waitForFileCommand(pidFile)}; echo started`,
+          { timeoutMs: SOON_MS },
+        );
+        expect(started.stdout).toBe('started\n');
+        fx.addCleanup(async () => {
+          const planted = await fx.readPlanted(pidFile).catch(() => undefined);
+          if (planted && (await fx.isAlive(planted))) await fx.sh(`kill -9 ${planted.pid}`);
+        });
+        // The pid file is visible to the handle, so its heartbeat is too: a process neither alive by
+        // pid nor beating has ended (some contexts end a command's leftovers when it returns).
+        const stillRunning = await fx.watch(pidFile, 'leftover', handle).then(
+          () => true,
+          () => false,
+        );
+        if (!stillRunning) {
+          await context.destroy(handle);
+          await note(
+            'the context ended the leftover when its command returned; destroy had nothing left to end',
+          );
+          return;
+        }
+        const watch = await fx.watchAcross(pidFile, 'destroy', handle);
+        await settlesWithin('destroy', context.destroy(handle), SOON_MS * 2);
+        if (watch) {
+          await fx.expectGone([watch], 'destroy', note);
+        } else {
+          await note(
+            "handles share neither processes nor files here: the destroyed handle's leftover could not be observed",
+          );
+        }
+      },
+    },
   ],
 };
