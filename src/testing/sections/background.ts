@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import type { BackgroundStall } from '../../context/types.js';
 import { numberedBytes, numberedBytesCommand } from '../byte-patterns.js';
 import type { ConformanceCase, ConformanceSection } from '../case.js';
+import { expectBerthError } from '../expect-error.js';
 import { gateCommand, grandchildCommand, orphanCommand, waitForFileCommand } from '../process-probe.js';
 import { shQuote } from '../sh-quote.js';
 import { delay, SOON_MS, settlesWithin, waitUntil } from '../wait-until.js';
@@ -241,6 +242,36 @@ const cases: ConformanceCase[] = [
         log.startsWith(new TextDecoder().decode(numberedBytes(1000))),
         'the log keeps the start of the output',
       ).toBe(true);
+    },
+  },
+  {
+    id: 'background/invalid-options',
+    title: 'a negative or NaN stallMs, maxLogBytes or wait timeoutMs is an InvalidArgumentError naming it',
+    needs: ['shell', 'background'],
+    exercises: ['background'],
+    run: async ({ context, handle }) => {
+      const bg = background(context);
+      for (const [field, options] of [
+        ['stallMs', { stallMs: -1 }],
+        ['stallMs', { stallMs: Number.NaN }],
+        ['maxLogBytes', { maxLogBytes: -1 }],
+        ['maxLogBytes', { maxLogBytes: Number.NaN }],
+      ] as const) {
+        const error = await expectBerthError(
+          bg.execBackground(handle, 'true', options),
+          'E_INVALID_ARGUMENT',
+          `execBackground with ${JSON.stringify(options)}`,
+        );
+        expect(error.message).toContain(field);
+      }
+      const task = await bg.execBackground(handle, 'true');
+      const error = await expectBerthError(
+        bg.waitBackground(handle, task.id, { timeoutMs: -1 }),
+        'E_INVALID_ARGUMENT',
+        'waitBackground with timeoutMs -1',
+      );
+      expect(error.message).toContain('timeoutMs');
+      await bg.waitBackground(handle, task.id, { timeoutMs: SOON_MS });
     },
   },
   {

@@ -220,6 +220,20 @@ export const execSection: ConformanceSection = {
       },
     },
     {
+      id: 'exec/invalid-command',
+      title: 'a command that is not a string is an InvalidArgumentError, never an untyped error',
+      needs: ['shell'],
+      run: async ({ context, handle }) => {
+        for (const command of [undefined, 42, ['echo', 'x']]) {
+          await expectBerthError(
+            context.exec(handle, command as unknown as string),
+            'E_INVALID_ARGUMENT',
+            `exec(${JSON.stringify(command)})`,
+          );
+        }
+      },
+    },
+    {
       id: 'exec/concurrency-64',
       title: '64 parallel execs each get their own exit code and output',
       needs: ['shell'],

@@ -238,6 +238,38 @@ export const filesSection: ConformanceSection = {
       },
     },
     {
+      id: 'files/invalid-types',
+      title: 'a path or content of the wrong type is an InvalidArgumentError, never an untyped error',
+      needs: ['filesystem'],
+      run: async ({ context, handle, dir }) => {
+        for (const path of [undefined, 42, { path: 'x' }]) {
+          const bad = path as unknown as string;
+          await expectBerthError(
+            context.readFile(handle, bad),
+            'E_INVALID_ARGUMENT',
+            `readFile(${JSON.stringify(path)})`,
+          );
+          await expectBerthError(
+            context.writeFile(handle, bad, 'x'),
+            'E_INVALID_ARGUMENT',
+            `writeFile(${JSON.stringify(path)})`,
+          );
+          await expectBerthError(
+            context.listFiles(handle, bad),
+            'E_INVALID_ARGUMENT',
+            `listFiles(${JSON.stringify(path)})`,
+          );
+        }
+        for (const content of [undefined, 42, { text: 'x' }]) {
+          await expectBerthError(
+            context.writeFile(handle, `${dir}/typed.txt`, content as unknown as string),
+            'E_INVALID_ARGUMENT',
+            `writeFile with content ${JSON.stringify(content)}`,
+          );
+        }
+      },
+    },
+    {
       id: 'files/file-size',
       title: 'fileSize is the byte count of a file (0 when empty) and null for missing paths and directories',
       needs: ['filesystem'],

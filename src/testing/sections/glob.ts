@@ -38,6 +38,7 @@ async function match(scope: CaseScope, root: string, pattern: string): Promise<s
         true,
       );
       expect(entry.name, `name of ${entry.path}`).toBe(posix.basename(entry.path));
+      expect(entry.type, `type of ${entry.path}`).toBe('file');
       return entry.path.slice(root.length + 1);
     })
     .sort();

@@ -6,6 +6,7 @@
 import { expect } from 'vitest';
 import type { ExecutionContext, Terminal, TerminalOptions } from '../../context/types.js';
 import type { ConformanceSection } from '../case.js';
+import { expectBerthError } from '../expect-error.js';
 import { grandchildCommand } from '../process-probe.js';
 import { shQuote } from '../sh-quote.js';
 import { settlesWithin, waitUntil } from '../wait-until.js';
@@ -135,6 +136,25 @@ export const terminalSection: ConformanceSection = {
           );
         } finally {
           await session.terminal.kill();
+        }
+      },
+    },
+    {
+      id: 'terminal/invalid-size',
+      title: 'a zero, negative, fractional or NaN size is an InvalidArgumentError, and no terminal is opened',
+      needs: ['terminal'],
+      run: async ({ context, handle }) => {
+        for (const [cols, rows] of [
+          [0, 24],
+          [80, -1],
+          [80.5, 24],
+          [Number.NaN, 24],
+        ] as const) {
+          await expectBerthError(
+            terminalOf(context)(handle, { cols, rows, shell: ['/bin/sh'] }),
+            'E_INVALID_ARGUMENT',
+            `openTerminal with ${cols}x${rows}`,
+          );
         }
       },
     },

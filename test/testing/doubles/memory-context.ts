@@ -52,6 +52,8 @@ export function createMemoryContext(
     return known;
   };
   const resolve = (handle: ContextHandle, path: string): string => {
+    if (typeof path !== 'string')
+      throw new InvalidArgumentError('path', `expected a string, got ${typeof path}`);
     if (path.includes('\0'))
       throw new InvalidArgumentError('path', `contains a NUL byte: ${JSON.stringify(path)}`);
     return posix.resolve(live(handle).cwd, path);
@@ -88,6 +90,9 @@ export function createMemoryContext(
     readFileBytes: async (handle, path) => Uint8Array.from(read(handle, path)),
     writeFile: async (handle, path, content, encoding) => {
       const abs = resolve(handle, path);
+      if (typeof content !== 'string' && !(content instanceof Uint8Array)) {
+        throw new InvalidArgumentError('content', `expected a string or a Uint8Array, got ${typeof content}`);
+      }
       if (files.get(abs) === 'dir') throw new BerthError('E_IS_DIRECTORY', `is a directory: ${abs}`);
       mkdirs(posix.dirname(abs));
       const bytes =
@@ -97,7 +102,7 @@ export function createMemoryContext(
       files.set(abs, bytes);
     },
     listFiles: async (handle, path): Promise<FileEntry[]> => {
-      if (GLOB_CHARS.test(path)) {
+      if (typeof path === 'string' && GLOB_CHARS.test(path)) {
         live(handle);
         throw new CapabilityError('glob patterns in listFiles', 'memory');
       }
