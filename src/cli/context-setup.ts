@@ -84,18 +84,33 @@ export interface ContextTuning {
   readonly maxOutputBytes?: number | undefined;
 }
 
-/** Validate the context flags and open the context they describe. */
-export async function openContext(
-  flags: FlagValues,
-  io: CliIo,
-  tuning: ContextTuning = {},
-): Promise<OpenContext> {
+/** The context the flags describe, validated, before anything is started. */
+export type ContextChoice =
+  | {
+      readonly kind: 'process';
+      readonly root: string;
+      /** `true` required, `false` refused, `undefined` where it works. */
+      readonly sandbox: boolean | undefined;
+      readonly network: 'allow' | 'deny';
+    }
+  | {
+      readonly kind: 'docker';
+      readonly root: string;
+      readonly image: string;
+      readonly network: 'allow' | 'deny';
+    };
+
+/**
+ * Validate the context flags and resolve the root against `cwd`, without starting anything.
+ * @throws InvalidArgumentError naming the flag, for a bad value or a flag that does not fit the context.
+ */
+export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   const kind = stringFlag(flags, 'context') ?? 'process';
   if (kind !== 'process' && kind !== 'docker') {
     throw new InvalidArgumentError('--context', `must be process or docker, got ${JSON.stringify(kind)}`);
   }
-  const network = stringFlag(flags, 'network');
-  if (network !== undefined && network !== 'allow' && network !== 'deny') {
+  const network = stringFlag(flags, 'network') ?? 'deny';
+  if (network !== 'allow' && network !== 'deny') {
     throw new InvalidArgumentError('--network', `must be allow or deny, got ${JSON.stringify(network)}`);
   }
   if (kind === 'docker') {
@@ -112,13 +127,25 @@ export async function openContext(
         'the docker context needs an image to run, e.g. --image node:20 (berth never pulls: it must be present)',
       );
     }
-    return openDocker(resolveRoot(stringFlag(flags, 'root'), io.cwd), image, network ?? 'deny', io, tuning);
+    return { kind, root: resolveRoot(stringFlag(flags, 'root'), cwd), image, network };
   }
   if (flags.image !== undefined) {
     throw new InvalidArgumentError('--image', 'applies to the docker context only; add --context docker');
   }
-  const root = resolveRoot(stringFlag(flags, 'root'), io.cwd);
-  return openProcess(root, flags.sandbox as boolean | undefined, network ?? 'deny', io, tuning);
+  const root = resolveRoot(stringFlag(flags, 'root'), cwd);
+  return { kind, root, sandbox: flags.sandbox as boolean | undefined, network };
+}
+
+/** Validate the context flags and open the context they describe. */
+export async function openContext(
+  flags: FlagValues,
+  io: CliIo,
+  tuning: ContextTuning = {},
+): Promise<OpenContext> {
+  const choice = chooseContext(flags, io.cwd);
+  return choice.kind === 'docker'
+    ? openDocker(choice.root, choice.image, choice.network, io, tuning)
+    : openProcess(choice.root, choice.sandbox, choice.network, io, tuning);
 }
 
 function resolveRoot(root: string | undefined, cwd: string): string {

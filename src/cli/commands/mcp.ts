@@ -2,22 +2,32 @@
  * `berth mcp`: serve the agent tools over MCP, on stdio (default) or loopback Streamable HTTP.
  * @module
  */
+import { constants } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { createMcpServer } from '../../mcp/index.js';
 import { createTools } from '../../tools/index.js';
-import { type CommandSpec, formatHelp, parseArgs, stringFlag } from '../args.js';
-import { CONTEXT_DETAILS, CONTEXT_FLAGS, openContext } from '../context-setup.js';
+import { type CommandSpec, type FlagValues, formatHelp, parseArgs, stringFlag } from '../args.js';
+import { CONTEXT_DETAILS, CONTEXT_FLAGS, chooseContext, openContext } from '../context-setup.js';
+import { parseDuration } from '../duration.js';
 import type { CliIo } from '../io.js';
-import { untilTerminationSignal } from '../termination-signals.js';
+import { runMcpCheck } from '../mcp-check.js';
+import { checkReportJson, checkReportText, sandboxStateOf } from '../mcp-check-report.js';
+import { contextArgs, installKind, serverEntry } from '../mcp-client-config.js';
+import { withSpinner } from '../spinner.js';
+import { onTerminationSignal, untilTerminationSignal } from '../termination-signals.js';
 import { berthVersion } from '../version.js';
 
 /** Environment variable holding the HTTP bearer token (a flag would show it in `ps`). */
 export const TOKEN_ENV = 'BERTH_MCP_TOKEN';
 
+/** Per-step limit of `--check`: generous, as a container may take a while to start. */
+const DEFAULT_CHECK_STEP_TIMEOUT = '60s';
+
 export const mcpSpec: CommandSpec = {
   name: 'berth mcp',
   summary: 'serve the agent tools (bash, files, search, tasks) to an MCP client',
-  usage: ['[options]', '--http PORT [options]'],
+  usage: ['[options]', '--http PORT [options]', '--check [--json] [options]'],
   positionals: 'none',
   flags: {
     ...CONTEXT_FLAGS,
@@ -26,9 +36,27 @@ export const mcpSpec: CommandSpec = {
       value: 'PORT',
       description: 'serve Streamable HTTP on 127.0.0.1:PORT (0 picks a free port) instead of stdio',
     },
+    check: {
+      type: 'boolean',
+      description:
+        'do not serve: start berth mcp as an MCP client would, call bash and list_dir, report, and print the client configuration',
+    },
+    json: { type: 'boolean', description: 'with --check: print the report as JSON' },
+    timeout: {
+      type: 'string',
+      value: 'DURATION',
+      description: `with --check: limit for each step (default ${DEFAULT_CHECK_STEP_TIMEOUT})`,
+    },
   },
   details: `stdio (default): the MCP client starts berth and talks over stdin/stdout. Register it with:
   { "mcpServers": { "berth": { "command": "npx", "args": ["berth", "mcp"] } } }
+berth mcp --check prints the exact entry for this install and directory.
+
+--check: starts \`berth mcp\` with the same options as a child process over stdio, connects the
+official MCP SDK client to it, lists the tools, calls bash (${JSON.stringify('echo hello from berth && pwd')})
+and list_dir on the root, and reports what the model saw, the context and sandbox state, and the
+time taken; then prints the client configuration. Exit status 0 when every step worked, 1 when
+one failed (the report says which and why), 2 for a usage error.
 
 --http: listens on 127.0.0.1 only. Every request needs "Authorization: Bearer TOKEN"; the token
 comes from $${TOKEN_ENV} or is generated, and is printed to stderr with the URL. Requests whose
@@ -45,6 +73,17 @@ export async function mcpCommand(argv: readonly string[], io: CliIo): Promise<nu
   if (parsed.help) {
     io.stdout.write(formatHelp(mcpSpec));
     return 0;
+  }
+  if (parsed.flags.check === true) {
+    if (parsed.flags.http !== undefined) {
+      throw new InvalidArgumentError('--check', 'checks the stdio server and cannot be combined with --http');
+    }
+    return checkCommand(parsed.flags, io);
+  }
+  for (const name of ['json', 'timeout']) {
+    if (parsed.flags[name] !== undefined) {
+      throw new InvalidArgumentError(`--${name}`, 'applies to berth mcp --check only; add --check');
+    }
   }
   const httpText = stringFlag(parsed.flags, 'http');
   const port = httpText === undefined ? undefined : parsePort(httpText);
@@ -96,6 +135,57 @@ export async function mcpCommand(argv: readonly string[], io: CliIo): Promise<nu
     return 0;
   } finally {
     await open.dispose();
+  }
+}
+
+/** `berth mcp --check` */
+async function checkCommand(flags: FlagValues, io: CliIo): Promise<number> {
+  const stepTimeoutMs = parseDuration(
+    stringFlag(flags, 'timeout') ?? DEFAULT_CHECK_STEP_TIMEOUT,
+    '--timeout',
+  );
+  // Usage errors (a bad flag value, an implicit / root) are reported here, before anything starts.
+  const choice = chooseContext(flags, io.cwd);
+  const mainPath = fileURLToPath(new URL('../main.js', import.meta.url));
+  const mcpArgs = contextArgs(flags, choice.root);
+  const controller = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const stopListening = onTerminationSignal((signal) => {
+    stoppedBy ??= signal;
+    controller.abort();
+  });
+  try {
+    const result = await withSpinner(
+      'checking berth mcp',
+      () =>
+        runMcpCheck({
+          command: process.execPath,
+          args: [mainPath, 'mcp', ...mcpArgs],
+          cwd: choice.root,
+          env: io.env,
+          stepTimeoutMs,
+          signal: controller.signal,
+        }),
+      io.stderr,
+    );
+    const report = {
+      result,
+      sandbox: sandboxStateOf(choice, result),
+      install: installKind(mainPath),
+      entry: serverEntry(mainPath, mcpArgs),
+    };
+    io.stdout.write(
+      flags.json === true
+        ? `${JSON.stringify(checkReportJson(report), null, 2)}\n`
+        : checkReportText(report, io.out),
+    );
+    if (!result.ok && flags.json !== true) {
+      io.stderr.write(`${io.err.red('berth mcp --check:')} ${result.error ?? 'failed'}\n`);
+    }
+    if (stoppedBy !== undefined) return 128 + (constants.signals[stoppedBy] ?? 15);
+    return result.ok ? 0 : 1;
+  } finally {
+    stopListening();
   }
 }
 

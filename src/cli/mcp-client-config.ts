@@ -1,0 +1,52 @@
+/**
+ * The MCP client configuration that starts `berth mcp` from this install, with the same options.
+ * @module
+ */
+import { sep } from 'node:path';
+import type { FlagValues } from './args.js';
+import { stringFlag } from './args.js';
+
+/** How this copy of berth is installed, which decides the command a client can start it with. */
+export type InstallKind = 'package' | 'checkout';
+
+/** A stdio server entry, in the `mcpServers` shape most MCP clients read. */
+export interface StdioServerEntry {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/**
+ * `package` when the CLI runs from an installed package (its file lies under `node_modules`), where
+ * `npx berth` finds it; `checkout` otherwise (a clone built with `npm run build`), where no `berth`
+ * bin is on any path a client searches and only `node <path to main.js>` works.
+ */
+export function installKind(mainPath: string): InstallKind {
+  return mainPath.split(sep).includes('node_modules') ? 'package' : 'checkout';
+}
+
+/**
+ * The context flags as `berth mcp` arguments: `--root` always (absolute, so the server does not
+ * depend on the directory the client starts it in), the others only when given.
+ */
+export function contextArgs(flags: FlagValues, root: string): string[] {
+  const args = ['--root', root];
+  for (const name of ['context', 'image', 'network']) {
+    const value = stringFlag(flags, name);
+    if (value !== undefined) args.push(`--${name}`, value);
+  }
+  if (flags.sandbox === true) args.push('--sandbox');
+  if (flags.sandbox === false) args.push('--no-sandbox');
+  return args;
+}
+
+/** The server entry that starts `berth mcp ARGS` from the install at `mainPath`. */
+export function serverEntry(mainPath: string, mcpArgs: readonly string[]): StdioServerEntry {
+  return installKind(mainPath) === 'package'
+    ? { command: 'npx', args: ['berth', 'mcp', ...mcpArgs] }
+    : { command: 'node', args: [mainPath, 'mcp', ...mcpArgs] };
+}
+
+/** `{ "mcpServers": { "berth": entry } }` */
+export function clientConfig(entry: StdioServerEntry): { mcpServers: { berth: StdioServerEntry } } {
+  return { mcpServers: { berth: entry } };
+}
