@@ -225,6 +225,33 @@ const cases: ConformanceCase[] = [
     },
   },
   {
+    id: 'background/concurrent',
+    title: '16 background tasks at once each get their own id, log and exit code',
+    needs: ['shell', 'background', 'filesystem'],
+    exercises: ['background'],
+    run: async ({ context, handle }) => {
+      const bg = background(context);
+      const tasks = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          bg.execBackground(
+            handle,
+            `i=0; while [ $i -lt 100 ]; do echo "task-${i} line $i"; i=$((i+1)); done; exit ${i}`,
+          ),
+        ),
+      );
+      expect(new Set(tasks.map((t) => t.id)).size, 'ids are unique').toBe(16);
+      expect(new Set(tasks.map((t) => t.outputPath)).size, 'logs are separate').toBe(16);
+      const exits = await Promise.all(
+        tasks.map((t) => bg.waitBackground(handle, t.id, { timeoutMs: SOON_MS * 2 })),
+      );
+      for (const [i, task] of tasks.entries()) {
+        expect(exits[i]?.exitCode, `task ${i}`).toBe(i);
+        const expected = Array.from({ length: 100 }, (_, line) => `task-${i} line ${line}\n`).join('');
+        expect(await context.readFile(handle, task.outputPath), `log of task ${i}`).toBe(expected);
+      }
+    },
+  },
+  {
     id: 'background/log-cap',
     title: 'maxLogBytes caps the log (keeping its start) and the exit reports logTruncated',
     needs: ['shell', 'background', 'filesystem'],

@@ -89,6 +89,33 @@ export const cancelSection: ConformanceSection = {
       run: (scope) => timeoutCase(scope, termIgnoringCommand, 'timeout with a SIGTERM-ignoring descendant'),
     },
     {
+      id: 'cancel/timeout-while-flooding',
+      title:
+        'a command flooding stdout is still stopped by timeoutMs, with bounded, well-formed output facts',
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const max = fx.options.outputPolicy.maxOutputBytes;
+        const line = 'flood-0123456789abcdef\n';
+        const result = await settlesWithin(
+          'a flooding exec with timeoutMs',
+          fx.exec(`while :; do printf '%s' '${line.repeat(40)}'; done`, { timeoutMs: 2000 }),
+          SOON_MS * 2,
+        );
+        expect(result.timedOut).toBe(true);
+        const facts = result.stdoutFacts;
+        expect(facts.truncated, 'the flood exceeded maxOutputBytes').toBe(true);
+        expect(facts.bytesTotal).toBeGreaterThan(max);
+        expect(facts.omittedBytes).toBeGreaterThan(0);
+        expect(new TextEncoder().encode(result.stdout).length, 'text stays bounded').toBeLessThanOrEqual(
+          max + 1024,
+        );
+        expect(result.stdout.startsWith(line.repeat(3)), 'the head is the start of the stream').toBe(true);
+        expect(result.stdout, 'the marker states the omitted byte count').toContain(
+          String(facts.omittedBytes),
+        );
+      },
+    },
+    {
       id: 'cancel/abort-kills-tree',
       title: 'aborting the signal kills the whole tree, keeps partial output, sets aborted (not timedOut)',
       needs: ['shell'],
