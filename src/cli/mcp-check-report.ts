@@ -3,6 +3,7 @@
  * @module
  */
 import type { ContextChoice } from './context-setup.js';
+import { formatDuration } from './duration.js';
 import type { McpCheckResult } from './mcp-check.js';
 import type { InstallKind, StdioServerEntry } from './mcp-client-config.js';
 import { clientConfig } from './mcp-client-config.js';
@@ -79,7 +80,7 @@ export function checkReportJson(report: CheckReport): Record<string, unknown> {
 export function checkReportText(report: CheckReport, style: Style): string {
   const { result } = report;
   const out: string[] = [];
-  const seconds = `${(result.durationMs / 1000).toFixed(1)} s`;
+  const seconds = formatDuration(result.durationMs);
   out.push(
     result.ok
       ? `${style.green('✓')} berth mcp works: an MCP client started it, listed its tools and called two (${seconds})`
@@ -98,12 +99,15 @@ export function checkReportText(report: CheckReport, style: Style): string {
     'tools',
     result.tools.length === 0 ? 'none listed' : `${result.tools.length}: ${result.tools.join(', ')}`,
   );
-  row('steps', result.steps.map((s) => `${s.name} ${s.ok ? '' : 'FAILED '}${s.durationMs} ms`).join(' · '));
+  row(
+    'steps',
+    result.steps.map((s) => `${s.name} ${s.ok ? '' : 'FAILED '}${formatDuration(s.durationMs)}`).join(' · '),
+  );
 
   for (const call of result.calls) {
     out.push(
       '',
-      `${style.bold(call.tool)} ${JSON.stringify(call.arguments)} (${call.durationMs} ms${call.isError ? ', an error result' : ''}); the model saw:`,
+      `${style.bold(call.tool)} ${JSON.stringify(call.arguments)} (${formatDuration(call.durationMs)}${call.isError ? ', an error result' : ''}); the model saw:`,
     );
     const lines = call.text.replace(/\n$/, '').split('\n');
     for (const line of lines.slice(0, SHOWN_LINES)) out.push(`  │ ${line}`);

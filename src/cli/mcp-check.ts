@@ -3,9 +3,11 @@
  * official MCP SDK client the way an agent's client would, and report what happened.
  * @module
  */
+import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ByteTail } from '../mcp/byte-tail.js';
+import { formatDuration } from './duration.js';
 import { berthVersion } from './version.js';
 
 /** The harmless command the check runs through the `bash` tool, and what its output must contain. */
@@ -81,6 +83,7 @@ export async function runMcpCheck(options: McpCheckOptions): Promise<McpCheckRes
   // The SDK spawns the server synchronously inside connect(); keep the process object, which the
   // transport drops when the server exits, to state how it ended.
   let server: ChildState | undefined;
+  let pid: number | null = null;
   const calls: CheckCall[] = [];
   let tools: string[] = [];
   let failure: string | undefined;
@@ -98,7 +101,7 @@ export async function runMcpCheck(options: McpCheckOptions): Promise<McpCheckRes
       steps.push({ name, ok: true, durationMs: elapsed(stepStarted) });
       return true;
     } catch (error) {
-      failure = describeFailure(name, error, options.signal, childExit(server), stderrTail.text());
+      failure = describeFailure(name, error, options, childExit(server), stderrTail.text());
       steps.push({ name, ok: false, durationMs: elapsed(stepStarted), error: failure });
       return false;
     }
@@ -128,6 +131,7 @@ export async function runMcpCheck(options: McpCheckOptions): Promise<McpCheckRes
   await step('start', async () => {
     const connecting = client.connect(transport, requestOptions);
     server = child(transport);
+    pid = transport.pid;
     await connecting;
   });
   await step('list_tools', async () => {
@@ -147,10 +151,12 @@ export async function runMcpCheck(options: McpCheckOptions): Promise<McpCheckRes
   });
   const serverVersion = client.getServerVersion();
   const instructions = client.getInstructions();
-  const pid = transport.pid;
   // Closing stdin is how a client stops a stdio server; it must then exit on its own.
   const stopStarted = performance.now();
   await client.close().catch(() => undefined);
+  // After a failed handshake the SDK closes in the background and forgets the process; never
+  // leave before the server is gone.
+  await untilExited(server);
   if (failure === undefined) {
     const stopped = childExit(server);
     if (stopped && stopped.code !== 0) {
@@ -186,7 +192,10 @@ function contextFromInstructions(instructions: string): string {
   return match?.[1] ?? instructions;
 }
 
-type ChildState = { readonly exitCode: number | null; readonly signalCode: string | null };
+type ChildState = Pick<ChildProcess, 'exitCode' | 'signalCode' | 'once' | 'kill'>;
+
+/** The SDK's own close escalates stdin EOF → SIGTERM after 2 s → SIGKILL after 4 s; allow for that. */
+const SERVER_EXIT_WAIT_MS = 4500;
 
 /**
  * The SDK transport's child process. The SDK does not expose it (only its pid), but its exit code is
@@ -197,6 +206,22 @@ function child(transport: StdioClientTransport): ChildState | undefined {
   return typeof value === 'object' && value !== null && 'exitCode' in value
     ? (value as ChildState)
     : undefined;
+}
+
+/** Wait for the server to exit; SIGKILL it if it outlives the SDK's own shutdown sequence. */
+async function untilExited(state: ChildState | undefined): Promise<void> {
+  if (state === undefined || childExit(state) !== undefined) return;
+  const exited = new Promise<void>((resolve) => state.once('exit', () => resolve()));
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), SERVER_EXIT_WAIT_MS);
+  });
+  const timedOut = await Promise.race([exited.then(() => false), late]);
+  clearTimeout(timer);
+  if (timedOut) {
+    state.kill('SIGKILL');
+    await exited;
+  }
 }
 
 /** How the server ended, or undefined while it runs (or when unknown). */
@@ -210,13 +235,18 @@ function childExit(
 function describeFailure(
   step: CheckStep['name'],
   error: unknown,
-  signal: AbortSignal | undefined,
+  options: McpCheckOptions,
   exit: { code: number | null; signal: string | null } | undefined,
   stderr: string,
 ): string {
-  if (signal?.aborted) return `interrupted during the ${step} step`;
+  if (options.signal?.aborted) return `interrupted during the ${step} step`;
   const raw = error instanceof Error ? error.message : String(error);
-  const message = /Connection closed/.test(raw) ? 'the server closed the connection' : raw;
+  // The SDK's wording ("MCP error -32000: Connection closed") means little to a person.
+  const message = /Connection closed/.test(raw)
+    ? 'the server closed the connection'
+    : /Request timed out/.test(raw)
+      ? `no answer within ${formatDuration(options.stepTimeoutMs)} (--timeout)`
+      : raw;
   const what = {
     start: 'starting the server and the MCP handshake (initialize)',
     list_tools: 'listing the tools',
