@@ -13,9 +13,8 @@ import type {
   SpawnConfig,
 } from '../context/types.js';
 import type { ResolvedOptions } from './options.js';
-import { aliveCommand, heartbeatFile } from './process-probe.js';
+import { ProcessProbes } from './process-watch.js';
 import { shQuote } from './sh-quote.js';
-import { delay } from './wait-until.js';
 
 /** True when `path` is `root` or lies below it (lexically; both absolute and normalized). */
 export function isInside(path: string, root: string): boolean {
@@ -23,28 +22,8 @@ export function isInside(path: string, root: string): boolean {
   return path === root || path.startsWith(`${root}/`);
 }
 
-/** How long a live heartbeat may take to tick before the suite calls it invisible. */
-const HEARTBEAT_VISIBLE_MS = 5_000;
-/** Silence that proves a heartbeat stopped (twenty beats). */
-const HEARTBEAT_QUIET_MS = 2_000;
-
-/** A planted process being watched; see {@link Fixture.watch}. */
-export interface ProcessWatch {
-  /** `pid`: checked with `kill -0` and identity; `heartbeat`: checked by its heartbeat file. */
-  readonly mode: 'pid' | 'heartbeat';
-  readonly pid: number;
-  /** True once the process is gone (by pid: not alive; by heartbeat: no tick over a quiet window). */
-  gone(): Promise<boolean>;
-}
-
-/** A process planted by a probe: its pid and a token its command line carries. */
-export interface PlantedProcess {
-  readonly pid: number;
-  readonly token: string;
-}
-
 /** Shared state of one run. Created once the context exists; `setUp` runs in `beforeAll`. */
-export class Fixture {
+export class Fixture extends ProcessProbes {
   readonly context: ExecutionContext;
   readonly options: ResolvedOptions;
   private mainHandle: ContextHandle | undefined;
@@ -55,12 +34,13 @@ export class Fixture {
   private readonly runId = randomBytes(4).toString('hex');
 
   constructor(context: ExecutionContext, options: ResolvedOptions) {
+    super();
     this.context = context;
     this.options = options;
   }
 
   /** The handle most cases use. */
-  get main(): ContextHandle {
+  override get main(): ContextHandle {
     if (!this.mainHandle) throw new Error('the conformance fixture is not set up (did beforeAll fail?)');
     return this.mainHandle;
   }
@@ -151,7 +131,7 @@ export class Fixture {
   }
 
   /** Runs `command` and returns its stdout; throws with both streams when it exits non-zero. */
-  async sh(command: string, handle: ContextHandle = this.main): Promise<string> {
+  override async sh(command: string, handle: ContextHandle = this.main): Promise<string> {
     const result = await this.context.exec(handle, command);
     if (result.exitCode !== 0) {
       throw new Error(
@@ -159,103 +139,6 @@ export class Fixture {
       );
     }
     return result.stdout;
-  }
-
-  /**
-   * Asks the context whether a process still runs (a zombie counts as gone). Give a
-   * {@link PlantedProcess} to also check its identity, not only its pid.
-   */
-  async isAlive(target: number | PlantedProcess, handle: ContextHandle = this.main): Promise<boolean> {
-    const command =
-      typeof target === 'number' ? aliveCommand(target) : aliveCommand(target.pid, target.token);
-    const answer = (await this.sh(command, handle)).trim();
-    if (answer !== 'alive' && answer !== 'dead')
-      throw new Error(`alive probe printed ${JSON.stringify(answer)}`);
-    return answer === 'alive';
-  }
-
-  /**
-   * Starts watching a process planted with `pidFile` (see `process-probe.ts`), through
-   * `observer`. Doubles as the positive control: it throws unless the process is visibly alive,
-   * so a later "gone" always means something. By pid (`kill -0` plus identity) where pids mean
-   * the same to every command; else by its heartbeat file, for backends that give each command
-   * its own pid namespace.
-   */
-  async watch(pidFile: string, what: string, observer: ContextHandle = this.main): Promise<ProcessWatch> {
-    const planted = await this.readPlanted(pidFile, observer);
-    if (await this.isAlive(planted, observer)) {
-      return { mode: 'pid', pid: planted.pid, gone: async () => !(await this.isAlive(planted, observer)) };
-    }
-    const beat = heartbeatFile(pidFile);
-    const read = () => this.sh(`cat ${shQuote(beat)} 2>/dev/null || true`, observer);
-    const first = await read();
-    const deadline = Date.now() + HEARTBEAT_VISIBLE_MS;
-    while ((await read()) === first) {
-      if (Date.now() > deadline) {
-        throw new Error(
-          `${what}: the planted process ${planted.pid} is visible neither by pid nor by its heartbeat (${beat}) through a later exec, so its death could not be verified`,
-        );
-      }
-      await delay(50);
-    }
-    return {
-      mode: 'heartbeat',
-      pid: planted.pid,
-      gone: async () => {
-        const before = await read();
-        await delay(HEARTBEAT_QUIET_MS);
-        return (await read()) === before;
-      },
-    };
-  }
-
-  /**
-   * For a process of `owner`, a handle about to be destroyed: checks it is alive through `owner`
-   * (throws if not), then returns a watch through the main handle, or undefined when the main
-   * handle cannot see it (each handle its own machine, with no shared files).
-   */
-  async watchAcross(pidFile: string, what: string, owner: ContextHandle): Promise<ProcessWatch | undefined> {
-    await this.watch(pidFile, what, owner);
-    try {
-      return await this.watch(pidFile, what, this.main);
-    } catch {
-      return undefined;
-    }
-  }
-
-  /**
-   * Throws unless every watched process is gone; `what` names the event that should have ended
-   * them. Heartbeat-mode checks are reported through `note`.
-   */
-  async expectGone(
-    watches: readonly ProcessWatch[],
-    what: string,
-    note: (message: string) => Promise<void>,
-  ): Promise<void> {
-    const verdicts = await Promise.all(watches.map((w) => w.gone()));
-    const survivors = watches.filter((_, i) => !verdicts[i]).map((w) => w.pid);
-    if (survivors.length > 0) {
-      throw new Error(`${what}: descendant ${survivors.join(', ')} still runs after the call settled`);
-    }
-    if (watches.some((w) => w.mode === 'heartbeat')) {
-      await note(
-        `${what}: pids do not carry across commands here; the tree's death was verified by its heartbeat stopping`,
-      );
-    }
-  }
-
-  /** Reads the pid file a probe from `process-probe.ts` wrote; its path is the identity token. */
-  async readPlanted(pidFile: string, handle: ContextHandle = this.main): Promise<PlantedProcess> {
-    return { pid: await this.readPid(pidFile, handle), token: pidFile };
-  }
-
-  /** Reads a pid file written by a probe; throws when it is missing or malformed. */
-  async readPid(pidFile: string, handle: ContextHandle = this.main): Promise<number> {
-    const text = (await this.sh(`cat ${shQuote(pidFile)}`, handle)).trim();
-    const pid = Number(text);
-    if (!Number.isInteger(pid) || pid <= 0)
-      throw new Error(`pid file ${pidFile} holds ${JSON.stringify(text)}`);
-    return pid;
   }
 
   /** True when `path` exists in the context (asked through `exec`). */

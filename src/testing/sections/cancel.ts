@@ -6,13 +6,13 @@
 import { expect } from 'vitest';
 import type { ExecResult } from '../../context/types.js';
 import type { CaseScope, ConformanceSection } from '../case.js';
-import type { ProcessWatch } from '../fixture.js';
 import {
   grandchildCommand,
   orphanCommand,
   termIgnoringCommand,
   waitForFileCommand,
 } from '../process-probe.js';
+import type { ProcessWatch } from '../process-watch.js';
 import { shQuote } from '../sh-quote.js';
 import { SOON_MS, settlesWithin, waitUntil } from '../wait-until.js';
 
