@@ -142,5 +142,38 @@ export const execInputSection: ConformanceSection = {
         expect((await fx.exec(show)).stdout, "one handle's env leaked into another").toBe('unset');
       },
     },
+    {
+      id: 'exec/credentials-scrubbed',
+      title:
+        "credential-shaped names in the host's environment never reach a command unless passed explicitly",
+      needs: ['shell'],
+      run: async ({ fx }) => {
+        const marker = fx.unique('credential');
+        const names = [
+          'CONFORMANCE_PROBE_TOKEN',
+          'CONFORMANCE_PROBE_SECRET',
+          'CONFORMANCE_PROBE_PASSWORD',
+          'CONFORMANCE_PROBE_API_KEY',
+        ];
+        const saved = names.map((name) => [name, process.env[name]] as const);
+        for (const name of names) process.env[name] = marker;
+        try {
+          const inherited = await fx.exec('env');
+          expect(inherited.exitCode).toBe(0);
+          expect(inherited.stdout, 'a credential-shaped host variable leaked into the command').not.toContain(
+            marker,
+          );
+          const explicit = await fx.exec('printf "%s" "$CONFORMANCE_PROBE_TOKEN"', {
+            env: { CONFORMANCE_PROBE_TOKEN: marker },
+          });
+          expect(explicit.stdout, 'an explicitly passed credential is delivered').toBe(marker);
+        } finally {
+          for (const [name, value] of saved) {
+            if (value === undefined) delete process.env[name];
+            else process.env[name] = value;
+          }
+        }
+      },
+    },
   ],
 };
