@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createProcessContext } from '../dist/contexts/process/index.js';
 import { createContextStdioTransport } from '../dist/mcp/index.js';
+import { createSandboxPolicy, probeSandbox } from '../dist/sandbox/index.js';
 
 export const title = 'mcp: context stdio transport vs the SDK stdio transport; berth mcp tool call vs exec';
 
@@ -19,6 +20,7 @@ const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const MiB = 1024 * 1024;
 const BIG_TEXT = 'x'.repeat(4 * MiB);
 
+const signed = (value) => `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
 /**
@@ -68,22 +70,17 @@ function echo(client, text) {
   };
 }
 
-export async function run() {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'berth-bench-mcp-')));
-  const context = createProcessContext({ workspaceRoot: root });
-  const handle = await context.spawn({ cwd: root });
+/** `berth mcp ARGS` (SDK client -> bash `true`) against `context.exec(handle, 'true')`. */
+async function toolCallVsExec(context, handle, root, args) {
+  const server = await connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'mcp', ...args, '--root', root],
+      stderr: 'pipe',
+    }),
+  );
   try {
-    // 1. A tool call through `berth mcp` vs the context's own exec, both unsandboxed on this machine.
-    // First, while this process is small: a fork's cost grows with the parent's memory, and the
-    // 4 MiB echoes below grow it.
-    const server = await connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [MAIN, 'mcp', '--no-sandbox', '--root', root],
-        stderr: 'pipe',
-      }),
-    );
-    const tool = await interleaved(
+    return await interleaved(
       async () => {
         const result = await context.exec(handle, 'true');
         if (result.exitCode !== 0) throw new Error('exec failed');
@@ -94,7 +91,33 @@ export async function run() {
       },
       { warmup: 20, blocks: 10, rounds: 20 },
     );
+  } finally {
     await server.close();
+  }
+}
+
+export async function run() {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'berth-bench-mcp-')));
+  const context = createProcessContext({ workspaceRoot: root });
+  const handle = await context.spawn({ cwd: root });
+  try {
+    // 1. A tool call through `berth mcp` vs the context's own exec. First, while this process is
+    // small: a fork's cost grows with the parent's memory, and the 4 MiB echoes below grow it.
+    const tool = await toolCallVsExec(context, handle, root, ['--no-sandbox']);
+    const sandbox = await probeSandbox();
+    let sandboxed;
+    if (sandbox.available) {
+      const confined = createProcessContext({
+        workspaceRoot: root,
+        sandbox: createSandboxPolicy({ writableRoots: [root, realpathSync(tmpdir())], network: 'deny' }),
+      });
+      const confinedHandle = await confined.spawn({ cwd: root });
+      try {
+        sandboxed = await toolCallVsExec(confined, confinedHandle, root, ['--sandbox']);
+      } finally {
+        await confined.destroy(confinedHandle);
+      }
+    }
 
     // 2. Transports: the same server, started two ways.
     const sdk = await connect(
@@ -140,9 +163,18 @@ export async function run() {
       { name: "context.exec('true') median (unsandboxed)", value: ms(tool.baseline) },
       { name: "berth mcp: SDK client -> bash tool 'true' median (unsandboxed)", value: ms(tool.candidate) },
       {
-        name: 'berth mcp tool call overhead over exec',
-        value: `+${(tool.candidate - tool.baseline).toFixed(2)} ms (x${tool.ratio.toFixed(2)})`,
+        name: 'berth mcp tool call overhead over exec (unsandboxed)',
+        value: `${signed(tool.candidate - tool.baseline)} ms (x${tool.ratio.toFixed(2)})`,
       },
+      sandboxed
+        ? {
+            name: 'the same in the sandbox: exec / berth mcp --sandbox bash tool medians',
+            value: `${ms(sandboxed.baseline)} / ${ms(sandboxed.candidate)}: ${signed(sandboxed.candidate - sandboxed.baseline)} ms (x${sandboxed.ratio.toFixed(2)})`,
+          }
+        : {
+            name: 'the same in the sandbox',
+            value: `not measured: ${sandbox.reason ?? 'the sandbox does not work here'}`,
+          },
     ];
   } finally {
     await context.destroy(handle);
