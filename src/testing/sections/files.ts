@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { expect } from 'vitest';
-import { allByteValues, firstDifference } from '../byte-patterns.js';
+import { allByteValues, firstDifference, primeCycleBytes } from '../byte-patterns.js';
 import type { CaseScope, ConformanceSection } from '../case.js';
 import { expectBerthError } from '../expect-error.js';
 import { shQuote } from '../sh-quote.js';
@@ -62,6 +62,22 @@ export const filesSection: ConformanceSection = {
         // A Buffer (a Uint8Array subclass) is written verbatim too, even with an encoding given.
         await scope.context.writeFile(scope.handle, path, Buffer.from(bytes), 'base64');
         await expectBytes(scope, path, bytes);
+      },
+    },
+    {
+      id: 'files/large-bytes',
+      title: 'an 8 MiB binary file round-trips byte-exact, and fileSize reports it',
+      needs: ['filesystem'],
+      run: async (scope) => {
+        const bytes = primeCycleBytes(8 * 1024 * 1024);
+        const path = `${scope.dir}/large.bin`;
+        await scope.context.writeFile(scope.handle, path, bytes);
+        await expectBytes(scope, path, bytes);
+        if (scope.context.capabilities.shell) {
+          expect((await scope.fx.sh(`wc -c < ${shQuote(path)}`)).trim(), 'size seen by a command').toBe(
+            String(bytes.length),
+          );
+        }
       },
     },
     {

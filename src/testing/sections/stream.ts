@@ -6,7 +6,14 @@
 import type { Readable } from 'node:stream';
 import { expect } from 'vitest';
 import type { ExecStream, ExecutionContext } from '../../context/types.js';
-import { allByteValues, firstDifference, primeCycleBytes, printfBytesCommand } from '../byte-patterns.js';
+import {
+  allByteValues,
+  firstDifference,
+  numberedBytes,
+  numberedBytesCommand,
+  primeCycleBytes,
+  printfBytesCommand,
+} from '../byte-patterns.js';
 import type { ConformanceSection } from '../case.js';
 import { grandchildCommand, waitForFileCommand } from '../process-probe.js';
 import { shQuote } from '../sh-quote.js';
@@ -130,6 +137,34 @@ export const streamSection: ConformanceSection = {
           const back = out.bytes();
           expect(back.length).toBe(payload.length);
           expect(firstDifference(back, payload), 'first differing byte').toBe(-1);
+        } finally {
+          await stream.kill();
+        }
+      },
+    },
+    {
+      id: 'stream/both-streams-flooded',
+      title: '2 MiB on stdout and 2 MiB on stderr at once arrive whole when both are drained (no deadlock)',
+      needs: ['stream', 'shell'],
+      exercises: ['stream'],
+      run: async ({ context, handle }) => {
+        const length = 2 * 1024 * 1024;
+        const stream = await streamOf(context)(
+          handle,
+          `${numberedBytesCommand(length)} & ${numberedBytesCommand(length, 'stderr')} & wait`,
+        );
+        try {
+          const out = drain(stream.stdout);
+          const err = drain(stream.stderr);
+          expect(await finish(stream)).toBe(0);
+          await Promise.all([out.ended, err.ended]);
+          const expected = numberedBytes(length);
+          if (stream.stderr) {
+            expect(firstDifference(out.bytes(), expected), 'first differing stdout byte').toBe(-1);
+            expect(firstDifference(err.bytes(), expected), 'first differing stderr byte').toBe(-1);
+          } else {
+            expect(out.bytes().length, 'both streams on the one stream').toBe(2 * length);
+          }
         } finally {
           await stream.kill();
         }
