@@ -116,24 +116,28 @@ export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArg
     if (flag === undefined) throw unknown(word);
     const label = `--${name}`;
 
+    const needsValue = `needs a value${flag.value ? ` (${flag.value})` : ''}`;
     if (flag.type === 'boolean') {
       if (inline !== undefined) throw new InvalidArgumentError(label, 'is a switch and takes no value');
     } else if (inline !== undefined) {
       value = inline;
     } else {
       const next = argv[i + 1];
-      if (next === undefined || next === '--') {
-        throw new InvalidArgumentError(label, `needs a value${flag.value ? ` (${flag.value})` : ''}`);
-      }
+      if (next === undefined || next === '--') throw new InvalidArgumentError(label, needsValue);
       value = next;
       i++;
     }
+    // `--root=` or `--root ""` is a slip (an unset shell variable), never a deliberate choice.
+    if (value === '') throw new InvalidArgumentError(label, `${needsValue}; it was given an empty one`);
 
     if (flag.repeatable && typeof value === 'string') {
       const list = flags[name];
       flags[name] = Array.isArray(list) ? [...list, value] : [value];
     } else {
       if (flags[name] !== undefined && flags[name] !== value) {
+        if (flag.negatable) {
+          throw new InvalidArgumentError(`${label}/--no-${name}`, 'were both given; give one of them');
+        }
         throw new InvalidArgumentError(label, 'was given twice with different values; give it once');
       }
       flags[name] = value;

@@ -91,6 +91,8 @@ export type ContextChoice =
       readonly root: string;
       /** `true` required, `false` refused, `undefined` where it works. */
       readonly sandbox: boolean | undefined;
+      /** The flag that makes the sandbox required: `--sandbox`, or `--network deny` (only it can deny). */
+      readonly sandboxRequiredBy?: '--sandbox' | '--network deny' | undefined;
       readonly network: 'allow' | 'deny';
     }
   | {
@@ -109,7 +111,8 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   if (kind !== 'process' && kind !== 'docker') {
     throw new InvalidArgumentError('--context', `must be process or docker, got ${JSON.stringify(kind)}`);
   }
-  const network = stringFlag(flags, 'network') ?? 'deny';
+  const networkGiven = stringFlag(flags, 'network');
+  const network = networkGiven ?? 'deny';
   if (network !== 'allow' && network !== 'deny') {
     throw new InvalidArgumentError('--network', `must be allow or deny, got ${JSON.stringify(network)}`);
   }
@@ -132,8 +135,22 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   if (flags.image !== undefined) {
     throw new InvalidArgumentError('--image', 'applies to the docker context only; add --context docker');
   }
+  const sandbox = flags.sandbox as boolean | undefined;
+  if (sandbox === false && networkGiven === 'deny') {
+    // Without the sandbox nothing can take the network away: refuse rather than pretend.
+    throw new InvalidArgumentError(
+      '--network',
+      'deny needs the OS sandbox (or --context docker), and --no-sandbox turns it off; drop one of the two',
+    );
+  }
   const root = resolveRoot(stringFlag(flags, 'root'), cwd);
-  return { kind, root, sandbox: flags.sandbox as boolean | undefined, network };
+  const sandboxRequiredBy =
+    sandbox === true
+      ? '--sandbox'
+      : sandbox === undefined && networkGiven === 'deny'
+        ? '--network deny'
+        : undefined;
+  return { kind, root, sandbox: sandboxRequiredBy ? true : sandbox, sandboxRequiredBy, network };
 }
 
 /** Validate the context flags and open the context they describe. */
@@ -145,7 +162,7 @@ export async function openContext(
   const choice = chooseContext(flags, io.cwd);
   return choice.kind === 'docker'
     ? openDocker(choice.root, choice.image, choice.network, io, tuning)
-    : openProcess(choice.root, choice.sandbox, choice.network, io, tuning);
+    : openProcess(choice.root, choice.sandbox, choice.sandboxRequiredBy, choice.network, io, tuning);
 }
 
 function resolveRoot(root: string | undefined, cwd: string): string {
@@ -176,6 +193,7 @@ function resolveRoot(root: string | undefined, cwd: string): string {
 async function openProcess(
   root: string,
   sandbox: boolean | undefined,
+  requiredBy: string | undefined,
   network: 'allow' | 'deny',
   io: CliIo,
   tuning: ContextTuning,
@@ -189,7 +207,7 @@ async function openProcess(
       sandboxNote = `sandboxed (${report.backend}, network ${network})`;
     } else if (sandbox === true) {
       throw new SandboxUnavailableError(
-        `--sandbox was given but the OS sandbox does not work here: ${report.reason ?? 'unknown reason'}`,
+        `${requiredBy ?? '--sandbox'} was given, which needs the OS sandbox, but it does not work here: ${report.reason ?? 'unknown reason'}`,
         report.fix ?? 'run `berth doctor` for details',
       );
     } else {

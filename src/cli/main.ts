@@ -52,10 +52,11 @@ Options:
   -V, --version  print the version
 
 Quick start:
-  berth doctor
+  berth mcp --check      start berth mcp as an MCP client would, call two tools,
+                         print the configuration to register it with your client
+  berth doctor           what works on this machine (sandbox, Docker, terminals)
   berth run -- ls -la
   berth tools call bash '{"command":"echo hello from berth"}'
-  berth mcp
 `;
 }
 
@@ -63,16 +64,45 @@ Quick start:
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   try {
-    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    if (name === undefined) {
       io.stdout.write(topHelp());
-      return name === undefined ? EXIT_USAGE : 0;
+      return EXIT_USAGE;
+    }
+    if (name === '--help' || name === '-h' || name === 'help') {
+      // `berth help mcp` means `berth mcp --help`; `berth help tools call`, `berth tools call --help`.
+      const [topic, ...sub] = rest;
+      if (topic === undefined) {
+        io.stdout.write(topHelp());
+        return 0;
+      }
+      const command = COMMANDS[topic];
+      if (command === undefined) {
+        throw new InvalidArgumentError(
+          JSON.stringify(topic),
+          `is not a berth command to show help for; the commands are ${Object.keys(COMMANDS).join(', ')}`,
+        );
+      }
+      // `--help` first: `berth help run rm -rf x` must never run anything.
+      return await (await command.load())(topic === 'tools' ? [...sub, '--help'] : ['--help', ...sub], io);
     }
     if (name === '--version' || name === '-V') {
+      if (rest.length > 0) {
+        throw new InvalidArgumentError(
+          JSON.stringify(rest[0]),
+          `unexpected after ${name}, which takes nothing else`,
+        );
+      }
       io.stdout.write(`${berthVersion()}\n`);
       return 0;
     }
     const command = COMMANDS[name];
     if (command === undefined) {
+      if (name.startsWith('-')) {
+        throw new InvalidArgumentError(
+          name,
+          'unknown option; before a command berth takes only --help and --version. Options go after the command: berth <command> [options] (berth --help)',
+        );
+      }
       throw new InvalidArgumentError(
         JSON.stringify(name),
         `is not a berth command; the commands are ${Object.keys(COMMANDS).join(', ')} (berth --help)`,

@@ -50,7 +50,7 @@ export function sandboxStateOf(choice: ContextChoice, result: McpCheckResult): S
   if (context.includes('sandboxed')) {
     return {
       state: 'on',
-      reason: `${choice.sandbox === true ? '--sandbox was given and ' : ''}the sandbox preflight passed: commands may write only the root and the temp directory, credential locations are hidden, network ${choice.network}`,
+      reason: `${choice.sandboxRequiredBy ? `${choice.sandboxRequiredBy} was given and ` : ''}the sandbox preflight passed: commands may write only the root and the temp directory, credential locations are hidden, network ${choice.network}`,
     };
   }
   return { state: 'unknown', reason: 'the server did not start far enough to report its context' };

@@ -62,7 +62,16 @@ describe('parseArgs', () => {
     expect(() => parseArgs(['--timeout'], run)).toThrow('--timeout: needs a value (DURATION)');
     expect(() => parseArgs(['--timeout', '--', 'ls'], run)).toThrow('--timeout: needs a value (DURATION)');
     expect(() => parseArgs(['--json=yes'], run)).toThrow('--json: is a switch and takes no value');
-    expect(() => parseArgs(['--sandbox', '--no-sandbox'], run)).toThrow(/--sandbox: was given twice/);
+    expect(() => parseArgs(['--sandbox', '--no-sandbox'], run)).toThrow(
+      '--sandbox/--no-sandbox: were both given; give one of them',
+    );
+    expect(() => parseArgs(['--timeout', '1s', '--timeout', '2s'], run)).toThrow(
+      '--timeout: was given twice with different values; give it once',
+    );
+    expect(() => parseArgs(['--timeout=', 'ls'], run)).toThrow(
+      '--timeout: needs a value (DURATION); it was given an empty one',
+    );
+    expect(() => parseArgs(['--timeout', '', 'ls'], run)).toThrow(/--timeout: needs a value/);
     expect(parseArgs(['--json', '--json'], run).flags.json).toBe(true);
   });
 

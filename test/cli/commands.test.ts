@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,41 @@ describe('berth --help and usage', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
       'berth: "deploy": is not a berth command; the commands are run, mcp, shell, tools, doctor (berth --help)\n',
+    );
+  });
+
+  it("berth help NAME and berth --help NAME show that command's help; nothing ever runs", async () => {
+    const help = await berth(['help', 'mcp']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('berth mcp --check [--json] [options]');
+    expect((await berth(['--help', 'tools', 'call'])).stdout).toContain('berth tools call NAME');
+    const marker = join(root, 'help-must-not-run.txt');
+    const guarded = await berth(['help', 'run', 'touch', marker]);
+    expect(guarded.code).toBe(0);
+    expect(guarded.stdout).toContain('berth run [options] -- CMD [ARG...]');
+    expect(existsSync(marker)).toBe(false);
+    const unknown = await berth(['help', 'deploy']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('"deploy": is not a berth command to show help for');
+  });
+
+  it('an option before the command, or after --version, is a usage error that says where options go', async () => {
+    const early = await berth(['--verbose', 'run', 'true']);
+    expect(early.code).toBe(2);
+    expect(early.stderr).toBe(
+      'berth: --verbose: unknown option; before a command berth takes only --help and --version. Options go after the command: berth <command> [options] (berth --help)\n',
+    );
+    const version = await berth(['--version', 'run']);
+    expect(version.code).toBe(2);
+    expect(version.stderr).toBe('berth: "run": unexpected after --version, which takes nothing else\n');
+  });
+
+  it('berth shell without a terminal on stdin is a usage error pointing at berth run', async () => {
+    const result = await berth(['shell', '--no-sandbox', '--root', root], { input: 'echo hi\n' });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'berth shell: stdin: is not a terminal, and berth shell is interactive; to run commands from a pipe or a script use berth run (e.g. `echo ls | berth run --stdin -- sh`)\n',
     );
   });
 

@@ -47,8 +47,10 @@ function isRunning(pid: number): boolean {
   }
 }
 
-function berthContainers(): string[] {
-  return execFileSync('docker', ['ps', '-aq', '--filter', 'label=dev.berth.managed'], { encoding: 'utf8' })
+/** Containers berth made for process `pid` (other tests make and remove their own meanwhile). */
+function containersOwnedBy(pid: number): string[] {
+  const filter = `label=dev.berth.owner.pid=${pid}`;
+  return execFileSync('docker', ['ps', '-aq', '--filter', filter], { encoding: 'utf8' })
     .split('\n')
     .filter(Boolean);
 }
@@ -141,7 +143,6 @@ describe('berth mcp --check on the embedded default', () => {
 
 describe('berth mcp --check in a container', () => {
   it('runs the tools in the container and removes it', async () => {
-    const before = berthContainers();
     const result = await berth(
       ['mcp', '--check', '--json', '--context', 'docker', '--image', 'berth-test:busybox', '--root', root],
       { timeoutMs: 120_000 },
@@ -152,7 +153,8 @@ describe('berth mcp --check in a container', () => {
     expect(report.calls[1]?.text).toContain('marker-file.txt');
     expect(report.sandbox.state).toBe('container');
     expect(report.context).toBe(`docker context (berth-test:busybox, network deny), ${root} at /workspace`);
-    expect(berthContainers()).toEqual(before);
+    expect(report.server.pid).toBeGreaterThan(0);
+    expect(containersOwnedBy(report.server.pid!)).toEqual([]);
   }, 130_000);
 
   it('a missing image fails the start step: exit 1 and the reason, from the server itself', async () => {

@@ -195,9 +195,39 @@ describe('berth run', () => {
     });
     expect(closed.code).toBe(1);
     expect(closed.stderr).toMatch(
-      /--sandbox was given but the OS sandbox does not work here.*\[E_SANDBOX_UNAVAILABLE\]/,
+      /--sandbox was given, which needs the OS sandbox, but it does not work here.*\[E_SANDBOX_UNAVAILABLE\]/,
     );
     expect(existsSync(refused)).toBe(false);
+
+    // Only the sandbox can deny the network: asking for that explicitly also fails closed.
+    const noNet = await berth(['run', '--network', 'deny', '--root', root, '--', '/usr/bin/touch', refused], {
+      env,
+    });
+    expect(noNet.code).toBe(1);
+    expect(noNet.stderr).toMatch(
+      /--network deny was given, which needs the OS sandbox, but it does not work here.*\[E_SANDBOX_UNAVAILABLE\]/,
+    );
+    expect(existsSync(refused)).toBe(false);
+  });
+
+  it('--network deny with --no-sandbox is a contradiction, refused before anything runs', async () => {
+    const marker = join(outside, 'no-sandbox-deny.txt');
+    const result = await berth([
+      'run',
+      '--no-sandbox',
+      '--network',
+      'deny',
+      '--root',
+      root,
+      '--',
+      'touch',
+      marker,
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      '--network: deny needs the OS sandbox (or --context docker), and --no-sandbox turns it off; drop one of the two',
+    );
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('refuses bad usage with exit 2 and a message naming the problem', async () => {

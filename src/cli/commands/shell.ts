@@ -2,7 +2,7 @@
  * `berth shell`: an interactive terminal in a context, wired to this terminal.
  * @module
  */
-import { CapabilityError } from '../../errors/index.js';
+import { CapabilityError, InvalidArgumentError } from '../../errors/index.js';
 import { type CommandSpec, formatHelp, parseArgs } from '../args.js';
 import { CONTEXT_DETAILS, CONTEXT_FLAGS, openContext } from '../context-setup.js';
 import type { CliIo } from '../io.js';
@@ -27,6 +27,13 @@ export async function shellCommand(argv: readonly string[], io: CliIo): Promise<
   if (parsed.help) {
     io.stdout.write(formatHelp(shellSpec));
     return 0;
+  }
+  if (!io.stdin.isTTY) {
+    // Without a terminal there is no one to type: a pipe would feed a prompt that never ends.
+    throw new InvalidArgumentError(
+      'stdin',
+      'is not a terminal, and berth shell is interactive; to run commands from a pipe or a script use berth run (e.g. `echo ls | berth run --stdin -- sh`)',
+    );
   }
   const open = await openContext(parsed.flags, io);
   const { stdin, stdout } = io;
