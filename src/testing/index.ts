@@ -24,11 +24,13 @@ export {
   runCaseBody,
   StaleExpectedFailureError,
 } from './case.js';
+export type { Fixture } from './fixture.js';
 export {
   type ConformanceOptions,
   type ResolvedOptions,
   resolveConformanceOptions,
   type SpillLocation,
 } from './options.js';
+export type { PlantedProcess, ProcessWatch } from './process-watch.js';
 export { CONFORMANCE_SECTIONS } from './sections/index.js';
 export { conformanceCaseIds, runConformanceSuite } from './suite.js';
