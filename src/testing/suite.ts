@@ -18,6 +18,7 @@ import {
 import { Fixture } from './fixture.js';
 import { type ConformanceOptions, resolveConformanceOptions } from './options.js';
 import { CONFORMANCE_SECTIONS } from './sections/index.js';
+import { settlesWithin } from './wait-until.js';
 
 /** Extra time vitest allows beyond the suite's own per-case deadline, so ours reports first. */
 const VITEST_SLACK_MS = 15_000;
@@ -51,7 +52,12 @@ export function runConformanceSuite(
 ): void {
   const resolved = resolveConformanceOptions(options);
   describe(`${resolved.name} conformance`, async () => {
-    const context = await resolved.createContext();
+    // Collection has no timeout of its own: bound the factory so a stuck backend fails, not hangs.
+    const context = await settlesWithin(
+      `${resolved.name}: createContext()`,
+      Promise.resolve().then(() => resolved.createContext()),
+      resolved.caseTimeoutMs,
+    );
     const capabilities = context.capabilities;
     const claimed: BooleanCapability[] = BOOLEAN_CAPABILITIES.filter((cap) => capabilities[cap] === true);
     const tracker = new ExerciseTracker(claimed);

@@ -158,6 +158,13 @@ describe('conformance suite machinery', () => {
     expect(run.output).toMatch(/process-mutants claims .*capabilities\.stream/);
   });
 
+  it("fails the file when the context factory fails, with the factory's error", async () => {
+    const run = await runFixture('broken-factory');
+    expect(run.exitCode).toBe(1);
+    expect(run.output).toContain('the engine socket /nowhere.sock is not there');
+    expect([...run.cases.values()].filter((c) => c.status === 'passed')).toEqual([]);
+  });
+
   it('does not let a filtered run look green', async () => {
     const run = await runFixture('memory-pass', '-t', 'capabilities/declared');
     expect(run.exitCode).toBe(1);
