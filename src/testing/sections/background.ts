@@ -310,7 +310,7 @@ const cases: ConformanceCase[] = [
       const bg = background(context);
       const gate = `${dir}/gate`;
       const stalls: BackgroundStall[] = [];
-      const stallMs = 300;
+      const stallMs = 1000;
       const task = await bg.execBackground(handle, `printf 'x\\n'; ${gateCommand(gate)}`, {
         stallMs,
         onStall: (stall) => stalls.push(stall),
