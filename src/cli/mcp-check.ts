@@ -57,7 +57,8 @@ export interface McpCheckOptions {
   readonly command: string;
   readonly args: readonly string[];
   readonly cwd: string;
-  readonly env: NodeJS.ProcessEnv;
+  /** Added to the SDK's default environment for the server (as an MCP client does with its `env`). */
+  readonly env: Readonly<Record<string, string>>;
   /** Limit for each step; the whole check is bounded by 5 steps of this. */
   readonly stepTimeoutMs: number;
   /** Aborting stops the check at the current step and ends the server. */
@@ -74,7 +75,7 @@ export async function runMcpCheck(options: McpCheckOptions): Promise<McpCheckRes
     command: options.command,
     args: [...options.args],
     cwd: options.cwd,
-    env: definedEntries(options.env),
+    env: { ...options.env },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => stderrTail.push(chunk));
@@ -276,10 +277,4 @@ function firstLines(text: string, count: number): string {
 
 function elapsed(since: number): number {
   return Math.round(performance.now() - since);
-}
-
-function definedEntries(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
 }

@@ -13,6 +13,20 @@ export type InstallKind = 'package' | 'checkout';
 export interface StdioServerEntry {
   readonly command: string;
   readonly args: readonly string[];
+  /** Variables the client must set: MCP clients pass a server only a few of their own (PATH, HOME, ...). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Variables that change where berth's contexts reach (the Docker engine, the temp directory the
+ * sandbox leaves writable). An MCP client does not pass them on by itself, so when they are set here
+ * they go into the configuration, and the check's server gets them the same way.
+ */
+export const CARRIED_ENV: readonly string[] = ['DOCKER_HOST', 'TMPDIR'];
+
+/** The carried variables that are set (and not empty) in `env`. */
+export function carriedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(CARRIED_ENV.flatMap((name) => (env[name] ? [[name, env[name]] as const] : [])));
 }
 
 /**
@@ -39,11 +53,17 @@ export function contextArgs(flags: FlagValues, root: string): string[] {
   return args;
 }
 
-/** The server entry that starts `berth mcp ARGS` from the install at `mainPath`. */
-export function serverEntry(mainPath: string, mcpArgs: readonly string[]): StdioServerEntry {
-  return installKind(mainPath) === 'package'
-    ? { command: 'npx', args: ['berth', 'mcp', ...mcpArgs] }
-    : { command: 'node', args: [mainPath, 'mcp', ...mcpArgs] };
+/** The server entry that starts `berth mcp ARGS` (with `env`, when any) from the install at `mainPath`. */
+export function serverEntry(
+  mainPath: string,
+  mcpArgs: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): StdioServerEntry {
+  const start =
+    installKind(mainPath) === 'package'
+      ? { command: 'npx', args: ['berth', 'mcp', ...mcpArgs] }
+      : { command: 'node', args: [mainPath, 'mcp', ...mcpArgs] };
+  return Object.keys(env).length === 0 ? start : { ...start, env };
 }
 
 /** `{ "mcpServers": { "berth": entry } }` */

@@ -192,6 +192,42 @@ describe('berth mcp --check in a container', () => {
   }, 130_000);
 });
 
+describe('berth mcp --check: the environment an MCP client gives', () => {
+  it('carries DOCKER_HOST into the server and into the configuration', async () => {
+    const args = ['mcp', '--check', '--context', 'docker', '--image', 'berth-test:busybox', '--root', root];
+    const wrong = await berth(args, {
+      env: { DOCKER_HOST: 'unix:///nonexistent-berth-check.sock' },
+      timeoutMs: 120_000,
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain(
+      'the Docker engine at unix:///nonexistent-berth-check.sock is not reachable',
+    );
+
+    const right = await berth([...args, '--json'], {
+      env: { DOCKER_HOST: 'unix:///var/run/docker.sock', TMPDIR: undefined },
+      timeoutMs: 120_000,
+    });
+    expect(right.code, right.stderr).toBe(0);
+    const report = JSON.parse(right.stdout) as CheckJson & {
+      clientConfig: { mcpServers: { berth: { env?: Record<string, string> } } };
+    };
+    expect(report.clientConfig.mcpServers.berth.env).toEqual({ DOCKER_HOST: 'unix:///var/run/docker.sock' });
+  }, 130_000);
+
+  it('passes nothing else: a variable set in this shell only is absent from the configuration', async () => {
+    const result = await berth(['mcp', '--check', '--json', '--root', root], {
+      env: { BERTH_CHECK_UNRELATED: 'x', DOCKER_HOST: undefined, TMPDIR: undefined },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as CheckJson;
+    expect(report.clientConfig.mcpServers.berth).toEqual({
+      command: 'node',
+      args: [MAIN, 'mcp', '--root', root],
+    });
+  });
+});
+
 describe('berth mcp --check: bad input and limits', () => {
   it('a step that outlives --timeout fails with the limit named, and the server is ended', async () => {
     const result = await berth(['mcp', '--check', '--json', '--timeout', '1ms', '--root', root]);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { clientConfig, contextArgs, installKind, serverEntry } from '../../src/cli/mcp-client-config.js';
+import {
+  carriedEnv,
+  clientConfig,
+  contextArgs,
+  installKind,
+  serverEntry,
+} from '../../src/cli/mcp-client-config.js';
 
 describe('the MCP client configuration for this install', () => {
   it('an installed package is started with npx; a checkout with node and the path of its CLI', () => {
@@ -40,5 +46,18 @@ describe('the MCP client configuration for this install', () => {
       'node:20',
     ]);
     expect(contextArgs({ sandbox: false }, '/p')).toEqual(['--root', '/p', '--no-sandbox']);
+  });
+
+  it('carries only the variables that change where contexts reach, when set', () => {
+    expect(
+      carriedEnv({ DOCKER_HOST: 'tcp://h:2375', TMPDIR: '', HOME: '/root', AWS_SECRET_ACCESS_KEY: 's' }),
+    ).toEqual({
+      DOCKER_HOST: 'tcp://h:2375',
+    });
+    expect(serverEntry('/b/dist/cli/main.js', [], { TMPDIR: '/big' })).toEqual({
+      command: 'node',
+      args: ['/b/dist/cli/main.js', 'mcp'],
+      env: { TMPDIR: '/big' },
+    });
   });
 });

@@ -13,7 +13,7 @@ import { parseDuration } from '../duration.js';
 import type { CliIo } from '../io.js';
 import { runMcpCheck } from '../mcp-check.js';
 import { checkReportJson, checkReportText, sandboxStateOf } from '../mcp-check-report.js';
-import { contextArgs, installKind, serverEntry } from '../mcp-client-config.js';
+import { carriedEnv, contextArgs, installKind, serverEntry } from '../mcp-client-config.js';
 import { withSpinner } from '../spinner.js';
 import { onTerminationSignal, untilTerminationSignal } from '../termination-signals.js';
 import { berthVersion } from '../version.js';
@@ -148,6 +148,9 @@ async function checkCommand(flags: FlagValues, io: CliIo): Promise<number> {
   const choice = chooseContext(flags, io.cwd);
   const mainPath = fileURLToPath(new URL('../main.js', import.meta.url));
   const mcpArgs = contextArgs(flags, choice.root);
+  // The server gets what an MCP client gives it: the SDK's few defaults (PATH, HOME, ...) plus the
+  // variables the printed configuration sets; anything else in this shell would make the check lie.
+  const env = carriedEnv(io.env);
   const controller = new AbortController();
   let stoppedBy: NodeJS.Signals | undefined;
   const stopListening = onTerminationSignal((signal) => {
@@ -162,7 +165,7 @@ async function checkCommand(flags: FlagValues, io: CliIo): Promise<number> {
           command: process.execPath,
           args: [mainPath, 'mcp', ...mcpArgs],
           cwd: choice.root,
-          env: io.env,
+          env,
           stepTimeoutMs,
           signal: controller.signal,
         }),
@@ -172,7 +175,7 @@ async function checkCommand(flags: FlagValues, io: CliIo): Promise<number> {
       result,
       sandbox: sandboxStateOf(choice, result),
       install: installKind(mainPath),
-      entry: serverEntry(mainPath, mcpArgs),
+      entry: serverEntry(mainPath, mcpArgs, env),
     };
     io.stdout.write(
       flags.json === true
