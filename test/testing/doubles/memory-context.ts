@@ -77,7 +77,7 @@ export function createMemoryContext(
     type: 'memory',
     capabilities: { ...MEMORY_CAPABILITIES, ...overrides.capabilities },
     spawn: async (config?: SpawnConfig) => {
-      const handle = { id: `mem-${nextId++}`, type: 'memory', cwd: config?.cwd ?? '/work' };
+      const handle = { id: `mem-${nextId++}`, type: 'memory', cwd: config?.cwd ?? '/workspace' };
       mkdirs(handle.cwd);
       handles.set(handle.id, handle);
       return handle;
