@@ -148,10 +148,13 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
     return signalGroup(pgid, signal);
   }
 
-  /** TERM → grace → KILL every session member; resolves once none remains and the terminal closed. */
+  /**
+   * HUP and TERM → grace → KILL every session member; resolves once none remains and the terminal
+   * closed. The HUP first: interactive shells ignore SIGTERM but end on a hangup.
+   */
   terminate(): Promise<void> {
     this.terminating ??= (async () => {
-      await terminateTree(this.tree, this.graceMs);
+      await terminateTree(this.tree, this.graceMs, { hangUp: true });
       await this.done;
       this.forget();
     })();

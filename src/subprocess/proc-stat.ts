@@ -120,3 +120,22 @@ export function sharedScanCount(): number {
 export function isDefunct(stat: ProcStat): boolean {
   return stat.state === 'Z' || stat.state === 'X' || stat.state === 'x';
 }
+
+/**
+ * True when `pid` ignores signal number `signo` (1-32), from the `SigIgn` mask in
+ * `/proc/<pid>/status`; `undefined` when the process is gone or the mask unreadable.
+ */
+export function ignoresSignal(pid: number, signo: number): boolean | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/status`, 'latin1');
+  } catch {
+    return undefined;
+  }
+  const at = text.indexOf('\nSigIgn:\t');
+  if (at < 0) return undefined;
+  const hex = text.slice(at + 9, at + 25);
+  const low = Number.parseInt(hex.slice(-8), 16);
+  if (!Number.isFinite(low)) return undefined;
+  return (low & (1 << (signo - 1))) !== 0;
+}

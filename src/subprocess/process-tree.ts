@@ -96,6 +96,11 @@ export class ProcessTree {
     return live;
   }
 
+  /** The root's stat while it runs (not yet reaped), else `undefined`. */
+  liveRoot(): ProcStat | undefined {
+    return this.rootRunning() ? readProcStat(this.rootPid) : undefined;
+  }
+
   /** True when no process of the tree remains: root reaped, group empty, no remembered member alive. */
   isGone(): boolean {
     if (this.rootRunning()) return false;

@@ -4,6 +4,7 @@
  * @module
  */
 import type { ProcessTree } from './process-tree.js';
+import { TermFollowUp } from './term-follow-up.js';
 
 const FIRST_POLL_MS = 5;
 const MAX_POLL_MS = 50;
@@ -32,12 +33,13 @@ function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
  */
 export async function waitForTreeGone(
   tree: ProcessTree,
-  options: { deadline?: number; signal?: AbortSignal | undefined } = {},
+  options: { deadline?: number; signal?: AbortSignal | undefined; onPoll?: () => void } = {},
 ): Promise<boolean> {
   let delay = FIRST_POLL_MS;
   for (;;) {
     if (options.signal?.aborted) return false;
     if (tree.isGone()) return true;
+    options.onPoll?.();
     const left = options.deadline === undefined ? delay : Math.min(delay, options.deadline - Date.now());
     if (left <= 0) return false;
     if (!(await pause(left, options.signal))) return false;
@@ -47,14 +49,25 @@ export async function waitForTreeGone(
 
 /**
  * SIGTERM → `graceMs` → SIGKILL on the whole tree; resolves when no member remains. Stopped members
- * also get SIGCONT so they can act on the TERM. The KILL phase repeats, so a member forked during
- * teardown is killed too.
+ * also get SIGCONT so they can act on the TERM. A member that ignored the TERM and restores its
+ * default during the grace period gets it then ({@link TermFollowUp}). The KILL phase repeats, so a
+ * member forked during teardown is killed too.
+ * @param options.hangUp - send SIGHUP before the SIGTERM: a terminal's ending, which interactive
+ * shells honour (they ignore SIGTERM) and pass on to their jobs.
  */
-export async function terminateTree(tree: ProcessTree, graceMs: number): Promise<void> {
+export async function terminateTree(
+  tree: ProcessTree,
+  graceMs: number,
+  options: { hangUp?: boolean } = {},
+): Promise<void> {
   if (tree.isGone()) return;
+  const followUp = new TermFollowUp(tree);
+  if (options.hangUp) tree.signal('SIGHUP');
   tree.signal('SIGTERM');
+  followUp.signalled();
   tree.signal('SIGCONT');
-  if (await waitForTreeGone(tree, { deadline: Date.now() + graceMs })) return;
+  const deadline = Date.now() + graceMs;
+  if (await waitForTreeGone(tree, { deadline, onPoll: () => followUp.check() })) return;
   let delay = FIRST_POLL_MS;
   for (;;) {
     tree.signal('SIGKILL');

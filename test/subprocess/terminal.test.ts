@@ -151,6 +151,26 @@ describe('spawnTerminal', () => {
     await terminal.terminate();
   });
 
+  it('terminate ends an interactive sh (which ignores SIGTERM) with a hangup, long before the grace', async () => {
+    const terminal = await runtime.spawnTerminal({
+      argv: ['/bin/sh', '-i'],
+      cwd: '/',
+      env: { PS1: '$ ', TERM: 'dumb' },
+      cols: 80,
+      rows: 24,
+      graceMs: 5000,
+    });
+    const output = record(terminal);
+    terminal.write('echo "ready $((40+2))"\n');
+    await waitFor(() => output.text().includes('ready 42'), 'the shell to answer');
+    const started = Date.now();
+    await terminal.terminate();
+    // No escalation to SIGKILL was needed: that would come only after the 5 s grace.
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(await terminal.done).toMatchObject({ signal: 'SIGHUP' });
+    expect(alive(terminal.pid)).toBe(false);
+  });
+
   it('dispose terminates open terminals', async () => {
     const local = new LocalSubprocessRuntime();
     const terminal = await local.spawnTerminal(bash);

@@ -48,6 +48,47 @@ describe('tree-scoped termination', () => {
     expect(await handle.waitForExit()).toBe(true);
   });
 
+  it('a member that ignored the TERM and restores it during the grace gets the TERM then', async () => {
+    // The sandbox's wrapper shape: TERM ignored while setting up, the default restored at exec.
+    const handle = runtime.spawn(
+      spec(
+        [
+          'env',
+          '--ignore-signal=TERM',
+          '/bin/sh',
+          '-c',
+          'echo armed; sleep 0.3; exec env --default-signal=TERM /bin/sleep 1000',
+        ],
+        { graceMs: 5000 },
+      ),
+    );
+    await waitFor(() => handle.collected.stdout!.readFrom(0).text === 'armed\n', 'the wrapper to start');
+    const started = Date.now();
+    handle.terminate();
+    // SIGTERM, not SIGKILL: no escalation was needed (it would come after the 5 s grace).
+    expect(await handle.done).toEqual({ exitCode: null, signal: 'SIGTERM' });
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(await handle.waitForExit()).toBe(true);
+  });
+
+  it("a TERM handler's cleanup commands are not signalled while another member still ignores TERM", async () => {
+    const handle = runtime.spawn(
+      spec(
+        [
+          '/bin/sh',
+          '-c',
+          'env --ignore-signal=TERM /bin/sleep 1000 & trap "sleep 0.4; echo cleaned; exit 0" TERM; echo armed; while :; do sleep 0.05; done',
+        ],
+        { graceMs: 1500 },
+      ),
+    );
+    await waitFor(() => handle.collected.stdout!.readFrom(0).text === 'armed\n', 'the trap to be set');
+    handle.terminate();
+    expect(await handle.done).toEqual({ exitCode: 0, signal: null });
+    expect(handle.collected.stdout!.readFrom(0).text).toBe('armed\ncleaned\n');
+    expect(await handle.waitForExit()).toBe(true);
+  });
+
   it('waitForExit observes the whole tree, not just the root', async () => {
     const handle = runtime.spawn(
       spec(['/bin/sh', '-c', 'sleep 1000 & echo $!'], {

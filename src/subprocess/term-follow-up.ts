@@ -1,0 +1,104 @@
+/**
+ * The SIGTERM a process could not take yet. A member that ignores SIGTERM when the tree is told to
+ * end drops the signal; if it restores the default a moment later (a wrapper that starts with TERM
+ * ignored and restores it just before running the real command, as the OS sandbox does), the TERM
+ * is lost and only the KILL after the grace period ends the tree. This follow-up delivers it once
+ * the member can act on it: during the grace period, a member seen ignoring TERM, or a descendant of
+ * one that appeared later, gets SIGTERM as soon as it no longer ignores it. Offspring of a member
+ * that already took its TERM (a trap handler's cleanup commands) are left alone.
+ * @module
+ */
+import { ignoresSignal, type ProcStat } from './proc-stat.js';
+import { type ProcessTree, signalPid } from './process-tree.js';
+
+const SIGTERM_NUMBER = 15;
+
+interface Entry {
+  readonly startTime: number;
+  /** `waiting`: ignored the TERM so far; `done`: took it (or is not ours to signal). */
+  state: 'waiting' | 'done';
+  /** The poll in which a follow-up TERM went out (its existing children get one too); -1 if none. */
+  sentInPoll: number;
+}
+
+/** Tracks one terminating tree's members that have not taken their SIGTERM yet. */
+export class TermFollowUp {
+  private readonly tree: ProcessTree;
+  private readonly entries = new Map<number, Entry>();
+  private poll = 0;
+  private waiting = 0;
+
+  /** Record who ignores SIGTERM now: call right before the tree's SIGTERM goes out. */
+  constructor(tree: ProcessTree) {
+    this.tree = tree;
+    for (const stat of this.snapshot(true)) {
+      const ignoring = ignoresSignal(stat.pid, SIGTERM_NUMBER) === true;
+      this.set(stat, ignoring ? 'waiting' : 'done', -1);
+    }
+  }
+
+  /**
+   * Call right after the SIGTERM went out: a member that ignores it now may have started ignoring
+   * it just before the signal landed (a wrapper setting up), so it waits too. Ignoring before or
+   * after counts; the price of the rare member that stopped ignoring in between is a second TERM.
+   */
+  signalled(): void {
+    for (const stat of this.snapshot(false)) {
+      const known = this.entries.get(stat.pid);
+      if (known?.startTime === stat.startTime && known.state === 'waiting') continue;
+      if (ignoresSignal(stat.pid, SIGTERM_NUMBER) === true) this.set(stat, 'waiting', -1);
+      else if (!known || known.startTime !== stat.startTime) this.set(stat, 'done', -1);
+    }
+  }
+
+  /** One grace-period poll: deliver SIGTERM to members that stopped ignoring it. Cheap when none wait. */
+  check(): void {
+    if (this.waiting === 0) return;
+    this.poll++;
+    const stats = this.snapshot(false);
+    const byPid = new Map(stats.map((stat) => [stat.pid, stat]));
+    const visiting = new Set<number>();
+    const decide = (stat: ProcStat): Entry | undefined => {
+      const known = this.entries.get(stat.pid);
+      if (known && known.startTime === stat.startTime) {
+        if (known.state === 'waiting' && ignoresSignal(stat.pid, SIGTERM_NUMBER) === false) {
+          this.deliver(stat.pid, known);
+        }
+        return known;
+      }
+      if (visiting.has(stat.pid)) return undefined;
+      visiting.add(stat.pid);
+      const parentStat = byPid.get(stat.ppid);
+      const parent = parentStat ? decide(parentStat) : undefined;
+      // Owed a TERM: its parent never took one, or took one just now (this child existed then).
+      const owed = parent !== undefined && (parent.state === 'waiting' || parent.sentInPoll === this.poll);
+      if (!owed) return this.set(stat, 'done', -1);
+      const entry = this.set(stat, 'waiting', -1);
+      if (ignoresSignal(stat.pid, SIGTERM_NUMBER) === false) this.deliver(stat.pid, entry);
+      return entry;
+    };
+    for (const stat of stats) decide(stat);
+  }
+
+  private deliver(pid: number, entry: Entry): void {
+    signalPid(pid, 'SIGTERM');
+    entry.state = 'done';
+    entry.sentInPoll = this.poll;
+    this.waiting--;
+  }
+
+  private set(stat: ProcStat, state: Entry['state'], sentInPoll: number): Entry {
+    const previous = this.entries.get(stat.pid);
+    if (previous?.state === 'waiting') this.waiting--;
+    const entry: Entry = { startTime: stat.startTime, state, sentInPoll };
+    this.entries.set(stat.pid, entry);
+    if (state === 'waiting') this.waiting++;
+    return entry;
+  }
+
+  private snapshot(fresh: boolean): ProcStat[] {
+    const root = this.tree.liveRoot();
+    const members = this.tree.members(fresh);
+    return root ? [root, ...members] : members;
+  }
+}
