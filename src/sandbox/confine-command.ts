@@ -11,6 +11,7 @@ import { describeInput } from './describe-input.js';
 import { isExecutableFile } from './find-executable.js';
 import { generateSandboxExecProfile, SANDBOX_EXEC_PATH, sandboxExecArgv } from './sandbox-exec-profile.js';
 import { termGraceWrap } from './term-grace.js';
+import { terminalForegroundPrefix } from './terminal-foreground.js';
 import type { Confinement, SandboxPolicy } from './types.js';
 import { validatePolicy } from './validate-policy.js';
 
@@ -78,6 +79,7 @@ export function confineWithBubblewrap(
   if (!mounts.ok) return mounts;
   const flags = namespaceFlags({ isRoot, network: policy.network, newSession: options.terminal !== true });
   const grace = termGraceWrap(process.env.PATH);
+  const foreground = options.terminal === true ? terminalForegroundPrefix(process.env.PATH) : null;
   return {
     ok: true,
     argv: [
@@ -89,6 +91,7 @@ export function confineWithBubblewrap(
       options.cwd,
       '--',
       ...(grace?.inner ?? []),
+      ...(foreground ?? []),
       ...argv,
     ],
   };

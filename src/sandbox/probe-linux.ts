@@ -17,6 +17,7 @@ import {
   USERNS_CLONE_FIX,
 } from './linux-host.js';
 import { termGraceWrap } from './term-grace.js';
+import { terminalForegroundPrefix } from './terminal-foreground.js';
 import { describeFailure, runTrial, unavailableReport } from './trial-run.js';
 import type { SandboxCheck, SandboxReport } from './types.js';
 
@@ -149,6 +150,24 @@ export async function probeLinux(
           title: 'SIGTERM grace inside the sandbox',
           status: 'ok',
           detail: `${grace.outer[0]} keeps bubblewrap alive through SIGTERM so the command gets its grace period`,
+        },
+  );
+  const foreground = terminalForegroundPrefix(process.env.PATH);
+  checks.push(
+    foreground === null
+      ? {
+          id: 'terminal-foreground',
+          title: 'Terminal foreground group inside the sandbox',
+          status: 'warn',
+          detail:
+            "no perl on PATH: a sandboxed terminal's shell starts without a foreground group of its own, and dash then exits 2 instead of its real status",
+          fix: 'install Perl (its core POSIX module), e.g. `apt-get install perl-base`',
+        }
+      : {
+          id: 'terminal-foreground',
+          title: 'Terminal foreground group inside the sandbox',
+          status: 'ok',
+          detail: `${foreground[0]} gives a sandboxed terminal's shell its own foreground group`,
         },
   );
   const network = await runTrial(

@@ -24,32 +24,10 @@ function freshRoot(label: string): { base: string; root: string } {
 
 /**
  * Known gaps, each a visible entry (a listed case that starts passing fails the run):
- * - exec/signal-exit: bubblewrap reports a command killed by signal N as exit code 128+N.
- * - terminal/exit-code: /bin/sh (dash) on a terminal inside a PID namespace cannot hand the
- *   terminal back to its original foreground group (outside the namespace) when it exits, and
- *   exits 2 instead of the requested code; bash restores quietly and keeps the code.
+ * - exec/signal-exit: bubblewrap reports a command killed by signal N as exit code 128+N (its
+ *   `--json-status-fd` too), and nothing cheap inside the sandbox can tell the two apart.
  */
-const SANDBOX_GAPS = ['exec/signal-exit', 'terminal/exit-code'];
-
-/**
- * Cases the suite cannot verify here: each plants a process with one command and checks with a
- * later command (`kill -0 <pid>`) that it was alive and then gone. Every sandboxed command has its
- * own PID namespace (which keeps the command from signalling or tracing host processes), so a pid
- * means nothing to the next command and the suite refuses to call the tree dead. The trees do die:
- * test/sandbox/bubblewrap.test.ts and process-context.test.ts check that from the host.
- */
-const PER_COMMAND_PID_NAMESPACE = [
-  'handles/destroy-running-exec',
-  'cancel/timeout-kills-tree',
-  'cancel/timeout-kills-orphan',
-  'cancel/timeout-kills-term-ignorer',
-  'cancel/abort-kills-tree',
-  'background/kill-tree',
-  'background/destroy-kills',
-  'stream/kill-tree',
-  'stream/abort',
-  'terminal/kill',
-];
+const SANDBOX_GAPS = ['exec/signal-exit'];
 
 const denied = freshRoot('deny');
 runConformanceSuite({
@@ -64,7 +42,7 @@ runConformanceSuite({
   spawnConfig: { cwd: denied.root },
   outputPolicy,
   spillLocation: 'host',
-  expectedFailures: [...SANDBOX_GAPS, ...PER_COMMAND_PID_NAMESPACE],
+  expectedFailures: SANDBOX_GAPS,
 });
 
 const allowed = freshRoot('allow');
@@ -82,5 +60,5 @@ runConformanceSuite({
   workspaceRoot: allowed.root,
   outputPolicy,
   spillLocation: 'host',
-  expectedFailures: [...SANDBOX_GAPS, ...PER_COMMAND_PID_NAMESPACE],
+  expectedFailures: SANDBOX_GAPS,
 });

@@ -20,7 +20,13 @@ describe('probeSandbox on this host (bubblewrap installed)', () => {
         'network-namespace',
       ]),
     );
-    for (const id of ['bwrap-binary', 'bwrap-run', 'term-grace', 'network-namespace']) {
+    for (const id of [
+      'bwrap-binary',
+      'bwrap-run',
+      'term-grace',
+      'terminal-foreground',
+      'network-namespace',
+    ]) {
       expect(report.checks.find((check) => check.id === id)?.status, id).toBe('ok');
     }
     expect(report.checks.find((check) => check.id === 'bwrap-binary')?.detail).toMatch(

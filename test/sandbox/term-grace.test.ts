@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findExecutable } from '../../src/sandbox/find-executable.js';
 import { confineCommand, createSandboxPolicy } from '../../src/sandbox/index.js';
+import { terminalForegroundPrefix } from '../../src/sandbox/terminal-foreground.js';
 import { runArgv } from './run-confined.js';
 
 let base: string;
@@ -17,16 +18,16 @@ afterEach(() => {
 });
 
 describe('the SIGTERM grace wrap', () => {
-  it('wraps bubblewrap in env --ignore-signal=TERM and the command in env --default-signal=TERM', () => {
+  it('wraps bubblewrap in env --ignore-signal=TERM,HUP and the command in env --default-signal=TERM,HUP', () => {
     const env = findExecutable('env', process.env.PATH)!;
     const confined = confineCommand(createSandboxPolicy({ writableRoots: [base] }), ['/bin/true'], {
       cwd: base,
     });
     if (!confined.ok) throw new Error(confined.reason);
-    expect(confined.argv.slice(0, 2)).toEqual([env, '--ignore-signal=TERM']);
+    expect(confined.argv.slice(0, 2)).toEqual([env, '--ignore-signal=TERM,HUP']);
     expect(confined.argv[2]).toMatch(/\/bwrap$/);
     const separator = confined.argv.lastIndexOf('--');
-    expect(confined.argv.slice(separator + 1)).toEqual([env, '--default-signal=TERM', '/bin/true']);
+    expect(confined.argv.slice(separator + 1)).toEqual([env, '--default-signal=TERM,HUP', '/bin/true']);
   });
 
   it('is left out, and the command still confined, where env cannot do it', async () => {
@@ -48,8 +49,20 @@ describe('the SIGTERM grace wrap', () => {
     );
     if (!confined.ok) throw new Error(confined.reason);
     expect(confined.argv[0]).toBe(join(bin, 'bwrap'));
-    expect(confined.argv).not.toContain('--default-signal=TERM');
+    expect(confined.argv).not.toContain('--default-signal=TERM,HUP');
     const result = await runArgv(confined.argv, { cwd: ws, env: { ...process.env, PATH: savedPath } });
     expect(result).toMatchObject({ code: 0, stdout: 'in\n' });
+  });
+
+  it('starts a terminal command through the foreground helper, and other commands without it', () => {
+    const policy = createSandboxPolicy({ writableRoots: [base] });
+    const helper = terminalForegroundPrefix(process.env.PATH);
+    if (helper === null) throw new Error('perl is not installed: the terminal helper cannot be tested');
+    const terminal = confineCommand(policy, ['/bin/sh', '-i'], { cwd: base, terminal: true });
+    const plain = confineCommand(policy, ['/bin/sh', '-c', 'true'], { cwd: base });
+    if (!terminal.ok || !plain.ok) throw new Error('not confined');
+    expect(terminal.argv.slice(-2 - helper.length)).toEqual([...helper, '/bin/sh', '-i']);
+    expect(helper.at(-1)).toBe('--');
+    expect(plain.argv).not.toContain(helper[0]);
   });
 });
