@@ -139,7 +139,14 @@ export class DirWalker {
       }
       const name = parts[parts.length - 1]!;
       const realPath = join(await this.currentPath(dir), name);
-      if (request.purpose === 'write') await request.beforeMutate?.(realPath);
+      if (request.purpose === 'write' && request.beforeMutate) {
+        // Containment first: a final symlink is followed (and checked) before the caller's own
+        // write check sees a path, so a link out of the root is a ContainmentError. A link that
+        // appears after this look is still caught by the no-follow open below.
+        const redirect = await this.followSymlink(dir, name, [], original);
+        if (redirect) return { redirect };
+        await request.beforeMutate(realPath);
+      }
       try {
         const handle = await open(childPath(dir, name), FINAL_FLAGS[request.purpose], 0o666);
         return { handle, realPath };

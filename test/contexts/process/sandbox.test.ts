@@ -1,8 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SandboxDeniedError, SandboxUnavailableError } from '../../../src/contexts/process/index.js';
+import {
+  ContainmentError,
+  SandboxDeniedError,
+  SandboxUnavailableError,
+} from '../../../src/contexts/process/index.js';
 import { createSandboxPolicy } from '../../../src/sandbox/index.js';
 import { makeContext } from './helpers.js';
 
@@ -96,5 +100,25 @@ describe('sandbox applied (bubblewrap)', () => {
     );
     expect(existsSync(join(readOnly, 'no.txt'))).toBe(false);
     expect(existsSync(join(readOnly, 'newdir'))).toBe(false);
+  });
+
+  it('writeFile through a symlink leading out of both the workspace root and the writable roots is a ContainmentError', async () => {
+    const root = realpathSync(writable);
+    const out = join(base, 'out');
+    mkdirSync(out);
+    symlinkSync('../out/secret', join(root, 'link'));
+    const ctx = makeContext({
+      workspaceRoot: root,
+      sandbox: createSandboxPolicy({ writableRoots: [root], network: 'allow' }),
+    });
+    const h = await ctx.spawn({ cwd: root });
+    const error = await ctx.writeFile(h, join(root, 'link'), 'x').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ContainmentError);
+    expect((error as ContainmentError).code).toBe('E_CONTAINMENT');
+    expect(existsSync(join(out, 'secret'))).toBe(false);
+    // Inside both, a symlink still works, and the write check still sees the real target.
+    symlinkSync('inner.txt', join(root, 'inner-link'));
+    await ctx.writeFile(h, join(root, 'inner-link'), 'in');
+    expect(readFileSync(join(root, 'inner.txt'), 'utf8')).toBe('in');
   });
 });
