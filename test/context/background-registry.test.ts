@@ -116,6 +116,41 @@ describe('BackgroundRegistry', () => {
     await registry.kill('a', task.id);
   });
 
+  it('onStall fires only after the full silence and never reports less than stallMs', async () => {
+    // Timers run on a millisecond clock that can lag the precise one: a stall check that lands a
+    // fraction of a millisecond early must re-arm, not fire (or round down below stallMs).
+    const registry = new BackgroundRegistry();
+    const stallMs = 7;
+    let quietSince = 0;
+    const observed: { silentMs: number; measuredMs: number }[] = [];
+    let next: (() => void) | undefined;
+    const task = registry.register(machinery('sleep 30'), {
+      handleId: 'a',
+      stallMs,
+      onStall: (stall) => {
+        observed.push({ silentMs: stall.silentMs, measuredMs: performance.now() - quietSince });
+        next?.();
+      },
+    });
+    for (let round = 0; round < 40; round++) {
+      const fired = new Promise<void>((resolve) => {
+        next = resolve;
+      });
+      // Start each silence at a different sub-millisecond phase of the timer clock.
+      const spin = performance.now() + (round % 10) / 10;
+      while (performance.now() < spin) {}
+      quietSince = performance.now();
+      registry.noteOutput(task.id);
+      await fired;
+    }
+    expect(observed).toHaveLength(40);
+    for (const { silentMs, measuredMs } of observed) {
+      expect(silentMs).toBeGreaterThanOrEqual(stallMs);
+      expect(measuredMs).toBeGreaterThanOrEqual(stallMs);
+    }
+    await registry.kill('a', task.id);
+  });
+
   it('reassign moves running tasks and replaces owner callbacks; settled ones stay', async () => {
     const registry = new BackgroundRegistry();
     const oldExits: string[] = [];
