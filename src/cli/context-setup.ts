@@ -47,7 +47,8 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   network: {
     type: 'string',
     value: 'allow|deny',
-    description: 'network for commands in the sandbox or the container (default: deny)',
+    description:
+      'network for commands in the sandbox or the container (default: deny; an explicit deny requires the sandbox)',
   },
   image: {
     type: 'string',
