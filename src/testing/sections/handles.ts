@@ -76,6 +76,30 @@ export const handlesSection: ConformanceSection = {
       },
     },
     {
+      id: 'handles/malformed',
+      title:
+        'something that is not a handle (null, a string, an object without an id) is an InvalidArgumentError',
+      needs: [],
+      exercises: [],
+      run: async ({ context, handle }) => {
+        for (const bad of [null, 'process-1', { type: context.type, cwd: handle.cwd }]) {
+          const forged = bad as unknown as typeof handle;
+          const what = JSON.stringify(bad);
+          if (context.capabilities.shell) {
+            await expectBerthError(context.exec(forged, 'true'), 'E_INVALID_ARGUMENT', `exec(${what})`);
+          }
+          if (context.capabilities.filesystem) {
+            await expectBerthError(
+              context.readFile(forged, `${handle.cwd}/x`),
+              'E_INVALID_ARGUMENT',
+              `readFile(${what})`,
+            );
+          }
+          await expectBerthError(context.destroy(forged), 'E_INVALID_ARGUMENT', `destroy(${what})`);
+        }
+      },
+    },
+    {
       id: 'handles/destroy',
       title: 'destroy is idempotent and the destroyed handle is refused with E_UNKNOWN_HANDLE',
       needs: [],

@@ -46,7 +46,16 @@ export function createMemoryContext(
   const handles = new Map<string, ContextHandle>();
   let nextId = 0;
 
+  const checkShape = (handle: ContextHandle): void => {
+    if (typeof handle !== 'object' || handle === null || typeof handle.id !== 'string') {
+      throw new InvalidArgumentError(
+        'handle',
+        `expected a handle returned by spawn(), got ${JSON.stringify(handle)}`,
+      );
+    }
+  };
   const live = (handle: ContextHandle): ContextHandle => {
+    checkShape(handle);
     const known = handles.get(handle.id);
     if (!known) throw new UnknownHandleError(handle.id, 'memory');
     return known;
@@ -125,6 +134,7 @@ export function createMemoryContext(
       return entry instanceof Uint8Array ? entry.length : null;
     },
     destroy: async (handle) => {
+      checkShape(handle);
       handles.delete(handle.id);
     },
   };
