@@ -40,6 +40,8 @@ async function runFixture(name: string, ...extraArgs: string[]): Promise<Fixture
     'run',
     '--config',
     config,
+    // Load the config without bundling it into a temp file beside it.
+    '--configLoader=runner',
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${jsonPath}`,
