@@ -10,12 +10,13 @@ import { Fixture } from '../../src/testing/fixture.js';
 import { resolveConformanceOptions } from '../../src/testing/index.js';
 import { grandchildCommand } from '../../src/testing/process-probe.js';
 
-const dir = realpathSync(mkdtempSync(join(tmpdir(), 'berth-process-watch-')));
+let dir: string;
 let context: ProcessContext;
 let fx: Fixture;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'berth-process-watch-')));
   context = createProcessContext({ cwd: dir });
   fx = new Fixture(
     context,

@@ -8,9 +8,15 @@ import { runConformanceSuite } from '../../../src/testing/index.js';
 
 const outputPolicy = { maxOutputBytes: 64 * 1024, maxSpillBytes: 1024 * 1024 };
 
-/** A fresh real directory (no symlinks on the way, so paths compare exactly). */
+/**
+ * A fresh real directory (no symlinks on the way, so paths compare exactly). It is made while the
+ * file is collected; a run filtered to other files' tests skips afterAll, so the worker's exit
+ * removes it too.
+ */
 function freshDir(label: string): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), `berth-conformance-${label}-`)));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), `berth-conformance-${label}-`)));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 const plainDir = freshDir('plain');
