@@ -11,6 +11,7 @@ import { ProcessTree } from './process-tree.js';
 import { childEnv } from './scrubbed-env.js';
 import { checkCwd, spawnErrorFrom } from './spawn-failure.js';
 import { terminateTree, waitForTreeGone } from './terminate-tree.js';
+import { unwatchTree, watchTree } from './tree-watch.js';
 import type {
   SubprocessCollectedOutputs,
   SubprocessHandle,
@@ -122,8 +123,10 @@ export class LocalProcessHandle implements SubprocessHandle {
 
     const pid = child.pid;
     this.pid = pid;
-    this.tree = new ProcessTree(pid, () => child.exitCode === null && child.signalCode === null);
+    const tree = new ProcessTree(pid, () => child.exitCode === null && child.signalCode === null);
+    this.tree = tree;
     this.track();
+    watchTree(tree);
 
     const stdin = spec.stdio.stdin;
     if (child.stdin) tolerateEpipe(child.stdin);
@@ -137,7 +140,12 @@ export class LocalProcessHandle implements SubprocessHandle {
     if (errCollector)
       child.stderr!.on('data', (chunk: Buffer) => errCollector.isEnded || errCollector.write(chunk));
 
-    this.rootExited = new Promise((resolve) => child.once('exit', () => resolve()));
+    this.rootExited = new Promise((resolve) =>
+      child.once('exit', () => {
+        unwatchTree(tree);
+        resolve();
+      }),
+    );
     this.done = new Promise<SubprocessOutcome>((resolve) => {
       let settled = false;
       const settle = () => {
@@ -176,6 +184,15 @@ export class LocalProcessHandle implements SubprocessHandle {
     // A tree that only looked gone at close is tracked again while its teardown runs.
     this.track();
     this.terminating = terminateTree(tree, this.graceMs).then(() => this.markGone());
+  }
+
+  /**
+   * After the root exited: true when a process of the tree may still run (its group has a member,
+   * or a member seen while the root ran, a `setsid` child included, is alive). Cheap: one group
+   * probe plus one `/proc/<pid>/stat` read per remembered member; no walk of `/proc`.
+   */
+  mayHaveLeftovers(): boolean {
+    return !this.gone && this.tree !== undefined && !this.tree.looksGone();
   }
 
   /** Resolves `true` once no process of the tree remains; `false` when `signal` aborted first. */

@@ -127,6 +127,12 @@ export interface SubprocessHandle {
   terminate(): void;
   /** Resolves `true` once no process of the tree remains, `false` if `signal` aborted first. */
   waitForExit(signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Optional. After the root exited: true when a process of the tree may still run, including
+   * members that left its process group (as far as the runtime saw them while the root ran).
+   * Without it, callers probe the process group.
+   */
+  mayHaveLeftovers?(): boolean;
 }
 
 /** A fully specified terminal request. */

@@ -200,6 +200,21 @@ describe('timeout and abort', () => {
     expect(alive(escapee)).toBe(false);
   });
 
+  it('a finished exec also ends a setsid descendant that holds no pipe (seen while the exec ran)', async () => {
+    const ctx = makeContext({ killGraceMs: 300 });
+    const h = await ctx.spawn({ cwd: scratch });
+    // The escapee leaves the group and session and closes every pipe; the exec outlives the
+    // runtime's once-a-second look at its tree, then ends normally.
+    const result = await ctx.exec(
+      h,
+      "setsid sh -c 'echo $$ > quiet-escapee.pid; exec sleep 60' </dev/null >/dev/null 2>&1 & sleep 1.5",
+    );
+    expect(result.exitCode).toBe(0);
+    const escapee = Number(readFileSync(join(scratch, 'quiet-escapee.pid'), 'utf8'));
+    expect(escapee).toBeGreaterThan(0);
+    expect(await eventually(() => !alive(escapee), 3000)).toBe(true);
+  });
+
   it('a command that traps TERM is KILLed after killGraceMs', async () => {
     const ctx = makeContext({ killGraceMs: 300 });
     const h = await ctx.spawn({ cwd: scratch });
