@@ -27,11 +27,7 @@ export function runDockerConformance(name: string, extra: Partial<SpawnConfig> =
     spillLocation: 'host',
     // Containers on the default bridge reach the host through its gateway.
     networkHost: '172.17.0.1',
-    expectedFailures: [
-      // The test image's busybox-static wget crashes (SIGSEGV) whenever -T (timeout) is given, and
-      // the probe passes -T 5. behaviour.test.ts proves the network path with wget without -T.
-      'network/reachable',
-    ],
+    expectedFailures: [],
   });
   afterAll(async () => {
     expect(await leftoverContainers()).toEqual([]);
