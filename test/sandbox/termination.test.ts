@@ -39,6 +39,17 @@ describe('terminating sandboxed commands', () => {
     }
   });
 
+  it('a timeout that fires while bubblewrap is still starting ends the exec long before the kill grace', async () => {
+    const handle = await context.spawn({ cwd: ws });
+    for (let round = 0; round < 5; round++) {
+      const started = Date.now();
+      const result = await context.exec(handle, 'sleep 30', { timeoutMs: 1 });
+      expect(result.timedOut, `round ${round}`).toBe(true);
+      expect(Date.now() - started, `round ${round}`).toBeLessThan(GRACE_MS / 2);
+    }
+    await context.destroy(handle);
+  });
+
   it("a terminal's /bin/sh exits with the status it was given, its group visible inside the sandbox", async () => {
     if (context.openTerminal === undefined)
       throw new Error('node-pty is not installed: terminals cannot be tested');
