@@ -31,7 +31,7 @@ export class TermFollowUp {
   /** Record who ignores SIGTERM now: call right before the tree's SIGTERM goes out. */
   constructor(tree: ProcessTree) {
     this.tree = tree;
-    for (const stat of this.snapshot(true)) {
+    for (const stat of this.snapshot()) {
       const ignoring = ignoresSignal(stat.pid, SIGTERM_NUMBER) === true;
       this.set(stat, ignoring ? 'waiting' : 'done', -1);
     }
@@ -43,7 +43,7 @@ export class TermFollowUp {
    * after counts; the price of the rare member that stopped ignoring in between is a second TERM.
    */
   signalled(): void {
-    for (const stat of this.snapshot(false)) {
+    for (const stat of this.snapshot()) {
       const known = this.entries.get(stat.pid);
       if (known?.startTime === stat.startTime && known.state === 'waiting') continue;
       if (ignoresSignal(stat.pid, SIGTERM_NUMBER) === true) this.set(stat, 'waiting', -1);
@@ -55,7 +55,7 @@ export class TermFollowUp {
   check(): void {
     if (this.waiting === 0) return;
     this.poll++;
-    const stats = this.snapshot(false);
+    const stats = this.snapshot();
     const byPid = new Map(stats.map((stat) => [stat.pid, stat]));
     const visiting = new Set<number>();
     const decide = (stat: ProcStat): Entry | undefined => {
@@ -96,9 +96,10 @@ export class TermFollowUp {
     return entry;
   }
 
-  private snapshot(fresh: boolean): ProcStat[] {
+  /** Root and members, from the walk of `/proc` shared by every tree terminating at this moment. */
+  private snapshot(): ProcStat[] {
     const root = this.tree.liveRoot();
-    const members = this.tree.members(fresh);
+    const members = this.tree.members();
     return root ? [root, ...members] : members;
   }
 }
