@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ContextHandle, ExecutionContext } from '../../src/context/types.js';
@@ -11,6 +11,11 @@ import { createSandboxPolicy, probeSandbox } from '../../src/sandbox/index.js';
 import { newMarker, pidsWithMarker, waitForNoMarker } from './process-markers.js';
 
 const FIXTURE = realpathSync(new URL('../fixtures/mcp/echo-server.mjs', import.meta.url).pathname);
+const isInsideOrEqual = (dir: string, path: string) => {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith('/'));
+};
+const REPO_ROOT = realpathSync(new URL('../..', import.meta.url).pathname);
 
 type TextResult = { content: { type: string; text: string }[] };
 async function callText(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
@@ -250,7 +255,13 @@ describe('createContextStdioTransport in the OS sandbox', async () => {
       const outside = mkdtempSync(join(tmpdir(), 'berth-mcp-outside-'));
       const sandboxed = createProcessContext({
         workspaceRoot: root,
-        sandbox: createSandboxPolicy({ writableRoots: [root], network: 'deny' }),
+        // The sandbox gives each command a private /tmp; a checkout that lives under /tmp must stay
+        // visible so the fixture server and its node_modules can load. The policy has no
+        // read-only extra roots, so the checkout is a second writable root in that case only.
+        sandbox: createSandboxPolicy({
+          writableRoots: isInsideOrEqual(realpathSync(tmpdir()), REPO_ROOT) ? [root, REPO_ROOT] : [root],
+          network: 'deny',
+        }),
       });
       const h = await sandboxed.spawn({ cwd: root });
       cleanups.push(async () => {
