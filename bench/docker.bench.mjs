@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { createDockerContext } from '../dist/contexts/docker/index.js';
+import { interleavedMedians } from './support/interleaved-medians.mjs';
 
 export const title = 'docker: exec round trip vs raw Engine API and docker CLI';
 
@@ -53,38 +54,22 @@ function cliExec(containerId) {
   });
 }
 
-/** Interleave the measurements round by round so drift on the machine hits each one alike. */
-async function interleavedMedians(named) {
-  const samples = Object.fromEntries(Object.keys(named).map((name) => [name, []]));
-  for (let i = 0; i < WARMUP; i++) for (const fn of Object.values(named)) await fn();
-  for (let i = 0; i < ROUNDS; i++) {
-    for (const [name, fn] of Object.entries(named)) {
-      const start = process.hrtime.bigint();
-      await fn();
-      samples[name].push(Number(process.hrtime.bigint() - start) / 1e6);
-    }
-  }
-  return Object.fromEntries(
-    Object.entries(samples).map(([name, list]) => {
-      list.sort((a, b) => a - b);
-      return [name, list[Math.floor(list.length / 2)]];
-    }),
-  );
-}
-
 export async function run() {
   const ctx = createDockerContext({ image: IMAGE });
   const h = await ctx.spawn();
   try {
     const containerId = ctx.containerId(h);
-    const medians = await interleavedMedians({
-      raw: () => rawApiExec(containerId),
-      cli: () => cliExec(containerId),
-      exec: async () => {
-        const result = await ctx.exec(h, 'true');
-        if (result.exitCode !== 0) throw new Error(`exec exited ${result.exitCode}`);
+    const medians = await interleavedMedians(
+      {
+        raw: () => rawApiExec(containerId),
+        cli: () => cliExec(containerId),
+        exec: async () => {
+          const result = await ctx.exec(h, 'true');
+          if (result.exitCode !== 0) throw new Error(`exec exited ${result.exitCode}`);
+        },
       },
-    });
+      { warmup: WARMUP, rounds: ROUNDS },
+    );
     const ratio = medians.exec / medians.raw;
     return [
       {

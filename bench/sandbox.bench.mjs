@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createProcessContext } from '../dist/contexts/process/index.js';
 import { confineCommand, createSandboxPolicy } from '../dist/sandbox/index.js';
 import { planReadOnlyRoot } from '../dist/sandbox/read-only-root.js';
+import { interleavedMedians } from './support/interleaved-medians.mjs';
 
 export const title = 'sandbox: exec round trip under bubblewrap';
 
@@ -41,25 +42,6 @@ async function median(fn) {
   return samples[Math.floor(samples.length / 2)];
 }
 
-/** Interleave the measurements round by round so drift on the machine hits each one alike. */
-async function interleaved(named) {
-  const samples = Object.fromEntries(Object.keys(named).map((name) => [name, []]));
-  for (let i = 0; i < WARMUP; i++) for (const fn of Object.values(named)) await fn();
-  for (let i = 0; i < ROUNDS; i++) {
-    for (const [name, fn] of Object.entries(named)) {
-      const start = process.hrtime.bigint();
-      await fn();
-      samples[name].push(Number(process.hrtime.bigint() - start) / 1e6);
-    }
-  }
-  return Object.fromEntries(
-    Object.entries(samples).map(([name, list]) => {
-      list.sort((a, b) => a - b);
-      return [name, list[Math.floor(list.length / 2)]];
-    }),
-  );
-}
-
 export async function run() {
   const workspace = mkdtempSync(join(tmpdir(), 'berth-bench-sandbox-'));
   const policy = createSandboxPolicy({ writableRoots: [workspace] });
@@ -75,17 +57,20 @@ export async function run() {
 
     // The raw run confines per round too, so both see the same root plan (whole or assembled).
     let assembledRounds = 0;
-    const t = await interleaved({
-      sandboxedExec: () => sandboxed.exec(sandboxedHandle, 'true'),
-      rawBwrap: () => {
-        const argv = confineCommand(policy, ['/bin/sh', '-c', 'true'], { cwd: workspace });
-        if (!argv.ok) throw new Error(`sandbox unavailable: ${argv.reason}`);
-        if (planReadOnlyRoot().assembled) assembledRounds++;
-        return spawnAndWait(argv.argv, workspace);
+    const t = await interleavedMedians(
+      {
+        sandboxedExec: () => sandboxed.exec(sandboxedHandle, 'true'),
+        rawBwrap: () => {
+          const argv = confineCommand(policy, ['/bin/sh', '-c', 'true'], { cwd: workspace });
+          if (!argv.ok) throw new Error(`sandbox unavailable: ${argv.reason}`);
+          if (planReadOnlyRoot().assembled) assembledRounds++;
+          return spawnAndWait(argv.argv, workspace);
+        },
+        plainExec: () => plain.exec(plainHandle, 'true'),
+        rawSh: () => spawnAndWait(['/bin/sh', '-c', 'true'], workspace),
       },
-      plainExec: () => plain.exec(plainHandle, 'true'),
-      rawSh: () => spawnAndWait(['/bin/sh', '-c', 'true'], workspace),
-    });
+      { warmup: WARMUP, rounds: ROUNDS },
+    );
     const confineMs = await median(async () => {
       for (let i = 0; i < 100; i++) confineCommand(policy, ['/bin/sh', '-c', 'true'], { cwd: workspace });
     });
