@@ -9,7 +9,8 @@ import type { ExecStream } from '../../context/types.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, startExecHijacked } from './engine-exec.js';
 import { FrameDemuxer } from './frame-demuxer.js';
-import { finalExitCode, terminateTagged } from './run-exec.js';
+import { hijackedTeardown } from './hijacked-teardown.js';
+import { finalExitCode } from './run-exec.js';
 import { newExecTag, tagEnv } from './tagged-termination.js';
 
 /** What opening a stream needs. */
@@ -86,17 +87,7 @@ export async function openExecStream(spec: StreamSpec): Promise<ExecStream & { t
     },
   });
   stdin.on('error', () => undefined);
-  let termination: Promise<void> | undefined;
-  const kill = (): Promise<void> => {
-    termination ??= (async () => {
-      await terminateTagged(spec.client, spec.containerId, tag, spec.graceMs).catch(() => undefined);
-      // Everything tagged is gone; do not let an escaped pipe holder keep the connection.
-      const timer = setTimeout(() => socket.destroy(), 1000);
-      await closed;
-      clearTimeout(timer);
-    })();
-    return termination;
-  };
+  const kill = hijackedTeardown({ ...spec, tag, socket, closed });
   if (spec.signal) {
     if (spec.signal.aborted) void kill();
     else spec.signal.addEventListener('abort', () => void kill(), { once: true });

@@ -6,7 +6,8 @@
 import type { Terminal } from '../../context/types.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, inspectExec, resizeExec, startExecHijacked } from './engine-exec.js';
-import { finalExitCode, terminateTagged } from './run-exec.js';
+import { hijackedTeardown } from './hijacked-teardown.js';
+import { finalExitCode } from './run-exec.js';
 import { newExecTag, tagEnv } from './tagged-termination.js';
 
 /** The login shell of the container user from /etc/passwd, else /bin/sh. */
@@ -74,16 +75,7 @@ export async function openContainerTerminal(
     spec.onClosed();
     return finalExitCode(spec.client, spec.containerId, execId).catch(() => null);
   });
-  let termination: Promise<void> | undefined;
-  const terminate = (): Promise<void> => {
-    termination ??= (async () => {
-      await terminateTagged(spec.client, spec.containerId, tag, spec.graceMs).catch(() => undefined);
-      const timer = setTimeout(() => socket.destroy(), 1000);
-      await closed;
-      clearTimeout(timer);
-    })();
-    return termination;
-  };
+  const terminate = hijackedTeardown({ ...spec, tag, socket, closed });
   return {
     pid: state.pid,
     onData(listener) {
