@@ -7,9 +7,9 @@
 import { realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import type { ContextHandle, ExecutionContext } from '../context/types.js';
 import { createDockerContext } from '../contexts/docker/index.js';
 import { createProcessContext } from '../contexts/process/index.js';
+import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { InvalidArgumentError, SandboxUnavailableError } from '../errors/index.js';
 import { createSandboxPolicy, probeSandbox } from '../sandbox/index.js';
 import type { SandboxPolicy } from '../sandbox/types.js';

@@ -3,7 +3,7 @@
  * @module
  */
 import { constants } from 'node:os';
-import type { ExecResult } from '../context/types.js';
+import type { ExecResult } from '../contract/types.js';
 
 /** Exit status `timeout(1)` uses when the time limit killed the command. */
 export const EXIT_TIMEOUT = 124;

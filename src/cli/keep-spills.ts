@@ -6,7 +6,7 @@
 import { copyFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExecResult, StreamFacts } from '../context/types.js';
+import type { ExecResult, StreamFacts } from '../contract/types.js';
 
 /**
  * Copy each spilled stream to a private directory (0700, from `mkdtemp`) that outlives the context,

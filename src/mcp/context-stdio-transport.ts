@@ -4,7 +4,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { ContextHandle, ExecStream, ExecutionContext } from '../context/types.js';
+import type { ContextHandle, ExecStream, ExecutionContext } from '../contract/types.js';
 import { CapabilityError, InvalidArgumentError, ProtocolError } from '../errors/index.js';
 import { ByteTail } from './byte-tail.js';
 import { DEFAULT_MAX_LINE_BYTES, JsonLineFramer } from './json-line-framer.js';

@@ -5,7 +5,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { ContextHandle, ExecutionContext } from '../context/types.js';
+import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { createTools } from '../tools/index.js';
 import { type HttpEndpoint, type HttpListenOptions, listenHttp } from './http-endpoint.js';

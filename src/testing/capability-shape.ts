@@ -3,7 +3,7 @@
  * methods, a `false` one needs them `undefined` (callers test `context.execStream !== undefined`).
  * @module
  */
-import type { ContextCapabilities, ExecutionContext } from '../context/types.js';
+import type { ContextCapabilities, ExecutionContext } from '../contract/types.js';
 
 /** The capabilities that are a boolean flag (everything but `isolation`). */
 export type BooleanCapability = Exclude<keyof ContextCapabilities, 'isolation'>;

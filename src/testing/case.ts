@@ -3,7 +3,7 @@
  * here registers tests or touches a context, so the planning rules are testable on their own.
  * @module
  */
-import type { ContextCapabilities, ContextHandle, ExecutionContext } from '../context/types.js';
+import type { ContextCapabilities, ContextHandle, ExecutionContext } from '../contract/types.js';
 import type { BooleanCapability } from './capability-shape.js';
 import type { Fixture } from './fixture.js';
 import type { ResolvedOptions } from './options.js';

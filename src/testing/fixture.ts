@@ -11,7 +11,7 @@ import type {
   ExecResult,
   ExecutionContext,
   SpawnConfig,
-} from '../context/types.js';
+} from '../contract/types.js';
 import type { ResolvedOptions } from './options.js';
 import { ProcessProbes } from './process-watch.js';
 import { shQuote } from './sh-quote.js';

@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { ExecutionContext, OutputPolicy, SpawnConfig } from '../context/types.js';
+import type { ExecutionContext, OutputPolicy, SpawnConfig } from '../contract/types.js';
 import { InvalidArgumentError } from '../errors/index.js';
 
 /** Where the files named by `StreamFacts.spillPath` live. */

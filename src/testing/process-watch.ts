@@ -4,7 +4,7 @@
  * before every "gone" verdict.
  * @module
  */
-import type { ContextHandle } from '../context/types.js';
+import type { ContextHandle } from '../contract/types.js';
 import { aliveCommand, heartbeatFile } from './process-probe.js';
 import { shQuote } from './sh-quote.js';
 import { delay } from './wait-until.js';

@@ -3,7 +3,7 @@
  * foreground until `yield_ms` passes and then in the background.
  * @module
  */
-import type { BackgroundTask, ContextHandle, ExecutionContext } from '../context/types.js';
+import type { BackgroundTask, ContextHandle, ExecutionContext } from '../contract/types.js';
 import { requireMethod } from './capability.js';
 import {
   contextCutNote,

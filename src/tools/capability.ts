@@ -3,7 +3,7 @@
  * falls back to the host.
  * @module
  */
-import type { ExecutionContext } from '../context/types.js';
+import type { ExecutionContext } from '../contract/types.js';
 import { CapabilityError } from '../errors/index.js';
 
 /** The bound method `name` of `context`, or a `CapabilityError` saying which capability is missing. */

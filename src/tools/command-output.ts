@@ -10,7 +10,7 @@ import type {
   ExecResult,
   ExecutionContext,
   StreamFacts,
-} from '../context/types.js';
+} from '../contract/types.js';
 import { cutHeadTail, joinCut } from './head-tail-text.js';
 import { formatBytes, formatCount, formatDuration } from './human-units.js';
 import type { ToolSession } from './types.js';

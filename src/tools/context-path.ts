@@ -4,7 +4,7 @@
  * @module
  */
 import { posix } from 'node:path';
-import type { ContextHandle } from '../context/types.js';
+import type { ContextHandle } from '../contract/types.js';
 
 /** Absolute form of `path` for `handle`. */
 export function resolveContextPath(handle: ContextHandle, path: string): string {

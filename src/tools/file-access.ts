@@ -4,7 +4,7 @@
  * @module
  */
 import { posix } from 'node:path';
-import type { ContextHandle, ExecutionContext, FileEntry } from '../context/types.js';
+import type { ContextHandle, ExecutionContext, FileEntry } from '../contract/types.js';
 import { isBerthError } from '../errors/index.js';
 import { requireMethod } from './capability.js';
 import { binaryReason, binaryReasonOfText } from './file-kind.js';

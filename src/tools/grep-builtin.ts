@@ -3,7 +3,7 @@
  * (size-probed first) and matched line by line with a JavaScript regular expression.
  * @module
  */
-import type { ContextHandle, ExecutionContext, FileEntry } from '../context/types.js';
+import type { ContextHandle, ExecutionContext, FileEntry } from '../contract/types.js';
 import { requireMethod } from './capability.js';
 import { binaryReason, binaryReasonOfText } from './file-kind.js';
 import { globFilter } from './glob-pattern.js';

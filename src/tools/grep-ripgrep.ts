@@ -3,7 +3,7 @@
  * NUL-separated output into the shared report shape.
  * @module
  */
-import type { ContextHandle, ExecutionContext } from '../context/types.js';
+import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import type { GrepQuery } from './grep-builtin.js';
 import type { GrepFile, GrepLine, GrepMode, GrepReport } from './grep-report.js';
 import { formatBytes, formatDuration } from './human-units.js';

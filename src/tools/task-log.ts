@@ -4,7 +4,7 @@
  * continues exactly where this one stopped.
  * @module
  */
-import type { ContextHandle, ExecutionContext } from '../context/types.js';
+import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 
 /** A slice of a log. */
 export interface LogSlice {

@@ -2,7 +2,7 @@
  * Finding a background task by id and describing its state, shared by the task_* tools.
  * @module
  */
-import type { BackgroundTaskInfo, ContextHandle, ExecutionContext } from '../context/types.js';
+import type { BackgroundTaskInfo, ContextHandle, ExecutionContext } from '../contract/types.js';
 import { requireMethod } from './capability.js';
 import { formatDuration } from './human-units.js';
 import { ToolFailure } from './tool-result.js';

@@ -3,7 +3,7 @@
  * an MCP server passes it through unchanged and other frameworks adapt it in a few lines.
  * @module
  */
-import type { BackgroundExit, ContextHandle, ExecutionContext } from '../context/types.js';
+import type { BackgroundExit, ContextHandle, ExecutionContext } from '../contract/types.js';
 
 /** Text the model reads. */
 export interface TextContent {

@@ -1,8 +1,8 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContextHandle } from '../../src/context/types.js';
 import { createDockerContext, type DockerContext } from '../../src/contexts/docker/index.js';
+import type { ContextHandle } from '../../src/contract/types.js';
 import { createContextStdioTransport } from '../../src/mcp/index.js';
 import { newMarker, pidsWithMarker, waitForNoMarker } from './process-markers.js';
 

@@ -13,8 +13,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContextHandle } from '../../src/context/types.js';
 import { createProcessContext, type ProcessContext } from '../../src/contexts/process/index.js';
+import type { ContextHandle } from '../../src/contract/types.js';
 import { createSandboxPolicy, SandboxDeniedError, SandboxUnavailableError } from '../../src/sandbox/index.js';
 import { pidsRunning, pidsWithMarker, waitFor } from './run-confined.js';
 

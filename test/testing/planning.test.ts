@@ -2,7 +2,7 @@
 // the capability/method shape check, and reading a truncated capture back into its parts.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import type { ExecutionContext } from '../../src/context/types.js';
+import type { ExecutionContext } from '../../src/contract/types.js';
 import { InvalidArgumentError } from '../../src/errors/index.js';
 import {
   BOOLEAN_CAPABILITIES,

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContextHandle, ExecutionContext } from '../../src/context/types.js';
+import type { ContextHandle, ExecutionContext } from '../../src/contract/types.js';
 import { createTools } from '../../src/tools/index.js';
 import type { BerthTool } from '../../src/tools/types.js';
 import { openWorkspace, taskId, text, type Workspace } from './process-fixture.js';

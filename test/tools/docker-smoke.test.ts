@@ -3,8 +3,8 @@
  * built-in path. Skipped with the reason when no engine answers (and failing under CI=true).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ContextHandle } from '../../src/context/types.js';
 import type { DockerContext } from '../../src/contexts/docker/index.js';
+import type { ContextHandle } from '../../src/contract/types.js';
 import { createToolSession, createTools } from '../../src/tools/index.js';
 import type { BerthTool, ToolResult } from '../../src/tools/types.js';
 import { describeDocker, testContext } from '../contexts/docker/docker-engine.js';

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BackgroundExit } from '../../src/context/types.js';
+import type { BackgroundExit } from '../../src/contract/types.js';
 import { openWorkspace, taskId, text, type Workspace } from './process-fixture.js';
 
 function alive(pid: number): boolean {

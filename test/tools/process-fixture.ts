@@ -4,9 +4,9 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ContextHandle, SpawnConfig } from '../../src/context/types.js';
 import { createProcessContext, type ProcessContext } from '../../src/contexts/process/index.js';
 import type { ProcessContextOptions } from '../../src/contexts/process/options.js';
+import type { ContextHandle, SpawnConfig } from '../../src/contract/types.js';
 import { createSandboxPolicy } from '../../src/sandbox/index.js';
 import { createToolSession, createTools } from '../../src/tools/index.js';
 import type { BerthTool, ToolOptions, ToolResult, ToolSession } from '../../src/tools/types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExecResult, StreamFacts } from '../../src/context/types.js';
+import type { ExecResult, StreamFacts } from '../../src/contract/types.js';
 import { execStatusLine, exitStatusLine, splitBudget } from '../../src/tools/command-output.js';
 import { binaryReason, imageTypeFromName, sniffImageType } from '../../src/tools/file-kind.js';
 import { formatBytes, formatDuration } from '../../src/tools/human-units.js';

@@ -2,7 +2,7 @@
  * `berth run -- CMD...`: run one command in a context, stream its output live, exit with its status.
  * @module
  */
-import { MAX_TIMER_MS } from '../../context/validate-options.js';
+import { MAX_TIMER_MS } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { type CommandSpec, formatHelp, parseArgs, stringFlag } from '../args.js';
 import { CONTEXT_DETAILS, CONTEXT_FLAGS, openContext } from '../context-setup.js';

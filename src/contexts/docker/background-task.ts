@@ -8,7 +8,7 @@
  * @module
  */
 import type { Duplex, Readable } from 'node:stream';
-import type { BackgroundMachinery, TaskOutcome } from '../../context/background-registry.js';
+import type { BackgroundMachinery, TaskOutcome } from '../../contract/background-registry.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, inspectExec, startExecHijacked, startExecStream } from './engine-exec.js';
 import { FrameDemuxer } from './frame-demuxer.js';

@@ -4,8 +4,8 @@
  * `undefined` becomes an `unset` line in front of the script.
  * @module
  */
-import { NON_INTERACTIVE_ENV } from '../../context/defaults.js';
-import { envRecord } from '../../context/validate-options.js';
+import { NON_INTERACTIVE_ENV } from '../../contract/defaults.js';
+import { envRecord } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

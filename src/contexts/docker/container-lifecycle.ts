@@ -4,7 +4,7 @@
  * containers.
  * @module
  */
-import type { SpawnConfig } from '../../context/types.js';
+import type { SpawnConfig } from '../../contract/types.js';
 import { BerthError } from '../../errors/index.js';
 import { collectExec } from './collect-exec.js';
 import { type ContainerPlan, STATE_DIR } from './container-spec.js';

@@ -5,7 +5,7 @@
  * @module
  */
 import { posix } from 'node:path';
-import type { FileEntry } from '../../context/types.js';
+import type { FileEntry } from '../../contract/types.js';
 import { BerthError, NotFoundError } from '../../errors/index.js';
 import { notDirectoryError } from '../../vfs/fs-errors.js';
 import { compileGlob, expandBraces, type GlobSegment, matchParts } from '../../vfs/glob.js';

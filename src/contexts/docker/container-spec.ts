@@ -3,7 +3,7 @@
  * a bad option fails with an `InvalidArgumentError` naming it instead of an engine error later.
  * @module
  */
-import type { MountSpec, PortMapping, SpawnConfig } from '../../context/types.js';
+import type { MountSpec, PortMapping, SpawnConfig } from '../../contract/types.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { ownershipLabels, RESERVED_LABEL_PREFIX } from './ownership.js';
 

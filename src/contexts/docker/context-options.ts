@@ -8,15 +8,15 @@ import {
   DEFAULT_OUTPUT_POLICY,
   DEFAULT_STALL_MS,
   DEFAULT_TIMEOUT_MS,
-} from '../../context/defaults.js';
-import type { OutputPolicy } from '../../context/types.js';
+} from '../../contract/defaults.js';
+import type { OutputPolicy } from '../../contract/types.js';
 import {
   byteCount,
   durationMs,
   optionalString,
   optionsObject,
   outputPolicy,
-} from '../../context/validate-options.js';
+} from '../../contract/validate-options.js';
 import { type EngineEndpoint, resolveEndpoint } from './engine-endpoint.js';
 
 /** Options of {@link createDockerContext}. Every field is optional. */

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
-import { BackgroundRegistry } from '../../context/background-registry.js';
+import { BackgroundRegistry } from '../../contract/background-registry.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
@@ -25,7 +25,7 @@ import type {
   Terminal,
   TerminalOptions,
   WaitOptions,
-} from '../../context/types.js';
+} from '../../contract/types.js';
 import {
   abortSignal,
   argvArray,
@@ -35,7 +35,7 @@ import {
   durationMs,
   optionalString,
   optionsObject,
-} from '../../context/validate-options.js';
+} from '../../contract/validate-options.js';
 import { BerthError, InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
 import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
 import { hasGlobMagic } from '../../vfs/glob.js';

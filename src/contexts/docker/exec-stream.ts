@@ -5,7 +5,7 @@
  * @module
  */
 import { PassThrough, Writable } from 'node:stream';
-import type { ExecStream } from '../../context/types.js';
+import type { ExecStream } from '../../contract/types.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, startExecHijacked } from './engine-exec.js';
 import { FrameDemuxer } from './frame-demuxer.js';

@@ -6,8 +6,8 @@
  */
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
-import { OutputCapture } from '../../context/output-capture.js';
-import type { ExecResult, OutputChunk, OutputPolicy } from '../../context/types.js';
+import { OutputCapture } from '../../contract/output-capture.js';
+import type { ExecResult, OutputChunk, OutputPolicy } from '../../contract/types.js';
 import { NotFoundError, SpawnError } from '../../errors/index.js';
 import type { EngineClient } from './engine-client.js';
 import {

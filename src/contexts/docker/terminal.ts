@@ -3,7 +3,7 @@
  * the engine resizes it on request. For people: echo, line editing and job control are the TTY's.
  * @module
  */
-import type { Terminal } from '../../context/types.js';
+import type { Terminal } from '../../contract/types.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, inspectExec, resizeExec, startExecHijacked } from './engine-exec.js';
 import { hijackedTeardown } from './hijacked-teardown.js';

@@ -11,7 +11,7 @@ import type {
   BackgroundOptions,
   BackgroundStall,
   BackgroundTask,
-} from '../../context/types.js';
+} from '../../contract/types.js';
 import {
   byteCount,
   callback,
@@ -19,7 +19,7 @@ import {
   durationMs,
   envRecord,
   optionsObject,
-} from '../../context/validate-options.js';
+} from '../../contract/validate-options.js';
 import { confine, SANDBOX_REFUSED_EXIT_CODE } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';

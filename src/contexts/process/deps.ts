@@ -5,8 +5,8 @@
  */
 
 import { resolve } from 'node:path';
-import type { BackgroundRegistry } from '../../context/background-registry.js';
-import { describeValue } from '../../context/validate-options.js';
+import type { BackgroundRegistry } from '../../contract/background-registry.js';
+import { describeValue } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { LocalSubprocessRuntime } from '../../subprocess/local-runtime.js';
 import type { LocalFileSystem } from '../../vfs/local-fs.js';

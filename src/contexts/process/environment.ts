@@ -5,7 +5,7 @@
  * are a deliberate opt-in and survive it.
  * @module
  */
-import { MINIMAL_ENV_NAMES, NON_INTERACTIVE_ENV } from '../../context/defaults.js';
+import { MINIMAL_ENV_NAMES, NON_INTERACTIVE_ENV } from '../../contract/defaults.js';
 
 type EnvLayer = Readonly<Record<string, string | undefined>> | undefined;
 

@@ -4,14 +4,14 @@
  * @module
  */
 import { Readable, Writable } from 'node:stream';
-import type { ExecStream, StreamOptions } from '../../context/types.js';
+import type { ExecStream, StreamOptions } from '../../contract/types.js';
 import {
   abortSignal,
   argvArray,
   commandString,
   envRecord,
   optionsObject,
-} from '../../context/validate-options.js';
+} from '../../contract/validate-options.js';
 import { confine, SANDBOX_REFUSED_EXIT_CODE } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';

@@ -6,8 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { TextDecoder } from 'node:util';
-import type { FileEntry } from '../../context/types.js';
-import { describeValue } from '../../context/validate-options.js';
+import type { FileEntry } from '../../contract/types.js';
+import { describeValue } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { assertWritable } from '../../sandbox/index.js';
 import { hasGlobMagic } from '../../vfs/glob.js';

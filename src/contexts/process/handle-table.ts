@@ -4,8 +4,8 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import type { ContextHandle } from '../../context/types.js';
-import { describeValue } from '../../context/validate-options.js';
+import type { ContextHandle } from '../../contract/types.js';
+import { describeValue } from '../../contract/validate-options.js';
 import { InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
 
 /** Something running for a handle that `destroy` must end (an exec, a stream, a terminal). */

@@ -8,8 +8,8 @@ import {
   DEFAULT_OUTPUT_POLICY,
   DEFAULT_STALL_MS,
   DEFAULT_TIMEOUT_MS,
-} from '../../context/defaults.js';
-import type { OutputPolicy } from '../../context/types.js';
+} from '../../contract/defaults.js';
+import type { OutputPolicy } from '../../contract/types.js';
 import {
   booleanOption,
   byteCount,
@@ -18,7 +18,7 @@ import {
   envRecord,
   optionsObject,
   outputPolicy,
-} from '../../context/validate-options.js';
+} from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { SandboxPolicy } from '../../sandbox/types.js';
 import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_READ_BYTES } from '../../vfs/local-fs.js';

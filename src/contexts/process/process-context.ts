@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { BackgroundRegistry } from '../../context/background-registry.js';
+import { BackgroundRegistry } from '../../contract/background-registry.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
@@ -25,8 +25,8 @@ import type {
   Terminal,
   TerminalOptions,
   WaitOptions,
-} from '../../context/types.js';
-import { callback, describeValue, envRecord, optionsObject } from '../../context/validate-options.js';
+} from '../../contract/types.js';
+import { callback, describeValue, envRecord, optionsObject } from '../../contract/validate-options.js';
 import {
   BerthError,
   CapabilityError,

@@ -3,9 +3,9 @@
  * decoded text for `onOutput`, and timeout / abort that end the whole tree and keep partial output.
  * @module
  */
-import { callListener } from '../../context/call-listener.js';
-import { OutputCapture } from '../../context/output-capture.js';
-import type { ExecOptions, ExecResult, OutputChunk, StreamFacts } from '../../context/types.js';
+import { callListener } from '../../contract/call-listener.js';
+import { OutputCapture } from '../../contract/output-capture.js';
+import type { ExecOptions, ExecResult, OutputChunk, StreamFacts } from '../../contract/types.js';
 import {
   abortSignal,
   callback,
@@ -14,7 +14,7 @@ import {
   durationMs,
   envRecord,
   optionsObject,
-} from '../../context/validate-options.js';
+} from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { SubprocessHandle } from '../../subprocess/types.js';
 import { confine, SANDBOX_REFUSED_EXIT_CODE } from './confine.js';

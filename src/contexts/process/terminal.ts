@@ -5,8 +5,8 @@
 import { accessSync, constants } from 'node:fs';
 import { userInfo } from 'node:os';
 import { isAbsolute } from 'node:path';
-import type { Terminal, TerminalOptions } from '../../context/types.js';
-import { argvArray, describeValue, envRecord, optionsObject } from '../../context/validate-options.js';
+import type { Terminal, TerminalOptions } from '../../contract/types.js';
+import { argvArray, describeValue, envRecord, optionsObject } from '../../contract/validate-options.js';
 import { InvalidArgumentError, SandboxUnavailableError, UnknownHandleError } from '../../errors/index.js';
 import { confine } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';

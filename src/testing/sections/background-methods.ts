@@ -8,7 +8,7 @@ import type {
   BackgroundTaskInfo,
   ContextHandle,
   ExecutionContext,
-} from '../../context/types.js';
+} from '../../contract/types.js';
 import { waitUntil } from '../wait-until.js';
 
 export type Background = Required<

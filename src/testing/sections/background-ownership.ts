@@ -4,7 +4,7 @@
  * @module
  */
 import { expect } from 'vitest';
-import type { BackgroundStall } from '../../context/types.js';
+import type { BackgroundStall } from '../../contract/types.js';
 import type { ConformanceCase, ConformanceSection } from '../case.js';
 import { gateCommand, grandchildCommand } from '../process-probe.js';
 import { shQuote } from '../sh-quote.js';

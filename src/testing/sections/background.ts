@@ -4,7 +4,7 @@
  * @module
  */
 import { expect } from 'vitest';
-import type { BackgroundStall } from '../../context/types.js';
+import type { BackgroundStall } from '../../contract/types.js';
 import { numberedBytes, numberedBytesCommand } from '../byte-patterns.js';
 import type { ConformanceCase, ConformanceSection } from '../case.js';
 import { expectBerthError } from '../expect-error.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import { expect } from 'vitest';
-import type { ExecResult } from '../../context/types.js';
+import type { ExecResult } from '../../contract/types.js';
 import type { CaseScope, ConformanceSection } from '../case.js';
 import {
   grandchildCommand,

@@ -4,7 +4,7 @@
  * @module
  */
 import { expect } from 'vitest';
-import type { OutputChunk } from '../../context/types.js';
+import type { OutputChunk } from '../../contract/types.js';
 import { allByteValues, printfBytesCommand } from '../byte-patterns.js';
 import type { ConformanceSection } from '../case.js';
 import { expectBerthError } from '../expect-error.js';

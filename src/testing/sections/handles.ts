@@ -4,7 +4,7 @@
  * @module
  */
 import { expect } from 'vitest';
-import type { ContextHandle } from '../../context/types.js';
+import type { ContextHandle } from '../../contract/types.js';
 import type { ConformanceSection } from '../case.js';
 import { expectBerthError } from '../expect-error.js';
 import { grandchildCommand, waitForFileCommand } from '../process-probe.js';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import type { ExecResult } from '../../context/types.js';
+import type { ExecResult } from '../../contract/types.js';
 import type { CaseScope, ConformanceSection } from '../case.js';
 import { SOON_MS } from '../wait-until.js';
 

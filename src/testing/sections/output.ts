@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { expect } from 'vitest';
-import type { ExecResult, StreamFacts } from '../../context/types.js';
+import type { ExecResult, StreamFacts } from '../../contract/types.js';
 import {
   euroCommand,
   euroText,

@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { expect } from 'vitest';
-import type { ExecStream, ExecutionContext } from '../../context/types.js';
+import type { ExecStream, ExecutionContext } from '../../contract/types.js';
 import {
   allByteValues,
   firstDifference,

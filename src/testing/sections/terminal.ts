@@ -4,7 +4,7 @@
  * @module
  */
 import { expect } from 'vitest';
-import type { ExecutionContext, Terminal, TerminalOptions } from '../../context/types.js';
+import type { ExecutionContext, Terminal, TerminalOptions } from '../../contract/types.js';
 import type { ConformanceSection } from '../case.js';
 import { expectBerthError } from '../expect-error.js';
 import { grandchildCommand } from '../process-probe.js';

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ContextHandle } from '../../../src/context/types.js';
 import { NotFoundError } from '../../../src/contexts/docker/index.js';
+import type { ContextHandle } from '../../../src/contract/types.js';
 import { describeDocker, testContext } from './docker-engine.js';
 
 describeDocker('docker context behaviour', () => {

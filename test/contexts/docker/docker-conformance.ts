@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
-import type { SpawnConfig } from '../../../src/context/types.js';
+import type { SpawnConfig } from '../../../src/contract/types.js';
 import { runConformanceSuite } from '../../../src/testing/suite.js';
 import { leftoverContainers, testContext } from './docker-engine.js';
 

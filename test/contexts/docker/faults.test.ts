@@ -5,13 +5,13 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import type { BackgroundExit } from '../../../src/context/types.js';
 import {
   ContainerGoneError,
   createDockerContext,
   DockerUnavailableError,
   sweepDockerContainers,
 } from '../../../src/contexts/docker/index.js';
+import type { BackgroundExit } from '../../../src/contract/types.js';
 import { describeDocker, ENGINE_SOCKET, engineGet, TEST_IMAGE, testContext } from './docker-engine.js';
 
 function enginePost(path: string, body?: unknown): Promise<{ status: number; body: string }> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SpawnConfig } from '../../../src/context/types.js';
 import { planContainer } from '../../../src/contexts/docker/container-spec.js';
 import { resolveDockerOptions } from '../../../src/contexts/docker/context-options.js';
 import { resolveEndpoint } from '../../../src/contexts/docker/engine-endpoint.js';
+import type { SpawnConfig } from '../../../src/contract/types.js';
 import { InvalidArgumentError } from '../../../src/errors/index.js';
 
 function fieldOf(fn: () => unknown): string {

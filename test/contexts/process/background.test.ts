@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BackgroundExit, BackgroundStall } from '../../../src/context/types.js';
 import { InvalidArgumentError, SpawnError, UnknownHandleError } from '../../../src/contexts/process/index.js';
+import type { BackgroundExit, BackgroundStall } from '../../../src/contract/types.js';
 import { alive, eventually, makeContext, sleep } from './helpers.js';
 
 let scratch: string;

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OutputChunk } from '../../../src/context/types.js';
 import { InvalidArgumentError, SpawnError } from '../../../src/contexts/process/index.js';
+import type { OutputChunk } from '../../../src/contract/types.js';
 import { alive, eventually, makeContext } from './helpers.js';
 
 let scratch: string;

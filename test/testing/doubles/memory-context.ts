@@ -12,7 +12,7 @@ import type {
   ExecutionContext,
   FileEntry,
   SpawnConfig,
-} from '../../../src/context/types.js';
+} from '../../../src/contract/types.js';
 import {
   BerthError,
   CapabilityError,

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BackgroundMachinery, BackgroundRegistry } from '../../src/context/index.js';
-import type { BackgroundExit, BackgroundStall } from '../../src/context/types.js';
+import { type BackgroundMachinery, BackgroundRegistry } from '../../src/contract/index.js';
+import type { BackgroundExit, BackgroundStall } from '../../src/contract/types.js';
 
 // Real child processes stand behind the machinery: the registry is exercised against real exits.
 const children: ChildProcess[] = [];

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OutputCapture } from '../../src/context/index.js';
+import { OutputCapture } from '../../src/contract/index.js';
 import { InvalidArgumentError } from '../../src/errors/index.js';
 
 let dir: string;
