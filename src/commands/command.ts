@@ -1,0 +1,109 @@
+/**
+ * What a command of the virtual shell sees: argv, byte streams, the environment, the working
+ * directory, the filesystem and a cancellation signal. Never the interpreter. The shell's builtins
+ * that need shell state (variables, cwd, jobs) live in the kernel; everything else (grep, sed,
+ * awk, jq, ls, ...) is a {@link CommandHandler} over this narrow context, and so is a command a
+ * host registers with `defineCommand`.
+ * @module
+ */
+import type { Filesystem } from '../vfs/filesystem.js';
+
+/**
+ * A command's input. Chunks are whatever the writer wrote (no fixed size). Reading is pull-based:
+ * the writer upstream is held back while nobody reads (backpressure).
+ */
+export interface ByteReader {
+  /** The next chunk, or `null` at the end of input. */
+  read(): Promise<Uint8Array | null>;
+  /**
+   * Push bytes back to the front of the stream: a reader that read past what it consumed (the
+   * `read` builtin stops at a newline) gives the rest back, so `read x; cat` hands `cat` exactly
+   * the remainder.
+   */
+  unread(bytes: Uint8Array): void;
+  /**
+   * The structured value the writer attached ({@link ByteWriter.attachData}), resolved only after
+   * the bytes have been drained to their end (so a streaming producer never deadlocks its
+   * consumer); `undefined` when none was attached.
+   */
+  data(): Promise<unknown>;
+  /** The reader will read no more; a writer still writing gets a {@link BrokenPipeError}. */
+  close(): void;
+}
+
+/** A command's output. */
+export interface ByteWriter {
+  /**
+   * Queue `bytes`; resolves when the stream can take more (backpressure). The writer must not
+   * modify `bytes` afterwards. Rejects with {@link BrokenPipeError} once the reader has gone.
+   */
+  write(bytes: Uint8Array): Promise<void>;
+  /**
+   * Attach a structured value (an MCP tool's result, `ls --json`) for a data-aware consumer
+   * downstream; the bytes still flow for everyone else.
+   */
+  attachData(value: unknown): void;
+  /** No more writes. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The writer's reader went away (the shell's SIGPIPE: a stage that gets it exits 141). */
+export class BrokenPipeError extends Error {
+  readonly code = 'EPIPE';
+  constructor() {
+    super('write on a pipe with no reader');
+    this.name = 'BrokenPipeError';
+  }
+}
+
+/** How a command runs another command through the shell's whole resolution chain. */
+export interface CommandDispatch {
+  /**
+   * Run `argv` as the shell would run a simple command with these words: functions, builtins,
+   * registered commands, then the external-command gate (which still applies, so `xargs` or `env`
+   * never smuggle a refused external command). Resolves with the exit status.
+   */
+  run(
+    argv: readonly string[],
+    io: {
+      readonly stdin: ByteReader;
+      readonly stdout: ByteWriter;
+      readonly stderr: ByteWriter;
+      /** Replaces the environment the command sees; default: the caller's. */
+      readonly env?: ReadonlyMap<string, string> | undefined;
+      readonly cwd?: string | undefined;
+      readonly signal?: AbortSignal | undefined;
+    },
+  ): Promise<number>;
+  /** What `argv[0]` resolves to, for `which`, `command -v` and `type`. */
+  classify(name: string): CommandKind;
+}
+
+/** What a command name resolves to. */
+export type CommandKind = 'alias' | 'keyword' | 'function' | 'builtin' | 'command' | 'external' | 'not-found';
+
+/** Everything a command may use. */
+export interface CommandContext {
+  /** `argv[0]` is the name the command was called by. */
+  readonly argv: readonly string[];
+  readonly stdin: ByteReader;
+  readonly stdout: ByteWriter;
+  readonly stderr: ByteWriter;
+  /** The exported environment. */
+  readonly env: ReadonlyMap<string, string>;
+  /** Absolute, normalized path in `fs`. */
+  readonly cwd: string;
+  readonly fs: Filesystem;
+  /** Fires on timeout, abort or kill; a command stops at its next chunk and returns. */
+  readonly signal: AbortSignal;
+  readonly dispatch: CommandDispatch;
+  /**
+   * Give the host's event loop a turn when this command has held it for long enough; cheap to
+   * call often (once per line is fine). A command doing long synchronous work calls it so that
+   * timers (the timeout among them) fire on time.
+   */
+  cooperate(): Promise<void> | undefined;
+}
+
+/** A command: resolves with its exit status (0-255). Throwing is a bug, reported as status 1. */
+export type CommandHandler = (ctx: CommandContext) => Promise<number>;
