@@ -4,9 +4,10 @@
  * @module
  */
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
-import type { GrepQuery } from './grep-builtin.js';
+import { type GrepQuery, timedOut } from './grep-builtin.js';
+import { compileLinePattern } from './grep-pattern.js';
 import type { GrepFile, GrepLine, GrepMode, GrepReport } from './grep-report.js';
-import { formatBytes, formatDuration } from './human-units.js';
+import { formatBytes } from './human-units.js';
 import { shellJoin } from './shell-quote.js';
 import { ToolFailure } from './tool-result.js';
 
@@ -82,12 +83,10 @@ export async function ripgrepGrep(
 ): Promise<GrepReport> {
   const result = await context.exec(handle, shellJoin(ripgrepArgv(query)), { timeoutMs, signal });
   if (result.aborted) throw new ToolFailure('grep was cancelled.');
-  if (result.timedOut)
-    throw new ToolFailure(
-      `grep timed out after ${formatDuration(timeoutMs)}; narrow the search with path or glob.`,
-    );
+  if (result.timedOut) throw timedOut(timeoutMs);
   const stderr = result.stderr.trim();
   if (result.exitCode === 2 && result.stdout.length === 0) {
+    if (/regex parse error|is not allowed in a regex/.test(stderr)) throw patternFailure(query, stderr);
     throw new ToolFailure(`grep failed: ripgrep reported:\n${stderr.slice(0, 2000)}`);
   }
   if (result.exitCode !== 0 && result.exitCode !== 1 && result.exitCode !== 2) {
@@ -104,4 +103,24 @@ export async function ripgrepGrep(
   if (result.exitCode === 2 && stderr.length > 0)
     notes.push(`[ripgrep warnings: ${stderr.split('\n').slice(0, 5).join(' | ')}]`);
   return { files: parseRipgrepOutput(result.stdout, query.mode), notes };
+}
+
+/**
+ * ripgrep refused the pattern. The built-in engine's explanation is the same for both engines
+ * (and says what to write instead); where only ripgrep refuses, its own error is shown without its
+ * advice to pass flags (`--pcre2`, `--multiline`) that the tool cannot take.
+ */
+function patternFailure(query: GrepQuery, stderr: string): ToolFailure {
+  try {
+    compileLinePattern(query.pattern, query.caseInsensitive);
+  } catch (error) {
+    if (error instanceof ToolFailure) return error;
+  }
+  const own = stderr
+    .split(/\n\s*\n/)[0]!
+    .replace(/^regex parse error:\s*/, '')
+    .trim();
+  return new ToolFailure(
+    `pattern ${JSON.stringify(query.pattern)} is not a valid regular expression (ripgrep's syntax):\n${own.slice(0, 2000)}`,
+  );
 }

@@ -102,7 +102,12 @@ export function createGrepTool(options: ToolOptions): BerthTool {
             context,
             handle,
             query,
-            { maxFiles: 20_000, maxFileBytes: limits.maxFileBytes, maxStoredLines: 50_000 },
+            {
+              maxFiles: 20_000,
+              maxFileBytes: limits.maxFileBytes,
+              maxStoredLines: 50_000,
+              timeoutMs: GREP_TIMEOUT_MS,
+            },
             signal,
           );
       return textResult(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compilePattern, searchText } from '../../src/tools/grep-builtin.js';
+import { searchText } from '../../src/tools/grep-builtin.js';
+import { compileLinePattern } from '../../src/tools/grep-pattern.js';
 import { formatGrepReport, type GrepReport } from '../../src/tools/grep-report.js';
 import { parseRipgrepOutput, ripgrepArgv } from '../../src/tools/grep-ripgrep.js';
 
@@ -25,8 +26,8 @@ describe('searchText (built-in matcher)', () => {
   });
 
   it('compiles case-insensitive patterns and explains a bad one', () => {
-    expect(compilePattern('ALPHA', true).test('alpha')).toBe(true);
-    expect(() => compilePattern('foo(', false)).toThrow(
+    expect(compileLinePattern('ALPHA', true).test('alpha')).toBe(true);
+    expect(() => compileLinePattern('foo(', false)).toThrow(
       /not a valid regular expression.*Escape special characters/,
     );
   });
