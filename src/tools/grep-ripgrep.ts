@@ -3,6 +3,7 @@
  * NUL-separated output into the shared report shape.
  * @module
  */
+import { posix } from 'node:path';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { type GrepQuery, timedOut } from './grep-builtin.js';
 import { compileLinePattern } from './grep-pattern.js';
@@ -24,8 +25,16 @@ export async function probeRipgrep(context: ExecutionContext, handle: ContextHan
   }
 }
 
-/** The ripgrep argv for `query`. Paths come back absolute because the root is absolute. */
-export function ripgrepArgv(query: GrepQuery): string[] {
+/** A query as ripgrep runs it: `searchPath` is what it is handed (the real path under containment). */
+export interface RipgrepQuery extends GrepQuery {
+  readonly searchPath: string;
+}
+
+/**
+ * The ripgrep argv for `query`. Paths come back absolute because the search path is absolute. No
+ * `--follow`: symlinks met inside the tree are not followed (the built-in search skips them too).
+ */
+export function ripgrepArgv(query: RipgrepQuery): string[] {
   const argv = ['rg', '--no-config', '--color', 'never', '--null', '--sort', 'path', '--with-filename'];
   if (query.caseInsensitive) argv.push('--ignore-case');
   if (query.glob !== undefined) argv.push('--glob', query.glob);
@@ -35,7 +44,7 @@ export function ripgrepArgv(query: GrepQuery): string[] {
     argv.push('--line-number', '--no-heading', '--max-columns', String(MAX_COLUMNS), '--max-columns-preview');
     if (query.contextLines > 0) argv.push('--context', String(query.contextLines));
   }
-  argv.push('--regexp', query.pattern, '--', query.root);
+  argv.push('--regexp', query.pattern, '--', query.searchPath);
   return argv;
 }
 
@@ -77,7 +86,7 @@ export function parseRipgrepOutput(stdout: string, mode: GrepMode): GrepFile[] {
 export async function ripgrepGrep(
   context: ExecutionContext,
   handle: ContextHandle,
-  query: GrepQuery,
+  query: RipgrepQuery,
   timeoutMs: number,
   signal: AbortSignal | undefined,
 ): Promise<GrepReport> {
@@ -102,7 +111,20 @@ export async function ripgrepGrep(
   }
   if (result.exitCode === 2 && stderr.length > 0)
     notes.push(`[ripgrep warnings: ${stderr.split('\n').slice(0, 5).join(' | ')}]`);
-  return { files: parseRipgrepOutput(result.stdout, query.mode), notes };
+  const files = parseRipgrepOutput(result.stdout, query.mode).map((file) => ({
+    ...file,
+    path: shownPath(file.path, query),
+  }));
+  return { files, notes };
+}
+
+/** ripgrep names files under the path it was handed; the model sees them under the path it gave. */
+function shownPath(path: string, query: RipgrepQuery): string {
+  const { searchPath, root } = query;
+  if (searchPath === root) return path;
+  if (path === searchPath) return root;
+  const prefix = searchPath.endsWith('/') ? searchPath : `${searchPath}/`;
+  return path.startsWith(prefix) ? posix.join(root, path.slice(prefix.length)) : path;
 }
 
 /**

@@ -35,7 +35,14 @@ describe('searchText (built-in matcher)', () => {
 
 describe('ripgrep argv and output parsing', () => {
   it('builds argv per mode', () => {
-    const base = { root: '/w', pattern: '-x', caseInsensitive: true, glob: '*.ts', contextLines: 2 } as const;
+    const base = {
+      root: '/w',
+      searchPath: '/w',
+      pattern: '-x',
+      caseInsensitive: true,
+      glob: '*.ts',
+      contextLines: 2,
+    } as const;
     const content = ripgrepArgv({ ...base, mode: 'content' });
     expect(content.slice(-4)).toEqual(['--regexp', '-x', '--', '/w']);
     expect(content).toContain('--ignore-case');

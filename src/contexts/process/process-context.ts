@@ -239,6 +239,11 @@ export class ProcessContext implements ExecutionContext {
     return this.run(() => this.files.size(this.handles.get(handle), path));
   }
 
+  /** The real path (symlinks resolved); `ContainmentError` for what the file methods refuse. */
+  realPath(handle: ContextHandle, path: string): Promise<string> {
+    return this.run(() => this.files.realPath(this.handles.get(handle), path));
+  }
+
   /**
    * End everything the handle owns: running execs, streams and terminals (TERM, `killGraceMs`,
    * KILL), background tasks (the same escalation), its spill files and its tasks' logs.
