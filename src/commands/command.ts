@@ -61,7 +61,9 @@ export interface CommandDispatch {
   /**
    * Run `argv` as the shell would run a simple command with these words: functions, builtins,
    * registered commands, then the external-command gate (which still applies, so `xargs` or `env`
-   * never smuggle a refused external command). Resolves with the exit status.
+   * never smuggle a refused external command). Resolves with the exit status. A name that
+   * resolves to nothing (`classify` says `not-found`) writes nothing and resolves 127: the caller
+   * prints its own message, as GNU tools do (`xargs: foo: No such file or directory`).
    */
   run(
     argv: readonly string[],
