@@ -154,6 +154,15 @@ describe('conformance suite machinery', () => {
     );
   });
 
+  it('fails the cases whose declared handle visibility or leftover policy does not match what it observes', async () => {
+    const run = await runFixture('wrong-declarations');
+    expect(run.exitCode).toBe(1);
+    expect(caseOf(run, 'handles/destroy-running-exec').failure).toContain("handles are declared 'isolated'");
+    expect(caseOf(run, 'handles/destroy-ends-leftovers').failure).toContain(
+      "declare leftovers: 'ended-on-return'",
+    );
+  });
+
   it('catches real defects in a real backend, case by case (the checks are not vacuous)', async () => {
     const run = await runFixture('process-mutants');
     expect(run.exitCode).toBe(1);
