@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { createDockerContext } from '../contexts/docker/index.js';
 import { createProcessContext } from '../contexts/process/index.js';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
+import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { InvalidArgumentError, SandboxUnavailableError } from '../errors/index.js';
 import { createSandboxPolicy, probeSandbox } from '../sandbox/index.js';
 import type { SandboxPolicy } from '../sandbox/types.js';
@@ -84,6 +85,8 @@ export interface ContextTuning {
   /** Bytes of each output stream `exec` keeps in memory (head + tail). */
   readonly maxOutputBytes?: number | undefined;
 }
+
+const TUNING_KEYS = optionKeys<ContextTuning>({ maxOutputBytes: true });
 
 /** The context the flags describe, validated, before anything is started. */
 export type ContextChoice =
@@ -160,6 +163,7 @@ export async function openContext(
   io: CliIo,
   tuning: ContextTuning = {},
 ): Promise<OpenContext> {
+  knownOptions(tuning, 'tuning', TUNING_KEYS, 'openContext');
   const choice = chooseContext(flags, io.cwd);
   return choice.kind === 'docker'
     ? openDocker(choice.root, choice.image, choice.network, io, tuning)

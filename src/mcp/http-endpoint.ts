@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { BerthError, InvalidArgumentError } from '../errors/index.js';
 import { checkRequest, generateToken, validateToken } from './http-guard.js';
 
@@ -23,6 +24,14 @@ export interface HttpListenOptions {
   /** Browser origins to admit besides the server's own. */
   readonly allowedOrigins?: readonly string[] | undefined;
 }
+
+const LISTEN_OPTION_KEYS = optionKeys<HttpListenOptions>({
+  port: true,
+  token: true,
+  path: true,
+  maxSessions: true,
+  allowedOrigins: true,
+});
 
 /** A listening endpoint. */
 export interface HttpEndpoint {
@@ -44,8 +53,9 @@ interface Session {
 /** Serve MCP over Streamable HTTP on 127.0.0.1 only. `newServer` builds one SDK server per session. */
 export async function listenHttp(
   newServer: () => Server,
-  options: HttpListenOptions = {},
+  given: HttpListenOptions = {},
 ): Promise<HttpEndpoint> {
+  const options = knownOptions(given, 'options', LISTEN_OPTION_KEYS, 'listenHttp');
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new InvalidArgumentError('port', `must be an integer from 0 to 65535, got ${String(port)}`);

@@ -3,7 +3,16 @@
  * a bad option fails with an `InvalidArgumentError` naming it instead of an engine error later.
  * @module
  */
+
+import {
+  HARDENING_KEYS,
+  MOUNT_KEYS,
+  PORT_KEYS,
+  RESOURCE_KEYS,
+  SPAWN_CONFIG_KEYS,
+} from '../../contract/option-keys.js';
 import type { MountSpec, PortMapping, SpawnConfig } from '../../contract/types.js';
+import { knownOptions } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { ownershipLabels, RESERVED_LABEL_PREFIX } from './ownership.js';
 
@@ -32,6 +41,8 @@ function requireString(field: string, value: unknown): string {
   if (typeof value !== 'string' || value === '') {
     throw new InvalidArgumentError(field, `must be a non-empty string, got ${describe(value)}`);
   }
+  if (value.includes('\0'))
+    throw new InvalidArgumentError(field, `must not contain a NUL byte, got ${describe(value)}`);
   return value;
 }
 
@@ -87,6 +98,7 @@ function portBindings(ports: readonly PortMapping[] | undefined): {
   ports.forEach((port: PortMapping, index) => {
     const field = `ports[${index}]`;
     if (typeof port !== 'object' || port === null) throw new InvalidArgumentError(field, 'must be an object');
+    knownOptions(port, field, PORT_KEYS, 'a port mapping');
     const container = requirePositiveInteger(`${field}.container`, port.container, 65_535);
     const host =
       port.host === undefined ? undefined : requirePositiveInteger(`${field}.host`, port.host, 65_535);
@@ -115,6 +127,7 @@ function mountList(mounts: readonly MountSpec[] | undefined): object[] {
     const field = `mounts[${index}]`;
     if (typeof mount !== 'object' || mount === null)
       throw new InvalidArgumentError(field, 'must be an object');
+    knownOptions(mount, field, MOUNT_KEYS, 'a mount');
     const source = requireAbsolute(`${field}.source`, mount.source);
     const target = requireAbsolute(`${field}.target`, mount.target);
     if (mount.readOnly !== undefined && typeof mount.readOnly !== 'boolean') {
@@ -154,6 +167,7 @@ function hostResources(resources: SpawnConfig['resources']): Record<string, numb
   if (typeof resources !== 'object' || resources === null) {
     throw new InvalidArgumentError('resources', `must be an object, got ${describe(resources)}`);
   }
+  knownOptions(resources, 'resources', RESOURCE_KEYS, 'spawn resources');
   const result: Record<string, number> = {};
   if (resources.memoryBytes !== undefined) {
     const memory = requirePositiveInteger('resources.memoryBytes', resources.memoryBytes);
@@ -190,6 +204,7 @@ function hardeningConfig(hardening: SpawnConfig['hardening']): {
   if (typeof hardening !== 'object' || hardening === null) {
     throw new InvalidArgumentError('hardening', `must be an object, got ${describe(hardening)}`);
   }
+  knownOptions(hardening, 'hardening', HARDENING_KEYS, 'spawn hardening');
   for (const key of ['dropAllCapabilities', 'noNewPrivileges', 'readOnlyRootfs'] as const) {
     const value = hardening[key];
     if (value !== undefined && typeof value !== 'boolean') {
@@ -218,6 +233,7 @@ export function planContainer(
   if (typeof config !== 'object' || config === null) {
     throw new InvalidArgumentError('config', `must be an object, got ${describe(config)}`);
   }
+  knownOptions(config, 'config', SPAWN_CONFIG_KEYS, 'spawn');
   const imageValue = config.image ?? defaultImage;
   if (imageValue === undefined) {
     throw new InvalidArgumentError(

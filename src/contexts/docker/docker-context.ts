@@ -7,6 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import { BackgroundRegistry } from '../../contract/background-registry.js';
+import {
+  BACKGROUND_OPTION_KEYS,
+  EXEC_OPTION_KEYS,
+  REASSIGN_CALLBACK_KEYS,
+  STREAM_OPTION_KEYS,
+  TERMINAL_OPTION_KEYS,
+} from '../../contract/option-keys.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
@@ -33,8 +40,8 @@ import {
   callback,
   commandString,
   durationMs,
-  optionalString,
-  optionsObject,
+  knownOptions,
+  pathOption,
 } from '../../contract/validate-options.js';
 import { BerthError, InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
 import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
@@ -167,7 +174,7 @@ class DockerExecutionContext implements DockerContext {
   async exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult> {
     const state = this.state(handle);
     const script = commandString(command);
-    const input = optionsObject(options, 'options');
+    const input = knownOptions(options, 'options', EXEC_OPTION_KEYS, 'exec');
     const env = commandEnv(input.env, 'options.env', 'command', state.env);
     const stdin = input.stdin;
     if (stdin !== undefined && typeof stdin !== 'string' && !(stdin instanceof Uint8Array)) {
@@ -200,7 +207,7 @@ class DockerExecutionContext implements DockerContext {
   ): Promise<BackgroundTask> {
     const state = this.state(handle);
     const script = commandString(command);
-    const input = optionsObject(options, 'options');
+    const input = knownOptions(options, 'options', BACKGROUND_OPTION_KEYS, 'execBackground');
     const env = commandEnv(input.env, 'options.env', 'command', state.env);
     const onExit = callback<(exit: BackgroundExit) => void>(input.onExit, 'options.onExit');
     const onStall = callback<(stall: BackgroundStall) => void>(input.onStall, 'options.onStall');
@@ -267,7 +274,7 @@ class DockerExecutionContext implements DockerContext {
   ): Promise<BackgroundTaskInfo[]> {
     this.state(from);
     this.state(to);
-    const input = optionsObject(callbacks, 'callbacks');
+    const input = knownOptions(callbacks, 'callbacks', REASSIGN_CALLBACK_KEYS, 'reassignBackground');
     return this.registry.reassign(from.id, to.id, {
       onExit: callback(input.onExit, 'callbacks.onExit'),
       onStall: callback(input.onStall, 'callbacks.onStall'),
@@ -280,7 +287,7 @@ class DockerExecutionContext implements DockerContext {
     options?: StreamOptions,
   ): Promise<ExecStream> {
     const state = this.state(handle);
-    const input = optionsObject(options, 'options');
+    const input = knownOptions(options, 'options', STREAM_OPTION_KEYS, 'execStream');
     const env = commandEnv(input.env, 'options.env', 'command', state.env);
     const prelude = unsetLine(env);
     let argv: readonly string[];
@@ -316,7 +323,7 @@ class DockerExecutionContext implements DockerContext {
 
   async openTerminal(handle: ContextHandle, options: TerminalOptions): Promise<Terminal> {
     const state = this.state(handle);
-    const input = optionsObject(options, 'options');
+    const input = knownOptions(options, 'options', TERMINAL_OPTION_KEYS, 'openTerminal');
     const cols = terminalSize(input.cols, 'options.cols');
     const rows = terminalSize(input.rows, 'options.rows');
     const env = commandEnv(input.env, 'options.env', 'terminal', state.env);
@@ -496,7 +503,7 @@ class DockerExecutionContext implements DockerContext {
   }
 
   private resolveCwd(state: HandleState, cwd: unknown, field: string): string {
-    const value = optionalString(cwd, field);
+    const value = pathOption(cwd, field, false);
     return value === undefined ? state.handle.cwd : posix.resolve(state.handle.cwd, value);
   }
 
@@ -538,7 +545,12 @@ export function createDockerContext(options?: DockerContextOptions): DockerConte
 export async function sweepDockerContainers(
   options?: Pick<DockerContextOptions, 'socketPath' | 'host' | 'requestTimeoutMs'>,
 ): Promise<string[]> {
-  const resolved = resolveDockerOptions(options);
+  const resolved = resolveDockerOptions(
+    options,
+    process.env,
+    ['socketPath', 'host', 'requestTimeoutMs'],
+    'sweepDockerContainers',
+  );
   const client = new EngineClient(resolved.endpoint, resolved.requestTimeoutMs);
   try {
     return await sweepAbandoned(client);
