@@ -82,8 +82,13 @@ export interface SpawnConfig {
     | undefined;
   /** Docker: OCI runtime, e.g. `runsc` (gVisor). */
   readonly runtime?: string | undefined;
-  /** Docker: opt-in hardening, all off by default. */
+  /**
+   * Docker: hardening, off by default. `'recommended'`: no capabilities, no new privileges, a
+   * read-only root with a writable working directory and `/tmp`, a pids limit, and no network
+   * unless `network` names one. The object form turns on single measures.
+   */
   readonly hardening?:
+    | 'recommended'
     | {
         readonly dropAllCapabilities?: boolean | undefined;
         readonly noNewPrivileges?: boolean | undefined;

@@ -49,7 +49,13 @@ import { hasGlobMagic } from '../../vfs/glob.js';
 import { startBackgroundTask } from './background-task.js';
 import { commandEnv, unsetLine } from './command-env.js';
 import { readContainerFile, statFollow, writeContainerFile } from './container-files.js';
-import { mappedPort, removeContainer, startContainer, sweepAbandoned } from './container-lifecycle.js';
+import {
+  imageWorkingDir,
+  mappedPort,
+  removeContainer,
+  startContainer,
+  sweepAbandoned,
+} from './container-lifecycle.js';
 import { listDirectory, listGlob } from './container-listing.js';
 import { planContainer, STATE_DIR } from './container-spec.js';
 import {
@@ -60,6 +66,7 @@ import {
 import { EngineClient } from './engine-client.js';
 import { readViaExec, sizeViaExec, writeViaExec } from './exec-files.js';
 import { openExecStream } from './exec-stream.js';
+import { needsImageWorkdir } from './hardening.js';
 import { runExec } from './run-exec.js';
 import { LOGIN_SHELL_ARGV, openContainerTerminal } from './terminal.js';
 
@@ -86,6 +93,8 @@ interface HandleState {
    * sandboxed runtime such as gVisor keeps its root filesystem where the archive API cannot see).
    */
   readonly filesViaExec: boolean;
+  /** The root filesystem is read-only: archive writes go to the deepest existing directory. */
+  readonly readOnlyRoot: boolean;
   /** The handle's `env` (the container's own environment). */
   readonly env: Readonly<Record<string, string>>;
   /** Private host directory for this handle's spill files. */
@@ -150,8 +159,12 @@ class DockerExecutionContext implements DockerContext {
   private async spawnContainer(config: SpawnConfig): Promise<ContextHandle> {
     const id = `docker-${randomBytes(6).toString('hex')}`;
     // Bad options are reported before the engine is asked anything.
-    const plan = planContainer(config, id, this.options.image);
+    let plan = planContainer(config, id, this.options.image);
     await this.client.apiPrefix();
+    if (needsImageWorkdir(config)) {
+      // The recommended preset makes the working directory writable, so it must know which it is.
+      plan = planContainer(config, id, this.options.image, await imageWorkingDir(this.client, plan.image));
+    }
     const started = await startContainer(this.client, id, config, plan);
     if (this.closed) {
       // close() ran while the container was being made: it must not outlive the context.
@@ -163,6 +176,7 @@ class DockerExecutionContext implements DockerContext {
       handle,
       containerId: started.containerId,
       filesViaExec: config.user !== undefined || (config.runtime !== undefined && config.runtime !== 'runc'),
+      readOnlyRoot: plan.readOnlyRoot,
       env: { ...config.env },
       spillDir: undefined,
       live: new Set(),
@@ -393,7 +407,7 @@ class DockerExecutionContext implements DockerContext {
       throw new InvalidArgumentError('content', 'must be a string or a Uint8Array');
     }
     if (state.filesViaExec) await writeViaExec(this.client, state.containerId, absolute, data);
-    else await writeContainerFile(this.client, state.containerId, absolute, data);
+    else await writeContainerFile(this.client, state.containerId, absolute, data, state.readOnlyRoot);
   }
 
   async listFiles(handle: ContextHandle, path: string): Promise<FileEntry[]> {
