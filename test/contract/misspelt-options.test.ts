@@ -22,27 +22,24 @@ import { createContextStdioTransport, createMcpServer } from '../../src/mcp/inde
 import { resolveConformanceOptions } from '../../src/testing/options.js';
 import { createGlobTool, createTools } from '../../src/tools/index.js';
 
-/** The call fails (sync or async) with an InvalidArgumentError for `field` suggesting `guess`. */
-async function expectUnknown(call: () => unknown, field: string, guess: string | null): Promise<void> {
-  let error: unknown;
+/** What the call throws or rejects with (undefined when it succeeds). */
+async function thrown(call: () => unknown): Promise<unknown> {
   try {
     await call();
-  } catch (caught) {
-    error = caught;
+    return undefined;
+  } catch (error) {
+    return error;
   }
-  expect(error, `${field} was accepted`).toBeInstanceOf(InvalidArgumentError);
-  expect((error as InvalidArgumentError).field).toBe(field);
-  expect((error as Error).message).toContain('is not an option of');
-  if (guess !== null) expect((error as Error).message).toContain(`did you mean ${JSON.stringify(guess)}?`);
+}
+
+/** The call fails (sync or async) with an InvalidArgumentError for `field` suggesting `guess`. */
+async function expectUnknown(call: () => unknown, field: string, guess: string | null): Promise<void> {
+  await expectInvalid(call, field, 'is not an option of');
+  if (guess !== null) expect(String(await thrown(call))).toContain(`did you mean ${JSON.stringify(guess)}?`);
 }
 
 async function expectInvalid(call: () => unknown, field: string, text: string): Promise<void> {
-  let error: unknown;
-  try {
-    await call();
-  } catch (caught) {
-    error = caught;
-  }
+  const error = await thrown(call);
   expect(error, `${field} was accepted`).toBeInstanceOf(InvalidArgumentError);
   expect((error as InvalidArgumentError).field).toBe(field);
   expect((error as Error).message).toContain(text);
