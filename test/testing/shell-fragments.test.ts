@@ -175,10 +175,12 @@ describe.each(shells)('suite commands under %s', (_name, shell) => {
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
     });
+    // Listen before opening the gate: the shell may see the file and exit before writeFile resolves.
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(out, 'passed a closed gate').toBe('');
     await writeFile(gate, '');
-    const code = await new Promise((resolve) => child.once('exit', resolve));
+    const code = await exited;
     expect(code).toBe(0);
     expect(out).toBe('through\n');
   });
