@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Tests that run the built CLI rebuild dist/ first when src/ is newer than the last build.
+    globalSetup: ['test/support/fresh-dist.ts'],
   },
 });
