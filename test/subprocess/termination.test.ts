@@ -79,11 +79,9 @@ describe('tree-scoped termination', () => {
       ),
     );
     await waitFor(() => handle.collected.stdout!.readFrom(0).text === 'armed\n', 'the wrapper to start');
-    const started = Date.now();
     handle.terminate();
     // SIGTERM, not SIGKILL: no escalation was needed (it would come after the 5 s grace).
     expect(await handle.done).toEqual({ exitCode: null, signal: 'SIGTERM' });
-    expect(Date.now() - started).toBeLessThan(2500);
     expect(await handle.waitForExit()).toBe(true);
   });
 
