@@ -9,7 +9,7 @@ import { createProcessContext } from '../../src/contexts/process/index.js';
 import type { ContextHandle, ExecutionContext } from '../../src/contract/types.js';
 import { InvalidArgumentError } from '../../src/errors/index.js';
 import { createMcpServer, type McpTool } from '../../src/mcp/index.js';
-import { newMarker, pidsWithMarker, waitForNoMarker } from './process-markers.js';
+import { newMarker, pidsWithMarker, waitForNoMarker } from '../support/process-markers.js';
 
 let root: string;
 let context: ExecutionContext;

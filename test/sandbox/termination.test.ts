@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProcessContext, type ProcessContext } from '../../src/contexts/process/index.js';
 import { createSandboxPolicy } from '../../src/sandbox/index.js';
+import { newSleepMarker } from '../support/process-markers.js';
 import { pidsWithMarker, waitFor } from './run-confined.js';
 
 // Longer than any test's deadline: a command that needed the KILL after the grace fails its test by
@@ -34,7 +35,7 @@ describe('terminating sandboxed commands', () => {
       // The TERM lands while bubblewrap is still setting up (SIGTERM ignored there): it must reach the
       // command once the command can take it, not wait for the KILL after the grace period.
       for (let round = 0; round < 8; round++) {
-        const marker = `91${round}.${process.pid}${Date.now() % 100000}`;
+        const marker = newSleepMarker();
         const handle = await context.spawn({ cwd: ws });
         await context.execBackground!(handle, `sleep ${marker}`);
         await context.destroy(handle);
@@ -80,7 +81,7 @@ describe('terminating sandboxed commands', () => {
       if (context.openTerminal === undefined)
         throw new Error('node-pty is not installed: terminals cannot be tested');
       const handle = await context.spawn({ cwd: ws });
-      const marker = `93.${process.pid}${Date.now() % 100000}`;
+      const marker = newSleepMarker();
       const terminal = await context.openTerminal(handle, { cols: 80, rows: 24, shell: ['/bin/sh', '-i'] });
       let screen = '';
       terminal.onData((chunk) => {
