@@ -6,6 +6,8 @@
  */
 
 export { ByteBudget, type ByteBudgetOptions, type ByteBudgetUsage } from './byte-budget.js';
+export { copyEntry } from './copy-entry.js';
+export { createDevFilesystem, type DevFdTable, DevFilesystem, type DevFilesystemOptions } from './dev-fs.js';
 export { fdRelativeWalk } from './dir-walk.js';
 export {
   describeVfsCode,
@@ -38,6 +40,14 @@ export {
   type MemorySeedEntry,
 } from './memory/memory-fs.js';
 export type { ContentLoader } from './memory/nodes.js';
+export { isMountable, MOUNTED_VIEW, type Mountable, VfsRedirect } from './mount-redirect.js';
+export {
+  createMountTable,
+  type MountInfo,
+  type MountOptions,
+  MountTable,
+  type MountTableOptions,
+} from './mount-table.js';
 export { assertPathArgument, isWithin } from './path-scope.js';
 export { DEFAULT_CHUNK_BYTES, readChunksVia } from './read-chunks.js';
 export type { FileEntry, FileSystem, WriteOptions } from './types.js';

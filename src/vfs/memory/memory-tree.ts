@@ -133,6 +133,7 @@ export class MemoryTree {
       nlink: node.nlink,
       uid: this.uid,
       gid: this.gid,
+      rdev: node.type === 'char-device' ? node.rdev : undefined,
     };
   }
 
