@@ -6,6 +6,11 @@
  */
 
 export { ByteBudget, type ByteBudgetOptions, type ByteBudgetUsage } from './byte-budget.js';
+export {
+  type ContainedFilesystem,
+  type ContainedFilesystemOptions,
+  createContainedFilesystem,
+} from './contained-fs.js';
 export { copyEntry } from './copy-entry.js';
 export { createDevFilesystem, type DevFdTable, DevFilesystem, type DevFilesystemOptions } from './dev-fs.js';
 export { fdRelativeWalk } from './dir-walk.js';
