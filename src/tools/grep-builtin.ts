@@ -3,6 +3,8 @@
  * (size-probed first) and matched line by line with a linear-time engine (see `grep-pattern.ts`).
  * @module
  */
+
+import { type Cooperate, createCooperate } from '../commands/cooperate.js';
 import type { ContextHandle, ExecutionContext, FileEntry } from '../contract/types.js';
 import { requireMethod } from './capability.js';
 import { binaryReason, binaryReasonOfText } from './file-kind.js';
@@ -36,20 +38,31 @@ export interface BuiltinGrepLimits {
 /** Directories the built-in search never enters (ripgrep skips them through .gitignore in most repositories). */
 const SKIPPED_DIRECTORIES = new Set(['node_modules']);
 
-/** Search one text. Null when nothing matches; `lines` is filled only when `withLines`. */
-export function searchText(
+/**
+ * Search one text. Null when nothing matches; `lines` is filled only when `withLines`. Between
+ * lines it yields to the host whenever `cooperate` says its time slice is used up, and then calls
+ * `checkpoint` (which throws to end the search: cancelled, or past its deadline).
+ */
+export async function searchText(
   path: string,
   text: string,
   regex: LineMatcher,
   contextLines: number,
   withLines: boolean,
-): GrepFile | null {
+  cooperate: Cooperate = createCooperate(),
+  checkpoint: () => void = () => {},
+): Promise<GrepFile | null> {
   const lines = text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const matches: number[] = [];
   for (const [i, raw] of lines.entries()) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (regex.test(line)) matches.push(i);
+    const pause = cooperate();
+    if (pause !== undefined) {
+      await pause;
+      checkpoint();
+    }
   }
   if (matches.length === 0) return null;
   const out: GrepLine[] = [];
@@ -83,6 +96,7 @@ export async function builtinGrep(
 ): Promise<GrepReport> {
   const regex = compileLinePattern(query.pattern, query.caseInsensitive);
   const deadline = Date.now() + limits.timeoutMs;
+  const cooperate = createCooperate();
   const checkpoint = (): void => {
     if (signal?.aborted) throw new ToolFailure('grep was cancelled.');
     if (Date.now() > deadline) throw timedOut(limits.timeoutMs);
@@ -114,12 +128,14 @@ export async function builtinGrep(
     const text = await readText(context, handle, entry.path);
     // Binary files are skipped without a note, as ripgrep does, so both engines read the same.
     if (text === null) continue;
-    const found = searchText(
+    const found = await searchText(
       entry.path,
       text,
       regex,
       query.contextLines,
       query.mode === 'content' && !droppedLines,
+      cooperate,
+      checkpoint,
     );
     if (found === null) continue;
     stored += found.lines.length;

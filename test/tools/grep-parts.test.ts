@@ -7,13 +7,13 @@ import { parseRipgrepOutput, ripgrepArgv } from '../../src/tools/grep-ripgrep.js
 const text = 'alpha\nbeta\ngamma alpha\ndelta\nepsilon\nzeta\neta alpha\r\n';
 
 describe('searchText (built-in matcher)', () => {
-  it('counts matching lines and returns none for no match', () => {
-    expect(searchText('/f', text, /alpha/, 0, false)).toEqual({ path: '/f', count: 3, lines: [] });
-    expect(searchText('/f', text, /omega/, 0, true)).toBeNull();
+  it('counts matching lines and returns none for no match', async () => {
+    expect(await searchText('/f', text, /alpha/, 0, false)).toEqual({ path: '/f', count: 3, lines: [] });
+    expect(await searchText('/f', text, /omega/, 0, true)).toBeNull();
   });
 
-  it('returns matches with merged context ranges and strips CR', () => {
-    const found = searchText('/f', text, /alpha/, 1, true)!;
+  it('returns matches with merged context ranges and strips CR', async () => {
+    const found = (await searchText('/f', text, /alpha/, 1, true))!;
     expect(found.lines.map((l) => [l.lineNumber, l.isMatch])).toEqual([
       [1, true],
       [2, false],

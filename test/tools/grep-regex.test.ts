@@ -199,6 +199,16 @@ describe('the regex bomb through the grep tool', () => {
     expect(maxLatenessMs).toBeLessThan(1000);
   });
 
+  it('a 16 MiB file is searched without holding the host timer (the search yields between lines)', async () => {
+    const line = `${'word '.repeat(15)}end\n`;
+    writeFileSync(`${builtin.dir}/big.txt`, line.repeat(Math.floor((16 * 1024 * 1024 - 1024) / line.length)));
+    const { result, maxLatenessMs } = await timerLateness(() =>
+      builtin.call('grep', { pattern: '(\\w+\\s*)+z', path: 'big.txt' }),
+    );
+    expect(text(result)).toBe(`No matches in ${builtin.dir}/big.txt.`);
+    expect(maxLatenessMs).toBeLessThan(250);
+  });
+
   it('both engines refuse look-around with the same message', async () => {
     const [a, b] = await Promise.all([builtin, ripgrep].map((w) => w.call('grep', { pattern: 'a(?=b)' })));
     expect(a!.isError).toBe(true);
