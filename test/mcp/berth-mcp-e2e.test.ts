@@ -259,7 +259,7 @@ describe('berth mcp --context docker', () => {
     const serverPid = transport.pid!;
     try {
       expect(client.getInstructions()).toMatch(
-        /run in berth: docker context \(berth-test:busybox, network deny\)/,
+        /run in berth: docker context \(berth-test:busybox, network deny, hardened\)/,
       );
       const bash = await client.callTool({
         name: 'bash',
