@@ -6,5 +6,6 @@
 import type { CommandSpec } from '../command.js';
 import { catCommand } from './cat.js';
 import { headCommand } from './head.js';
+import { tailCommand } from './tail.js';
 
-export const textCommands: readonly CommandSpec[] = [catCommand, headCommand];
+export const textCommands: readonly CommandSpec[] = [catCommand, headCommand, tailCommand];
