@@ -45,12 +45,11 @@ const OPTIONS = [
   ...DIGITS,
 ] as const;
 
-/** The obsolete `tail [-+]NUM[bcl][f] [FILE]` form, or `undefined` when the line is not in it. */
-function obsoleteForm(argv: readonly string[], plan: TailPlan): boolean | 'overflow' {
+/** Read the obsolete `tail [-+]NUM[bcl][f] [FILE]` form into `plan`; false when the line is not in it. */
+function obsoleteForm(argv: readonly string[], plan: TailPlan): boolean {
   const n = argv.length - 1;
-  const second = argv[2];
-  if (!(n === 1 || (n === 2 && !(second !== undefined && second.startsWith('-') && second.length > 1))))
-    return false;
+  const secondIsOption = /^-./.test(argv[2] ?? '');
+  if (!(n === 1 || (n === 2 && !secondIsOption))) return false;
   const m = /^([+-])(\d*)([bcl]?)(f?)$/.exec(argv[1] ?? '');
   if (m === null) return false;
   const [, sign, digits, unit, follow] = m as unknown as [string, string, string, string, string];
@@ -77,7 +76,7 @@ async function tail(ctx: CommandContext): Promise<number> {
     sleepMs: 1000,
   };
   let argv = ctx.argv;
-  if (obsoleteForm(argv, plan) === true) argv = [argv[0] as string, ...argv.slice(2)];
+  if (obsoleteForm(argv, plan)) argv = [argv[0] as string, ...argv.slice(2)];
   const line = await parseCommandLine({ ...ctx, argv }, 'tail', { options: OPTIONS });
   if (typeof line === 'number') return line;
   for (const o of line.options) {
