@@ -5,7 +5,15 @@
  */
 import type { CommandSpec } from '../command.js';
 import { catCommand } from './cat.js';
+import { cutCommand } from './cut.js';
 import { headCommand } from './head.js';
 import { tailCommand } from './tail.js';
+import { trCommand } from './tr.js';
 
-export const textCommands: readonly CommandSpec[] = [catCommand, headCommand, tailCommand];
+export const textCommands: readonly CommandSpec[] = [
+  catCommand,
+  headCommand,
+  tailCommand,
+  cutCommand,
+  trCommand,
+];
