@@ -91,8 +91,9 @@ export function parseFieldList(text: string, options: FieldListOptions): ParsedF
   const merged: { lo: bigint; hi: bigint }[] = [];
   for (const r of ranges) {
     const last = merged[merged.length - 1];
-    if (last !== undefined && r.lo <= last.hi) last.hi = r.hi > last.hi ? r.hi : last.hi;
-    else merged.push({ ...r });
+    if (last !== undefined && r.lo <= last.hi) {
+      if (r.hi > last.hi) last.hi = r.hi;
+    } else merged.push({ ...r });
   }
   const toNumber = (v: bigint): number =>
     v >= UINTMAX_MAX || v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.POSITIVE_INFINITY : Number(v);

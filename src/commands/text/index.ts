@@ -7,6 +7,7 @@ import type { CommandSpec } from '../command.js';
 import { catCommand } from './cat.js';
 import { cutCommand } from './cut.js';
 import { headCommand } from './head.js';
+import { sortCommand } from './sort/sort.js';
 import { tailCommand } from './tail.js';
 import { trCommand } from './tr.js';
 
@@ -16,4 +17,5 @@ export const textCommands: readonly CommandSpec[] = [
   tailCommand,
   cutCommand,
   trCommand,
+  sortCommand,
 ];

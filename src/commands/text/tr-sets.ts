@@ -84,7 +84,7 @@ function printable(bytes: readonly number[]): string {
 }
 
 /** Resolve backslash escapes: the bytes, and which of them were escaped. */
-function unescape(bytes: Uint8Array, warnings: string[]): { s: number[]; escaped: boolean[] } {
+function resolveEscapes(bytes: Uint8Array, warnings: string[]): { s: number[]; escaped: boolean[] } {
   const s: number[] = [];
   const escaped: boolean[] = [];
   const simple: Record<number, number> = { 92: 92, 97: 7, 98: 8, 102: 12, 110: 10, 114: 13, 116: 9, 118: 11 };
@@ -138,7 +138,7 @@ function unescape(bytes: Uint8Array, warnings: string[]): { s: number[]; escaped
 /** Parse one SET operand (its bytes). Throws {@link TrError} with GNU's message. */
 export function parseSet(bytes: Uint8Array): ParsedSet {
   const warnings: string[] = [];
-  const { s, escaped } = unescape(bytes, warnings);
+  const { s, escaped } = resolveEscapes(bytes, warnings);
   const len = s.length;
   const at = (i: number, c: string): boolean => i < len && s[i] === c.charCodeAt(0) && !escaped[i];
   const elements: SetElement[] = [];
