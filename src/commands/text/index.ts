@@ -10,6 +10,8 @@ import { headCommand } from './head.js';
 import { sortCommand } from './sort/sort.js';
 import { tailCommand } from './tail.js';
 import { trCommand } from './tr.js';
+import { uniqCommand } from './uniq.js';
+import { wcCommand } from './wc.js';
 
 export const textCommands: readonly CommandSpec[] = [
   catCommand,
@@ -18,4 +20,6 @@ export const textCommands: readonly CommandSpec[] = [
   cutCommand,
   trCommand,
   sortCommand,
+  uniqCommand,
+  wcCommand,
 ];
