@@ -5,8 +5,11 @@
  */
 import type { CommandSpec } from '../command.js';
 import { catCommand } from './cat.js';
+import { commCommand } from './comm.js';
 import { cutCommand } from './cut.js';
 import { headCommand } from './head.js';
+import { joinCommand } from './join.js';
+import { pasteCommand } from './paste.js';
 import { sortCommand } from './sort/sort.js';
 import { tailCommand } from './tail.js';
 import { trCommand } from './tr.js';
@@ -22,4 +25,7 @@ export const textCommands: readonly CommandSpec[] = [
   sortCommand,
   uniqCommand,
   wcCommand,
+  pasteCommand,
+  joinCommand,
+  commCommand,
 ];
