@@ -97,3 +97,20 @@ export function countToNumber(value: bigint): number {
 export function countErrorSuffix(result: ParsedCount): string {
   return result.kind === 'overflow' ? ': Value too large for defined data type' : '';
 }
+
+export type RangedCount =
+  | { readonly ok: true; readonly value: bigint }
+  | { readonly ok: false; readonly suffix: string };
+
+/**
+ * gnulib's `xdectoumax`: a count within `min..max`. A failure carries what GNU appends to its
+ * message: nothing for text that is no number, `: Numerical result out of range` outside the
+ * range, `: Value too large for defined data type` past 2^64.
+ */
+export function rangedCount(text: string, min: bigint, max: bigint, suffixes = ''): RangedCount {
+  const r = parseCount(text, suffixes);
+  if (r.kind === 'invalid') return { ok: false, suffix: '' };
+  if (r.kind === 'overflow') return { ok: false, suffix: ': Value too large for defined data type' };
+  if (r.value < min || r.value > max) return { ok: false, suffix: ': Numerical result out of range' };
+  return { ok: true, value: r.value };
+}
