@@ -13,13 +13,19 @@ import { headCommand } from './head.js';
 import { joinCommand } from './join.js';
 import { nlCommand } from './nl.js';
 import { pasteCommand } from './paste.js';
+import { printfCommand } from './printf.js';
 import { revCommand } from './rev.js';
+import { seqCommand } from './seq.js';
+import { shufCommand } from './shuf.js';
 import { sortCommand } from './sort/sort.js';
+import { stringsCommand } from './strings.js';
 import { tacCommand } from './tac.js';
 import { tailCommand } from './tail.js';
+import { teeCommand } from './tee.js';
 import { trCommand } from './tr.js';
 import { uniqCommand } from './uniq.js';
 import { wcCommand } from './wc.js';
+import { yesCommand } from './yes.js';
 
 export const textCommands: readonly CommandSpec[] = [
   catCommand,
@@ -39,4 +45,10 @@ export const textCommands: readonly CommandSpec[] = [
   expandCommand,
   unexpandCommand,
   nlCommand,
+  printfCommand,
+  seqCommand,
+  yesCommand,
+  teeCommand,
+  stringsCommand,
+  shufCommand,
 ];
