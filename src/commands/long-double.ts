@@ -123,7 +123,8 @@ export function add(a: LongDouble, b: LongDouble): LongDouble {
   if (a.kind === 'inf')
     return b.kind === 'inf' && b.negative !== a.negative ? { kind: 'nan', negative: true } : a;
   if (b.kind === 'inf') return b;
-  const e = a.exponent < b.exponent ? a.exponent : b.exponent;
+  let e = a.exponent;
+  if (b.exponent < e) e = b.exponent;
   const av = (a.negative ? -a.mantissa : a.mantissa) << (a.exponent - e);
   const bv = (b.negative ? -b.mantissa : b.mantissa) << (b.exponent - e);
   const sum = av + bv;
