@@ -10,8 +10,10 @@ import { cutCommand } from './cut.js';
 import { expandCommand, unexpandCommand } from './expand.js';
 import { foldCommand } from './fold.js';
 import { headCommand } from './head.js';
+import { hexdumpCommand } from './hexdump.js';
 import { joinCommand } from './join.js';
 import { nlCommand } from './nl.js';
+import { odCommand } from './od.js';
 import { pasteCommand } from './paste.js';
 import { printfCommand } from './printf.js';
 import { revCommand } from './rev.js';
@@ -25,6 +27,7 @@ import { teeCommand } from './tee.js';
 import { trCommand } from './tr.js';
 import { uniqCommand } from './uniq.js';
 import { wcCommand } from './wc.js';
+import { xxdCommand } from './xxd.js';
 import { yesCommand } from './yes.js';
 
 export const textCommands: readonly CommandSpec[] = [
@@ -51,4 +54,7 @@ export const textCommands: readonly CommandSpec[] = [
   teeCommand,
   stringsCommand,
   shufCommand,
+  odCommand,
+  xxdCommand,
+  hexdumpCommand,
 ];
