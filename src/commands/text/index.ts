@@ -20,6 +20,7 @@ import { revCommand } from './rev.js';
 import { seqCommand } from './seq.js';
 import { shufCommand } from './shuf.js';
 import { sortCommand } from './sort/sort.js';
+import { splitCommand } from './split.js';
 import { stringsCommand } from './strings.js';
 import { tacCommand } from './tac.js';
 import { tailCommand } from './tail.js';
@@ -57,4 +58,5 @@ export const textCommands: readonly CommandSpec[] = [
   odCommand,
   xxdCommand,
   hexdumpCommand,
+  splitCommand,
 ];
