@@ -13,6 +13,7 @@ import { headCommand } from './head.js';
 import { hexdumpCommand } from './hexdump.js';
 import { joinCommand } from './join.js';
 import { nlCommand } from './nl.js';
+import { numfmtCommand } from './numfmt.js';
 import { odCommand } from './od.js';
 import { pasteCommand } from './paste.js';
 import { printfCommand } from './printf.js';
@@ -59,4 +60,5 @@ export const textCommands: readonly CommandSpec[] = [
   xxdCommand,
   hexdumpCommand,
   splitCommand,
+  numfmtCommand,
 ];
