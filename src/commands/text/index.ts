@@ -5,6 +5,7 @@
  */
 import type { CommandSpec } from '../command.js';
 import { catCommand } from './cat.js';
+import { columnCommand } from './column.js';
 import { commCommand } from './comm.js';
 import { cutCommand } from './cut.js';
 import { expandCommand, unexpandCommand } from './expand.js';
@@ -61,4 +62,5 @@ export const textCommands: readonly CommandSpec[] = [
   hexdumpCommand,
   splitCommand,
   numfmtCommand,
+  columnCommand,
 ];
