@@ -129,7 +129,11 @@ function writeTable(
   }
   const columns = Math.max(0, ...rows.map((r) => r.length));
   const widths = new Array<number>(columns).fill(0);
-  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] as number, displayWidth(c))));
+  for (const r of rows) {
+    r.forEach((c, i) => {
+      widths[i] = Math.max(widths[i] as number, displayWidth(c));
+    });
+  }
   for (const r of rows) {
     let text = '';
     for (let i = 0; i < columns; i += 1) {

@@ -9,6 +9,7 @@ import { columnCommand } from './column.js';
 import { commCommand } from './comm.js';
 import { cutCommand } from './cut.js';
 import { expandCommand, unexpandCommand } from './expand.js';
+import { fmtCommand } from './fmt.js';
 import { foldCommand } from './fold.js';
 import { headCommand } from './head.js';
 import { hexdumpCommand } from './hexdump.js';
@@ -63,4 +64,5 @@ export const textCommands: readonly CommandSpec[] = [
   splitCommand,
   numfmtCommand,
   columnCommand,
+  fmtCommand,
 ];

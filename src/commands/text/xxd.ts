@@ -5,7 +5,6 @@
  * @module
  */
 import type { VfsFileHandle } from '../../vfs/filesystem.js';
-import { encodeText } from '../byte-text.js';
 import type { ByteWriter, CommandContext, CommandSpec } from '../command.js';
 import { helpText, printError, runCommand, versionText } from './cli.js';
 import { errorText, openInput, operandPath } from './input.js';
