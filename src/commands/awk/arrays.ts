@@ -1,0 +1,78 @@
+/**
+ * awk's associative arrays: string keys (numbers become keys through CONVFMT, integers as
+ * integers; `a[1,2]` joins with SUBSEP), values of any scalar kind. Every array of a run shares
+ * one element budget, so a program cannot grow arrays without bound.
+ * @module
+ */
+import { AwkFatalError } from './errors.js';
+import type { Value } from './values.js';
+
+/** The element budget shared by the arrays of one run. */
+export class ElementBudget {
+  private used = 0;
+  constructor(readonly limit: number) {}
+
+  add(): void {
+    this.used += 1;
+    if (this.used > this.limit) {
+      throw new AwkFatalError(
+        `arrays hold more than ${this.limit} elements in all (the limit of this shell)`,
+        undefined,
+      );
+    }
+  }
+
+  remove(count: number): void {
+    this.used -= count;
+  }
+}
+
+export class AwkArray {
+  readonly map = new Map<string, Value>();
+
+  constructor(private readonly budget: ElementBudget) {}
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  has(key: string): boolean {
+    return this.map.has(key);
+  }
+
+  /** The element, creating it (uninitialized) as awk does on reference. */
+  get(key: string): Value {
+    const v = this.map.get(key);
+    if (v !== undefined || this.map.has(key)) return v;
+    this.budget.add();
+    this.map.set(key, undefined);
+    return undefined;
+  }
+
+  set(key: string, value: Value): void {
+    const before = this.map.size;
+    this.map.set(key, value);
+    if (this.map.size !== before) {
+      try {
+        this.budget.add();
+      } catch (error) {
+        this.map.delete(key);
+        throw error;
+      }
+    }
+  }
+
+  delete(key: string): void {
+    if (this.map.delete(key)) this.budget.remove(1);
+  }
+
+  clear(): void {
+    this.budget.remove(this.map.size);
+    this.map.clear();
+  }
+
+  /** A snapshot of the keys (a loop body may add or delete elements). */
+  keys(): string[] {
+    return [...this.map.keys()];
+  }
+}
