@@ -464,6 +464,18 @@ export class Compiler {
 
   private field(index: Expr, at: SourcePosition): SyncExpr {
     const rt = this.rt;
+    if (index.k === 'num' && index.value >= 1) {
+      const i = rt.fieldIndex(index.value, at);
+      const rec = rt.rec;
+      return {
+        sync: true,
+        type: 'any',
+        v: () => rec.fieldValue(i),
+        n: () => rec.fieldNum(i),
+        s: () => rec.fieldText(i),
+        b: () => toBool(rec.fieldValue(i)),
+      };
+    }
     if (index.k === 'num') {
       const i = rt.fieldIndex(index.value, at);
       return {

@@ -252,6 +252,8 @@ async function mainLoop(
 ): Promise<void> {
   const g = rt.globals;
   const allSync = rules.every((r) => r.testSync && r.action.sync);
+  let checkEvery = 1;
+  let sinceCheck = 0;
   for (;;) {
     if (input.current === undefined) {
       if (!(await input.openNext())) return;
@@ -300,10 +302,18 @@ async function mainLoop(
         if (f === FLOW_NEXTFILE) nextFile = true;
       }
       if (nextFile || input.current !== reader) break;
-      const p = m.tick();
-      if (p !== undefined) {
-        await p;
-        await flushWarnings();
+      // The clock is read every `checkEvery` records: more often while records are slow.
+      sinceCheck += 1;
+      if (sinceCheck >= checkEvery) {
+        sinceCheck = 0;
+        const p = m.tick();
+        if (p !== undefined) {
+          checkEvery = checkEvery > 1 ? checkEvery >> 1 : 1;
+          await p;
+          await flushWarnings();
+        } else if (checkEvery < 64) {
+          checkEvery <<= 1;
+        }
       }
       r = reader.tryNext(rt.recordMode);
     } while (r !== undefined && r !== null);

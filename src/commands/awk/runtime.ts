@@ -10,6 +10,7 @@ import { AwkFatalError } from './errors.js';
 import { fieldSplitter, patternSplitter, type Splitter, widthSplitter } from './fields.js';
 import type { AwkLimits } from './limits.js';
 import { numberToString } from './printf.js';
+import { CurrentRecord, type LazySplit } from './record.js';
 import type { RecordMode } from './records.js';
 import { compileRegex } from './regex.js';
 import type { SourcePosition } from './source.js';
@@ -71,14 +72,9 @@ export class Runtime {
   private fsSource = ' ';
   private splitMode: 'fs' | 'widths' | 'pattern' = 'fs';
 
-  // The record.
-  private record = '';
-  private recordStale = false;
-  private readonly fields: Value[] = [];
-  private assigned: boolean[] | undefined;
-  private nf = 0;
-  private split = true;
-  private recordSplitter: Splitter;
+  /** The current record and its fields. */
+  readonly rec: CurrentRecord;
+  private lazy: LazySplit | undefined = { kind: 'blanks' };
 
   constructor(
     readonly limits: AwkLimits,
@@ -113,7 +109,20 @@ export class Runtime {
     g[SLOT.ARGV] = new AwkArray(this.budget);
     g[SLOT.PROCINFO] = new AwkArray(this.budget);
     this.splitter = fieldSplitter(' ', false, false);
-    this.recordSplitter = this.splitter;
+    const rt = this;
+    this.rec = new CurrentRecord(
+      {
+        toStr: (v) => rt.toStr(v),
+        get ofs() {
+          return rt.ofs;
+        },
+        maxChars: limits.maxStringChars,
+        nfChanged: (nf) => {
+          g[SLOT.NF] = nf;
+        },
+      },
+      this.splitter,
+    );
   }
 
   array(slot: number): AwkArray {
@@ -214,6 +223,18 @@ export class Runtime {
     } else {
       this.splitter = fieldSplitter(this.fsSource, this.ignoreCase, paragraph);
     }
+    this.lazy = undefined;
+    if (this.splitMode === 'fs' && !paragraph) {
+      const fs = this.fsSource;
+      if (fs === ' ') this.lazy = { kind: 'blanks' };
+      else if (
+        fs.length === 1 &&
+        fs !== '\\' &&
+        (!this.ignoreCase || fs.toLowerCase() === fs.toUpperCase())
+      ) {
+        this.lazy = { kind: 'char', code: fs.charCodeAt(0) };
+      }
+    }
   }
 
   private updateRecordMode(): void {
@@ -238,54 +259,27 @@ export class Runtime {
 
   /** A new record (from input or `$0 = ...`): fields are split when first needed. */
   setRecord(text: string): void {
-    this.record = text;
-    this.recordStale = false;
-    this.split = false;
-    this.assigned = undefined;
-    this.recordSplitter = this.splitter;
-  }
-
-  private ensureSplit(): void {
-    if (this.split) return;
-    const fields = this.fields;
-    fields.length = 0;
-    this.recordSplitter(this.record, fields as string[], undefined);
-    this.nf = fields.length;
-    this.split = true;
-    this.globals[SLOT.NF] = this.nf;
+    this.rec.set(text, this.splitter, this.lazy);
   }
 
   /** `$0` as text. */
   recordText(): string {
-    if (this.recordStale) this.rebuild();
-    return this.record;
+    return this.rec.recordText();
   }
 
   /** `$i` as text. */
   fieldText(i: number): string {
-    if (i === 0) return this.recordText();
-    if (!this.split) this.ensureSplit();
-    if (i > this.nf) return '';
-    const f = this.fields[i - 1];
-    return typeof f === 'string' ? f : this.toStr(f);
+    return i === 0 ? this.rec.recordText() : this.rec.fieldText(i);
   }
 
   /** `$i` as a number. */
   fieldNum(i: number): number {
-    if (i === 0) return toNum(this.recordText());
-    if (!this.split) this.ensureSplit();
-    if (i > this.nf) return 0;
-    return toNum(this.fields[i - 1]);
+    return i === 0 ? toNum(this.rec.recordText()) : this.rec.fieldNum(i);
   }
 
   /** `$i` as a value (input text that looks numeric is a strnum). */
   fieldValue(i: number): Value {
-    if (i === 0) return inputValue(this.recordText());
-    if (!this.split) this.ensureSplit();
-    if (i > this.nf) return '';
-    const f = this.fields[i - 1];
-    if (typeof f === 'string' && this.assigned?.[i - 1] !== true) return inputValue(f);
-    return f;
+    return i === 0 ? inputValue(this.rec.recordText()) : this.rec.fieldValue(i);
   }
 
   /** The field number an expression's value names (gawk's checks). */
@@ -300,63 +294,24 @@ export class Runtime {
   }
 
   setField(i: number, v: Value, at: SourcePosition | undefined): void {
-    if (i === 0) {
-      this.setRecord(this.checkLength(this.toStr(v), at));
-      return;
-    }
-    this.ensureSplit();
-    const fields = this.fields;
-    while (this.nf < i) {
-      fields.push('');
-      this.nf += 1;
-    }
-    fields[i - 1] = v;
-    this.assigned ??= [];
-    this.assigned[i - 1] = true;
-    this.globals[SLOT.NF] = this.nf;
-    this.recordStale = true;
+    if (i === 0) this.setRecord(this.checkLength(this.toStr(v), at));
+    else this.rec.setField(i, v, this.limits.maxFields);
   }
 
   getNF(): number {
-    if (!this.split) this.ensureSplit();
-    return this.nf;
+    return this.rec.getNF();
   }
 
   setNF(n: number, at: SourcePosition | undefined): void {
-    this.ensureSplit();
     const count = Math.trunc(n);
-    if (count < 0 || Number.isNaN(count)) throw new AwkFatalError(`NF set to negative value`, at);
+    if (count < 0 || Number.isNaN(count)) throw new AwkFatalError('NF set to negative value', at);
     if (count > this.limits.maxFields) {
       throw new AwkFatalError(
         `NF set to ${count}, beyond the limit of ${this.limits.maxFields} fields of this shell`,
         at,
       );
     }
-    const fields = this.fields;
-    if (count < this.nf) fields.length = count;
-    else while (fields.length < count) fields.push('');
-    this.nf = count;
-    this.globals[SLOT.NF] = count;
-    this.recordStale = true;
-  }
-
-  private rebuild(): void {
-    const parts: string[] = [];
-    let size = 0;
-    for (let i = 0; i < this.nf; i += 1) {
-      const f = this.fields[i];
-      const s = typeof f === 'string' ? f : this.toStr(f);
-      size += s.length + this.ofs.length;
-      if (size > this.limits.maxStringChars) {
-        throw new AwkFatalError(
-          `record longer than ${this.limits.maxStringChars} characters (the limit of this shell)`,
-          undefined,
-        );
-      }
-      parts.push(s);
-    }
-    this.record = parts.join(this.ofs);
-    this.recordStale = false;
+    this.rec.setNF(count);
   }
 
   /** Split `text` the way fields of a record are split now (for `split(s, a)`). */
