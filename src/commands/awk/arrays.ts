@@ -29,6 +29,8 @@ export class ElementBudget {
 
 export class AwkArray {
   readonly map = new Map<string, Value>();
+  /** Whether the program used it as an array yet (before that, `typeof` says `untyped`). */
+  touched = false;
 
   constructor(private readonly budget: ElementBudget) {}
 
@@ -37,11 +39,13 @@ export class AwkArray {
   }
 
   has(key: string): boolean {
+    this.touched = true;
     return this.map.has(key);
   }
 
   /** The element, creating it (uninitialized) as awk does on reference. */
   get(key: string): Value {
+    this.touched = true;
     const v = this.map.get(key);
     if (v !== undefined || this.map.has(key)) return v;
     this.budget.add();
@@ -50,6 +54,7 @@ export class AwkArray {
   }
 
   set(key: string, value: Value): void {
+    this.touched = true;
     const before = this.map.size;
     this.map.set(key, value);
     if (this.map.size !== before) {
@@ -63,16 +68,19 @@ export class AwkArray {
   }
 
   delete(key: string): void {
+    this.touched = true;
     if (this.map.delete(key)) this.budget.remove(1);
   }
 
   clear(): void {
+    this.touched = true;
     this.budget.remove(this.map.size);
     this.map.clear();
   }
 
   /** A snapshot of the keys (a loop body may add or delete elements). */
   keys(): string[] {
+    this.touched = true;
     return [...this.map.keys()];
   }
 }

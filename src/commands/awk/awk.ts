@@ -172,7 +172,7 @@ async function awkMain(ctx: CommandContext, limits: AwkLimits): Promise<number> 
         break;
       }
       case 'source':
-        sources.push({ name: 'cmd. line', text: v });
+        sources.push(commandLineSource(v));
         break;
       case 'file':
       case 'include':
@@ -203,7 +203,7 @@ async function awkMain(ctx: CommandContext, limits: AwkLimits): Promise<number> 
       await err(awkUsage(name));
       return 1;
     }
-    sources.push({ name: 'cmd. line', text });
+    sources.push(commandLineSource(text));
   }
   for (const w of warnings) await err(w);
   let program: Program;
@@ -232,6 +232,11 @@ async function awkMain(ctx: CommandContext, limits: AwkLimits): Promise<number> 
     ...(execMode ? operands.map((a) => (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a) ? `./${a}` : a)) : operands),
   ];
   return runProgram({ program, name, argv, assignments, ctx, limits, sandbox });
+}
+
+/** Program text from the command line; gawk reads it with a newline at its end. */
+function commandLineSource(text: string): ProgramSource {
+  return { name: 'cmd. line', text: text.endsWith('\n') ? text : `${text}\n` };
 }
 
 async function readSource(

@@ -7,7 +7,7 @@
  */
 import { AwkArray } from './arrays.js';
 import type { Expr } from './ast.js';
-import { charCount, charLength, charSlice, mapCase } from './chars.js';
+import { charCount, charLength, charSlice, hasInvalidBytes, mapCase } from './chars.js';
 import type { CExpr, SyncExpr } from './compiled.js';
 import type { Compiler } from './compiler.js';
 import { AwkFatalError, fatal } from './errors.js';
@@ -22,56 +22,8 @@ import { inputValue, NEGATIVE_NAN, toNum, type Value } from './values.js';
 
 type BuiltinCall = Extract<Expr, { k: 'builtin' }>;
 
-const ARITY: Readonly<Record<string, readonly [number, number]>> = {
-  length: [0, 1],
-  substr: [2, 3],
-  index: [2, 2],
-  split: [2, 4],
-  patsplit: [2, 4],
-  sub: [2, 3],
-  gsub: [2, 3],
-  gensub: [3, 4],
-  match: [2, 3],
-  sprintf: [1, Number.POSITIVE_INFINITY],
-  sin: [1, 1],
-  cos: [1, 1],
-  atan2: [2, 2],
-  exp: [1, 1],
-  log: [1, 1],
-  sqrt: [1, 1],
-  int: [1, 1],
-  rand: [0, 0],
-  srand: [0, 1],
-  tolower: [1, 1],
-  toupper: [1, 1],
-  system: [1, 1],
-  close: [1, 2],
-  fflush: [0, 1],
-  systime: [0, 0],
-  strftime: [0, 3],
-  mktime: [1, 2],
-  asort: [1, 3],
-  asorti: [1, 3],
-  and: [2, Number.POSITIVE_INFINITY],
-  or: [2, Number.POSITIVE_INFINITY],
-  xor: [2, Number.POSITIVE_INFINITY],
-  lshift: [2, 2],
-  rshift: [2, 2],
-  compl: [1, 1],
-  strtonum: [1, 1],
-  isarray: [1, 1],
-  typeof: [1, 1],
-};
-
 /** Compile a built-in call. */
 export function compileBuiltin(c: Compiler, e: BuiltinCall): CExpr {
-  const [min, max] = ARITY[e.name] ?? [0, 0];
-  if (e.args.length < min || e.args.length > max) {
-    throw new AwkFatalError(
-      `${e.name}: called with ${e.args.length} argument${e.args.length === 1 ? '' : 's'}`,
-      e.at,
-    );
-  }
   switch (e.name) {
     case 'system':
     case 'close':
@@ -111,7 +63,9 @@ function asyncViaTemporaries(c: Compiler, e: BuiltinCall): CExpr {
       slots.push(-1);
       return a;
     }
-    if (places.includes(i)) {
+    const isPlace =
+      a.k === 'var' || ((e.name === 'sub' || e.name === 'gsub') && (a.k === 'index' || a.k === 'field'));
+    if (places.includes(i) && isPlace) {
       throw new AwkFatalError(
         `${e.name}: argument #${i + 1} may not call a function or use getline here`,
         a.at,
@@ -163,6 +117,17 @@ function ioBuiltin(c: Compiler, e: BuiltinCall): CExpr {
 function syncBuiltin(c: Compiler, e: BuiltinCall): SyncExpr {
   const rt = c.rt;
   const at = e.at;
+  /** gawk warns once when character counting meets bytes that are not UTF-8. */
+  const chars = (s: string): string => {
+    if (!c.m.warnedMultibyte && hasInvalidBytes(s)) {
+      c.m.warnedMultibyte = true;
+      c.m.warn(
+        at,
+        'Invalid multibyte data detected. There may be a mismatch between your data and your locale',
+      );
+    }
+    return s;
+  };
   const arg = (i: number): SyncExpr => c.syncExpr(e.args[i] as Expr);
   const numFn = (f: (x: number) => number): SyncExpr => {
     const x = arg(0);
@@ -171,7 +136,7 @@ function syncBuiltin(c: Compiler, e: BuiltinCall): SyncExpr {
   switch (e.name) {
     case 'length': {
       const a = e.args[0];
-      if (a === undefined) return c.num(() => charLength(rt.recordText()));
+      if (a === undefined) return c.num(() => charLength(chars(rt.recordText())));
       if (a.k === 'var') {
         const li = c.localIndex(a.name);
         if (li === undefined && c.symbols.isGlobalArray(a.name)) {
@@ -181,24 +146,24 @@ function syncBuiltin(c: Compiler, e: BuiltinCall): SyncExpr {
         if (li !== undefined) {
           return c.num(() => {
             const slot = rt.frame[li];
-            return slot instanceof AwkArray ? slot.size : charLength(rt.toStr(slot as Value));
+            return slot instanceof AwkArray ? slot.size : charLength(chars(rt.toStr(slot as Value)));
           });
         }
       }
       const x = arg(0);
-      return c.num(() => charLength(x.s()));
+      return c.num(() => charLength(chars(x.s())));
     }
     case 'substr': {
       const s = arg(0);
       const m = arg(1);
       const n = e.args.length > 2 ? arg(2) : undefined;
-      return c.str(() => substr(s.s(), m.n(), n?.n()));
+      return c.str(() => substr(chars(s.s()), m.n(), n?.n()));
     }
     case 'index': {
       const s = arg(0);
       const t = arg(1);
       return c.num(() => {
-        const hay = s.s();
+        const hay = chars(s.s());
         const at = hay.indexOf(t.s());
         return at === -1 ? 0 : charCount(hay, at) + 1;
       });
@@ -251,7 +216,7 @@ function syncBuiltin(c: Compiler, e: BuiltinCall): SyncExpr {
     case 'sqrt':
       return numFn((x) => {
         if (x < 0) {
-          c.m.warn(at, `sqrt: called with negative argument ${rt.numStr(x)}`);
+          c.m.warn(at, `sqrt: received negative argument ${rt.numStr(x)}`);
           return NEGATIVE_NAN;
         }
         return Math.sqrt(x);
@@ -274,7 +239,7 @@ function syncBuiltin(c: Compiler, e: BuiltinCall): SyncExpr {
     case 'toupper': {
       const s = arg(0);
       const upper = e.name === 'toupper';
-      return c.str(() => mapCase(s.s(), upper));
+      return c.str(() => mapCase(chars(s.s()), upper));
     }
     case 'systime':
       return c.num(() => systime());
@@ -341,7 +306,9 @@ function syncBuiltin(c: Compiler, e: BuiltinCall): SyncExpr {
       if (a.k === 'var') {
         const li = c.localIndex(a.name);
         if (li !== undefined) return c.num(() => (rt.frame[li] instanceof AwkArray ? 1 : 0));
-        return c.num(() => (c.symbols.isGlobalArray(a.name) ? 1 : 0));
+        if (!c.symbols.isGlobalArray(a.name)) return c.num(() => 0);
+        const arr = c.arrayOf(a.name, a.at);
+        return c.num(() => (arr().touched ? 1 : 0));
       }
       return c.num(() => 0);
     }
@@ -358,19 +325,12 @@ function toBits(n: number, name: string, at: SourcePosition, c: Compiler): bigin
 
 /** gawk's `strtonum`: `0x` hex, leading-zero octal, else decimal. */
 export function strtonum(s: string): number {
+  // gawk takes hex and octal only unsigned; "-0x10" reads as decimal (-0).
   const t = s.trimStart();
-  if (/^[-+]?0[xX][0-9a-fA-F]/.test(t)) {
-    const m = /^([-+]?)0[xX]([0-9a-fA-F]+)/.exec(t) as RegExpExecArray;
-    const v = Number.parseInt(m[2] as string, 16);
-    return m[1] === '-' ? -v : v;
-  }
-  if (/^[-+]?0[0-7]/.test(t)) {
-    const m = /^([-+]?)(0[0-7]*)([89.eE]?)/.exec(t) as RegExpExecArray;
-    if (m[3] === '') {
-      const v = Number.parseInt(m[2] as string, 8);
-      return m[1] === '-' ? -v : v;
-    }
-  }
+  const hex = /^0[xX]([0-9a-fA-F]+)/.exec(t);
+  if (hex !== null) return Number.parseInt(hex[1] as string, 16);
+  const oct = /^(0[0-7]*)([89.eE]?)/.exec(t);
+  if (oct !== null && oct[2] === '') return Number.parseInt(oct[1] as string, 8);
   return toNum(t);
 }
 
@@ -743,7 +703,10 @@ function typeofBuiltin(c: Compiler, a: Expr): SyncExpr {
   if (a.k === 'var') {
     const li = c.localIndex(a.name);
     if (li !== undefined) return c.str(() => describe(rt.frame[li]));
-    if (c.symbols.isGlobalArray(a.name)) return c.str(() => 'array');
+    if (c.symbols.isGlobalArray(a.name)) {
+      const arr = c.arrayOf(a.name, a.at);
+      return c.str(() => (arr().touched ? 'array' : 'untyped'));
+    }
     const slot = c.symbols.slot(a.name);
     return c.str(() => describe(rt.globals[slot]));
   }

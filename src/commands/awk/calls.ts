@@ -40,12 +40,12 @@ function compileCall(c: Compiler, e: Extract<Expr, { k: 'call' }>): CExpr {
   const m = c.m;
   const passes: ArgPass[] = e.args.map((a, i) => {
     const kind = i < nparams ? info.paramKinds[i] : 'scalar';
-    if (a.k === 'var') return passName(c, a.name, kind, i, a.at, e.name);
+    if (a.k === 'var') return passName(c, a.name, kind, i, a.at, info.def.params[i] ?? '');
     const x = c.expr(a);
     if (i >= nparams) return x.sync ? () => void x.v() : async () => void (await x.v());
     if (kind === 'array') {
-      return () =>
-        fatal(a.at, `function \`${e.name}': argument #${i + 1}: attempt to use scalar as an array`);
+      const param = info.def.params[i] as string;
+      return () => fatal(a.at, `attempt to use scalar parameter \`${param}' as an array`);
     }
     if (x.sync) {
       const v = x.v;
@@ -97,8 +97,10 @@ function passName(
   kind: 'array' | 'scalar' | undefined,
   index: number,
   at: SourcePosition,
-  fname: string,
+  param: string,
 ): ArgPass {
+  // gawk names the parameter and where it came from.
+  const scalarUse = `attempt to use array \`${param} (from ${name})' in a scalar context`;
   const rt = c.rt;
   const li = c.localIndex(name);
   const slot = li === undefined ? c.symbols.slot(name) : -1;
@@ -112,11 +114,7 @@ function passName(
   if (li === undefined && c.symbols.isGlobalArray(name)) {
     const arr = c.arrayOf(name, at);
     if (kind === 'scalar') {
-      return () =>
-        fatal(
-          at,
-          `function \`${fname}': argument #${index + 1}: attempt to use array \`${name}' in a scalar context`,
-        );
+      return () => fatal(at, scalarUse);
     }
     return (frame) => {
       frame[index] = arr();
@@ -129,12 +127,7 @@ function passName(
   }
   return (frame) => {
     const v = read();
-    if (v instanceof AwkArray && kind === 'scalar') {
-      fatal(
-        at,
-        `function \`${fname}': argument #${index + 1}: attempt to use array \`${name}' in a scalar context`,
-      );
-    }
+    if (v instanceof AwkArray && kind === 'scalar') fatal(at, scalarUse);
     frame[index] = v;
   };
 }

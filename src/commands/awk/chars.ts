@@ -79,8 +79,21 @@ export function mapCase(s: string, upper: boolean): string {
   if (/^[\x00-\x7f]*$/.test(s)) return upper ? s.toUpperCase() : s.toLowerCase();
   let out = '';
   for (const ch of s) {
+    const code = ch.charCodeAt(0);
+    // An undecodable byte comes out as U+FFFD, as gawk's round trip through wide characters makes it.
+    if (code >= 0xdc80 && code <= 0xdcff) {
+      out += '\ufffd';
+      continue;
+    }
     const m = upper ? ch.toUpperCase() : ch.toLowerCase();
     out += [...m].length === 1 ? m : ch;
   }
   return out;
+}
+
+const UNDECODABLE = /[\uDC80-\uDCFF]/;
+
+/** Whether `s` holds bytes that were not valid UTF-8. */
+export function hasInvalidBytes(s: string): boolean {
+  return UNDECODABLE.test(s);
 }

@@ -14,6 +14,7 @@ import type { Machine } from './machine.js';
 import {
   type ArithOp,
   arith,
+  arithAssign,
   type CompareOp,
   compareStrings,
   divide,
@@ -557,16 +558,19 @@ export class Compiler {
           return v;
         });
       }
+      // As gawk: the right side first, then the variable is read (`x += x += 2` is 6).
       const op = e.op.slice(0, 1) as ArithOp;
       if (op === '+') {
         return this.num(() => {
-          const n = toNum(g[slot] as Value) + value.n();
+          const r = value.n();
+          const n = toNum(g[slot] as Value) + r;
           g[slot] = n;
           return n;
         });
       }
       return this.num(() => {
-        const n = arith(op, toNum(g[slot] as Value), value.n(), e.at);
+        const r = value.n();
+        const n = arithAssign(op, toNum(g[slot] as Value), r, e.at);
         g[slot] = n;
         return n;
       });
@@ -574,16 +578,16 @@ export class Compiler {
     const p = this.place(t);
     if (e.op === '=') {
       return this.any(() => {
-        const loc = p.locate();
         const v = value.v();
-        p.set(loc, v);
+        p.set(p.locate(), v);
         return v;
       });
     }
     const op = e.op.slice(0, 1) as ArithOp;
     return this.num(() => {
+      const r = value.n();
       const loc = p.locate();
-      const n = arith(op, toNum(p.get(loc)), value.n(), e.at);
+      const n = arithAssign(op, toNum(p.get(loc)), r, e.at);
       p.set(loc, n);
       return n;
     });
@@ -671,13 +675,13 @@ export class Compiler {
         const value = this.expr(e.value);
         const op = e.op;
         return wrap(async () => {
-          const loc = p.sync ? p.locate() : await p.locateAsync();
           const v = await ev(value);
+          const loc = p.sync ? p.locate() : await p.locateAsync();
           if (op === '=') {
             p.set(loc, v);
             return v;
           }
-          const n = arith(op.slice(0, 1) as ArithOp, toNum(p.get(loc)), toNum(v), e.at);
+          const n = arithAssign(op.slice(0, 1) as ArithOp, toNum(p.get(loc)), toNum(v), e.at);
           p.set(loc, n);
           return n;
         });

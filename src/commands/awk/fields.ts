@@ -2,8 +2,7 @@
  * Splitting text into fields, shared by records (`FS`, `FIELDWIDTHS`, `FPAT`) and `split()`:
  * - `FS = " "` (the default): runs of blanks and newlines separate, leading and trailing ones
  *   are ignored;
- * - any other single character is taken literally (`-F'|'`, `-F.`), case-insensitively under
- *   IGNORECASE;
+ * - any other single character is taken literally (`-F'|'`, `-F.`), even under IGNORECASE;
  * - the empty string makes each character a field;
  * - anything longer is a regular expression (an empty match never separates).
  * In paragraph mode (`RS = ""`) a newline also separates fields whatever FS is.
@@ -23,11 +22,9 @@ export function fieldSplitter(fs: string, ignoreCase: boolean, paragraphMode: bo
   if (fs === ' ') return splitBlanks;
   if (fs === '') return splitChars;
   if (fs.length === 1 && fs !== '\\') {
+    // A single character is taken literally, IGNORECASE or not (as gawk does).
     if (paragraphMode && fs !== '\n')
-      return regexSplitter(`[${fs === ']' || fs === '^' ? `\\${fs}` : fs}\n]`, ignoreCase);
-    const lower = fs.toLowerCase();
-    const upper = fs.toUpperCase();
-    if (ignoreCase && lower !== upper) return charSplitter2(lower, upper);
+      return regexSplitter(`[${fs === ']' || fs === '^' ? `\\${fs}` : fs}\n]`, false);
     return charSplitter(fs);
   }
   const source = fs === '\\' ? '\\\\' : fs;
@@ -73,24 +70,6 @@ function charSplitter(sep: string): Splitter {
       if (seps !== undefined) seps.push(sep);
       start = at + 1;
     }
-  };
-}
-
-function charSplitter2(a: string, b: string): Splitter {
-  const ca = a.charCodeAt(0);
-  const cb = b.charCodeAt(0);
-  return (text, fields, seps) => {
-    if (text === '') return;
-    let start = 0;
-    for (let i = 0; i < text.length; i += 1) {
-      const c = text.charCodeAt(i);
-      if (c === ca || c === cb) {
-        fields.push(text.slice(start, i));
-        if (seps !== undefined) seps.push(text[i] as string);
-        start = i + 1;
-      }
-    }
-    fields.push(text.slice(start));
   };
 }
 

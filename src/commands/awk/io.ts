@@ -7,6 +7,7 @@
  */
 
 import { describeVfsCode, isVfsError, type VfsErrorCode } from '../../vfs/filesystem.js';
+import { normalizeVfsPath } from '../../vfs/vfs-path.js';
 import type { ByteReader, ByteWriter, CommandContext } from '../command.js';
 import { AwkFatalError } from './errors.js';
 import { type CommandInput, commandInput, fileSource, readerSource } from './input.js';
@@ -26,15 +27,9 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Lexical resolution of `path` against `cwd` (both in the command's filesystem). */
+/** `path` resolved against the working directory (lexically, as the shell resolves operands). */
 export function resolvePath(cwd: string, path: string): string {
-  const parts: string[] = [];
-  for (const part of (path.startsWith('/') ? path : `${cwd}/${path}`).split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') parts.pop();
-    else parts.push(part);
-  }
-  return `/${parts.join('/')}`;
+  return normalizeVfsPath(path, cwd);
 }
 
 const STDOUT_NAMES = new Set(['/dev/stdout', '/dev/fd/1', '-']);
@@ -112,8 +107,8 @@ export class AwkIO {
       await this.stdout.flush();
       stream = new PipeStream(name, this.ctx.stdout, this.start);
     } else {
-      const path = resolvePath(this.ctx.cwd, name);
       try {
+        const path = resolvePath(this.ctx.cwd, name);
         const handle = await this.ctx.fs.open(path, {
           write: true,
           create: true,

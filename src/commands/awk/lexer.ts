@@ -145,6 +145,7 @@ const PUNCTUATION = [
   '~',
   '$',
   '=',
+  '@',
 ];
 
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
@@ -341,9 +342,11 @@ export class Lexer {
     let i = slash.offset + 1;
     let out = '';
     let inBracket = false;
+    // gawk's caret for an unterminated regexp sits just after the slash.
+    const afterSlash = { ...slash.at, column: slash.at.column + 1 };
     for (;;) {
       const c = src[i];
-      if (c === undefined || c === '\n') throw caretDiagnostic(slash.at, 'unterminated regexp');
+      if (c === undefined || c === '\n') throw caretDiagnostic(afterSlash, 'unterminated regexp');
       if (c === '\\') {
         const e = src[i + 1];
         if (e === undefined || e === '\n') {
@@ -354,7 +357,7 @@ export class Lexer {
             this.lineStart = i;
             continue;
           }
-          throw caretDiagnostic(slash.at, 'unterminated regexp');
+          throw caretDiagnostic(afterSlash, 'unterminated regexp');
         }
         out += e === '/' && !inBracket ? '/' : `\\${e}`;
         i += 2;
@@ -446,9 +449,6 @@ export function decodeEscapes(raw: string, warn: (message: string) => void): str
         break;
       case '"':
         bytes.push(34);
-        break;
-      case '/':
-        bytes.push(47);
         break;
       case 'a':
         bytes.push(7);

@@ -32,8 +32,12 @@ export class Machine {
   returnValue: Value;
   readonly random = new BsdRandom();
   /** The seed `srand()` last set (what the next `srand()` returns). */
-  seed = 0;
+  seed = 1;
   mainInput: MainInput | undefined;
+  /** gawk's "Invalid multibyte data" warning is given once. */
+  warnedMultibyte = false;
+  /** The rule that ran last (where gawk's messages about the main input point). */
+  lastAt: SourcePosition | undefined;
   /** Whether an END rule is running (getline there reads nothing more). */
   inEnd = false;
 

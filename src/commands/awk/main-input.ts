@@ -11,6 +11,7 @@ import { fileSource } from './input.js';
 import { type AwkIO, errorText, resolvePath } from './io.js';
 import { RecordReader } from './records.js';
 import { type Runtime, SLOT } from './runtime.js';
+import type { SourcePosition } from './source.js';
 import { toNum } from './values.js';
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/s;
@@ -29,6 +30,8 @@ export class MainInput {
     /** `var=value` from ARGV. */
     private readonly assign: (name: string, value: string) => void,
     private readonly warn: (message: string) => void,
+    /** Where an open failure is reported (the rule that ran last, as gawk does). */
+    private readonly lastAt: () => SourcePosition | undefined,
   ) {}
 
   /** Advance to the next input; false when there is none. */
@@ -53,8 +56,9 @@ export class MainInput {
         this.start(this.io.stdinRecords(), arg);
         return true;
       }
-      const path = resolvePath(this.ctx.cwd, arg);
+      this.rt.globals[SLOT.FNR] = 0;
       try {
+        const path = resolvePath(this.ctx.cwd, arg);
         const st = await this.ctx.fs.stat(path);
         if (st.type === 'directory') {
           this.warn(`command line argument \`${arg}' is a directory: skipped`);
@@ -64,7 +68,7 @@ export class MainInput {
         this.start(new RecordReader(fileSource(handle), this.rt.limits.maxStringChars), arg);
         return true;
       } catch (error) {
-        throw new AwkFatalError(`cannot open file \`${arg}' for reading: ${errorText(error)}`, undefined);
+        throw new AwkFatalError(`cannot open file \`${arg}' for reading: ${errorText(error)}`, this.lastAt());
       }
     }
     this.finished = true;

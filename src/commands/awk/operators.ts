@@ -59,6 +59,12 @@ export function arith(op: ArithOp, x: number, y: number, at: SourcePosition): nu
   }
 }
 
+/** `x op= y`: as {@link arith}, with gawk's words for a zero divisor (`in \`/='`). */
+export function arithAssign(op: ArithOp, x: number, y: number, at: SourcePosition): number {
+  if (y === 0 && (op === '/' || op === '%')) fatal(at, `division by zero attempted in \`${op}='`);
+  return arith(op, x, y, at);
+}
+
 export type CompareOp = '<' | '<=' | '>' | '>=' | '==' | '!=';
 
 /** Whether a comparison result (negative, 0, positive, NaN) satisfies `op`. */

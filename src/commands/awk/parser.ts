@@ -17,6 +17,7 @@ import type {
   Stmt,
   SwitchCase,
 } from './ast.js';
+import { BUILTIN_ARITY } from './builtin-arity.js';
 import { BUILTINS, Lexer, type Token, type WarningSink } from './lexer.js';
 import {
   AwkSyntaxError,
@@ -66,18 +67,32 @@ class Parser {
 
   parse(): Rule[] {
     const rules: Rule[] = [];
-    this.skipTerminators();
+    this.skipItemSeparators(false);
     while (this.peek().kind !== 'eof') {
       const item = this.item();
       if (item !== undefined) rules.push(item);
       const t = this.peek();
       if (t.kind === 'eof') break;
-      if (t.kind === 'newline' || this.isPunct(t, ';')) this.skipTerminators();
+      if (t.kind === 'newline' || this.isPunct(t, ';')) this.skipItemSeparators(true);
       // After a `}` (a function or an action) the next item may follow on the same line.
       else if (item === undefined || item.action !== undefined) continue;
       else throw this.syntaxError(t);
     }
     return rules;
+  }
+
+  /** Newlines between items, and at most one `;` after an item (an empty item is gawk's error). */
+  private skipItemSeparators(afterItem: boolean): void {
+    let semicolonAllowed = afterItem;
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === 'newline') this.next();
+      else if (this.isPunct(t, ';')) {
+        if (!semicolonAllowed) throw lineDiagnostic(t.at, 'each rule must have a pattern or an action part');
+        semicolonAllowed = false;
+        this.next();
+      } else return;
+    }
   }
 
   // ---- tokens ------------------------------------------------------------------------------
@@ -186,11 +201,10 @@ class Parser {
     if (nameTok.kind !== 'name' && nameTok.kind !== 'funcname') throw this.syntaxError(nameTok);
     const name = nameTok.text;
     if (this.functions.has(name)) {
-      throw lineDiagnostic(nameTok.at, `function \`${name}' previously defined`);
+      throw lineDiagnostic(nameTok.at, `error: function name \`${name}' previously defined`);
     }
     this.expectPunct('(');
     const params: string[] = [];
-    this.skipNewlines();
     if (!this.isPunct(this.peek(), ')')) {
       for (;;) {
         const p = this.next();
@@ -205,7 +219,6 @@ class Parser {
           );
         }
         params.push(p.text);
-        this.skipNewlines();
         if (this.isPunct(this.peek(), ',')) {
           this.next();
           this.skipNewlines();
@@ -293,9 +306,7 @@ class Parser {
   private ifStatement(): Stmt {
     const kw = this.next();
     this.expectPunct('(');
-    this.skipNewlines();
     const test = this.expr({});
-    this.skipNewlines();
     this.expectPunct(')');
     const then = this.body();
     // Look past newlines (and the `;` ending a simple then-part) for `else`.
@@ -320,9 +331,7 @@ class Parser {
   private whileStatement(): Stmt {
     const kw = this.next();
     this.expectPunct('(');
-    this.skipNewlines();
     const test = this.expr({});
-    this.skipNewlines();
     this.expectPunct(')');
     if (this.isPunct(this.peek(), ';')) {
       this.next();
@@ -339,9 +348,7 @@ class Parser {
     if (!this.isKeyword(w, 'while')) throw this.syntaxError(w);
     this.next();
     this.expectPunct('(');
-    this.skipNewlines();
     const test = this.expr({});
-    this.skipNewlines();
     this.expectPunct(')');
     this.endSimple();
     return { k: 'do', body, test, at: kw.at };
@@ -374,17 +381,14 @@ class Parser {
     }
     let init: Stmt | undefined;
     if (!this.isPunct(this.peek(), ';')) init = this.simpleStatement();
-    this.skipNewlines();
     this.expectPunct(';');
     this.skipNewlines();
     let test: Expr | undefined;
     if (!this.isPunct(this.peek(), ';')) test = this.expr({});
-    this.skipNewlines();
     this.expectPunct(';');
     this.skipNewlines();
     let step: Stmt | undefined;
     if (!this.isPunct(this.peek(), ')')) step = this.simpleStatement();
-    this.skipNewlines();
     this.expectPunct(')');
     if (this.isPunct(this.peek(), ';')) {
       this.next();
@@ -396,9 +400,7 @@ class Parser {
   private switchStatement(): Stmt {
     const kw = this.next();
     this.expectPunct('(');
-    this.skipNewlines();
     const subject = this.expr({});
-    this.skipNewlines();
     this.expectPunct(')');
     this.skipNewlines();
     this.expectPunct('{');
@@ -561,11 +563,9 @@ class Parser {
 
   private exprList(close: string): Expr[] {
     const items: Expr[] = [];
-    this.skipNewlines();
     if (this.isPunct(this.peek(), close)) return items;
     for (;;) {
       items.push(this.expr({}));
-      this.skipNewlines();
       if (!this.isPunct(this.peek(), ',')) return items;
       this.next();
       this.skipNewlines();
@@ -583,7 +583,6 @@ class Parser {
       this.next();
       this.skipNewlines();
       const yes = this.ternary(f);
-      this.skipNewlines();
       this.expectPunct(':');
       this.skipNewlines();
       const no = this.ternary(f);
@@ -591,7 +590,6 @@ class Parser {
     }
     if (t.kind === 'punct' && ASSIGN_OPS.has(t.text) && isLValue(test)) {
       this.next();
-      this.skipNewlines();
       const value = this.ternary(f);
       return { k: 'assign', op: t.text as AssignOp, target: test, value, at: t.at };
     }
@@ -838,6 +836,10 @@ class Parser {
         const r = this.lex.rescanRegex();
         return { k: 'regex', source: r.text, at: r.at };
       }
+      case '@':
+        // gawk's `@include`, `@namespace` and indirect calls are not supported: the next token is the error.
+        this.next();
+        throw this.syntaxError(this.peek());
       case '$': {
         this.next();
         const index = this.fieldOperand(f);
@@ -859,14 +861,11 @@ class Parser {
       }
       case '(': {
         this.next();
-        this.skipNewlines();
         const items = [this.expr({})];
-        this.skipNewlines();
         while (this.isPunct(this.peek(), ',')) {
           this.next();
           this.skipNewlines();
           items.push(this.expr({}));
-          this.skipNewlines();
         }
         this.expectPunct(')');
         if (items.length === 1) return { k: 'group', expr: items[0] as Expr, at: t.at };
@@ -928,7 +927,11 @@ class Parser {
     }
     this.next();
     const args = this.exprList(')');
-    this.expectPunct(')');
+    const close = this.expectPunct(')');
+    const [min, max] = BUILTIN_ARITY[t.text] ?? [0, 0];
+    if (args.length < min || args.length > max) {
+      throw caretDiagnostic(close.at, `${args.length} is invalid as number of arguments for ${t.text}`);
+    }
     return { k: 'builtin', name: t.text, args, at: t.at };
   }
 

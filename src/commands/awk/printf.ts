@@ -252,7 +252,9 @@ function convert(
         const code = Math.trunc(typeof arg === 'number' ? arg : arg.n);
         s = charFromCode(code);
       } else {
-        s = firstChar(arg ?? '');
+        // An empty string prints a NUL, as gawk does.
+        const text = ctx.toStr(arg);
+        s = text === '' ? '\0' : firstChar(text);
       }
       return pad(s, width, minus);
     }

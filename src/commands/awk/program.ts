@@ -16,6 +16,7 @@ import { FLOW_NEXTFILE, FLOW_NORMAL } from './compiled.js';
 import { type CompiledFunction, Compiler } from './compiler.js';
 import { AwkFatalError } from './errors.js';
 import { AwkIO } from './io.js';
+import { decodeEscapes } from './lexer.js';
 import type { AwkLimits } from './limits.js';
 import { AbortedSignal, ExitSignal, Machine, NextSignal } from './machine.js';
 import { MainInput } from './main-input.js';
@@ -46,6 +47,7 @@ export interface RunOptions {
 }
 
 interface MainRule {
+  readonly at: SourcePosition;
   readonly test: (() => boolean) | (() => Promise<boolean>);
   readonly testSync: boolean;
   readonly action: CStmt;
@@ -59,20 +61,19 @@ export async function runProgram(o: RunOptions): Promise<number> {
     at === undefined ? '' : `${at.source.name}:${at.line}: `;
   let rt: Runtime | undefined;
   const warnings: string[] = [];
+  const context = (): string => {
+    const fnr = rt === undefined ? 0 : toNum(rt.globals[SLOT.FNR] as Value);
+    if (rt === undefined || fnr <= 0) return '';
+    return `(FILENAME=${rt.toStr(rt.globals[SLOT.FILENAME] as Value) || '-'} FNR=${fnr}) `;
+  };
   const warn = (at: SourcePosition | undefined, message: string): void => {
-    warnings.push(`${o.name}: ${where(at)}warning: ${message}\n`);
+    warnings.push(`${o.name}: ${where(at)}${context()}warning: ${message}\n`);
   };
   const flushWarnings = async (): Promise<void> => {
     while (warnings.length > 0) await err(warnings.shift() as string);
   };
-  const fatalText = (e: AwkFatalError): string => {
-    const fnr = rt === undefined ? 0 : toNum(rt.globals[SLOT.FNR] as Value);
-    const context =
-      rt !== undefined && fnr > 0
-        ? `(FILENAME=${rt.toStr(rt.globals[SLOT.FILENAME] as Value) || '-'} FNR=${fnr}) `
-        : '';
-    return `${o.name}: ${where(e.at)}${context}${e.severity}: ${e.message}\n`;
-  };
+  const fatalText = (e: AwkFatalError): string =>
+    `${o.name}: ${where(e.at)}${context()}${e.severity}: ${e.message}\n`;
 
   let symbols: Symbols;
   try {
@@ -134,8 +135,20 @@ export async function runProgram(o: RunOptions): Promise<number> {
     return f;
   };
   const assignOperand = (name: string, value: string): void =>
-    assignVariable(rt as Runtime, symbols, name, value);
-  const input = new MainInput(ctx, rt, io, assignOperand, (msg) => warn(undefined, msg));
+    assignVariable(
+      rt as Runtime,
+      symbols,
+      name,
+      decodeEscapes(value, (msg) => warn(undefined, msg)),
+    );
+  const input = new MainInput(
+    ctx,
+    rt,
+    io,
+    assignOperand,
+    (msg) => warn(undefined, msg),
+    () => m.lastAt,
+  );
   m.mainInput = input;
 
   try {
@@ -197,11 +210,11 @@ function mainRule(c: Compiler, sc: StatementCompiler, r: Rule): MainRule {
         }
       : sc.block(r.action);
   const p = r.pattern;
-  if (p.k === 'always') return { test: () => true, testSync: true, action };
+  if (p.k === 'always') return { at: r.at, test: () => true, testSync: true, action };
   if (p.k === 'expr') {
     const e = c.expr(p.expr);
-    if (e.sync) return { test: e.b, testSync: true, action };
-    return { test: async () => toBool(await e.v()), testSync: false, action };
+    if (e.sync) return { at: r.at, test: e.b, testSync: true, action };
+    return { at: r.at, test: async () => toBool(await e.v()), testSync: false, action };
   }
   if (p.k !== 'range') throw new AwkFatalError(`internal: ${p.k} is no main rule`, r.at);
   const from = c.expr(p.from);
@@ -212,6 +225,7 @@ function mainRule(c: Compiler, sc: StatementCompiler, r: Rule): MainRule {
     const f = (from as SyncExpr).b;
     const t = (to as SyncExpr).b;
     return {
+      at: r.at,
       test: () => {
         if (!active) {
           if (!f()) return false;
@@ -226,6 +240,7 @@ function mainRule(c: Compiler, sc: StatementCompiler, r: Rule): MainRule {
     };
   }
   return {
+    at: r.at,
     test: async () => {
       if (!active) {
         if (!(await truth(from))) return false;
@@ -292,13 +307,14 @@ async function mainLoop(
       if (allSync) {
         for (const rule of rules) {
           if (!(rule.test as () => boolean)()) continue;
+          m.lastAt = rule.at;
           const f = (rule.action as { run(): number }).run();
           if (f === FLOW_NORMAL) continue;
           if (f === FLOW_NEXTFILE) nextFile = true;
           break;
         }
       } else {
-        const f = await runRules(rules);
+        const f = await runRules(rules, m);
         if (f === FLOW_NEXTFILE) nextFile = true;
       }
       if (nextFile || input.current !== reader) break;
@@ -324,12 +340,13 @@ async function mainLoop(
   }
 }
 
-async function runRules(rules: readonly MainRule[]): Promise<number> {
+async function runRules(rules: readonly MainRule[], m: Machine): Promise<number> {
   for (const rule of rules) {
     let matched: boolean;
     if (rule.testSync) matched = (rule.test as () => boolean)();
     else matched = await (rule.test as () => Promise<boolean>)();
     if (!matched) continue;
+    m.lastAt = rule.at;
     let f: number;
     try {
       f = rule.action.sync ? rule.action.run() : await rule.action.run();

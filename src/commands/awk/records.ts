@@ -15,7 +15,7 @@ export type ChunkSource = () => Promise<Uint8Array | null>;
 
 /** How records are separated (built from RS by the runtime). */
 export type RecordMode =
-  | { readonly kind: 'char'; readonly char: string; readonly other: string | undefined }
+  | { readonly kind: 'char'; readonly char: string }
   | { readonly kind: 'paragraph'; readonly newlines: AwkRegex }
   | { readonly kind: 'regex'; readonly regex: AwkRegex };
 
@@ -54,7 +54,7 @@ export class RecordReader {
   tryNext(mode: RecordMode): InputRecord | null | undefined {
     switch (mode.kind) {
       case 'char':
-        return this.nextByChar(mode.char, mode.other);
+        return this.nextByChar(mode.char);
       case 'paragraph':
         return this.nextParagraph(mode.newlines);
       default:
@@ -102,13 +102,9 @@ export class RecordReader {
     );
   }
 
-  private nextByChar(sep: string, other: string | undefined): InputRecord | null | undefined {
+  private nextByChar(sep: string): InputRecord | null | undefined {
     const buf = this.buf;
-    let at = buf.indexOf(sep, this.pos);
-    if (other !== undefined) {
-      const b = buf.indexOf(other, this.pos);
-      if (b !== -1 && (at === -1 || b < at)) at = b;
-    }
+    const at = buf.indexOf(sep, this.pos);
     if (at !== -1) {
       let text = buf.slice(this.pos, at);
       if (this.parts.length > 0) {

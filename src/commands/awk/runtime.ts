@@ -67,7 +67,7 @@ export class Runtime {
   ors = '\n';
   subsep = '\x1c';
   ignoreCase = false;
-  recordMode: RecordMode = { kind: 'char', char: '\n', other: undefined };
+  recordMode: RecordMode = { kind: 'char', char: '\n' };
   private splitter: Splitter;
   private fsSource = ' ';
   private splitMode: 'fs' | 'widths' | 'pattern' = 'fs';
@@ -94,7 +94,7 @@ export class Runtime {
     g[SLOT.FILENAME] = '';
     g[SLOT.SUBSEP] = '\x1c';
     g[SLOT.RSTART] = 0;
-    g[SLOT.RLENGTH] = -1;
+    g[SLOT.RLENGTH] = 0;
     g[SLOT.CONVFMT] = '%.6g';
     g[SLOT.OFMT] = '%.6g';
     g[SLOT.IGNORECASE] = 0;
@@ -227,11 +227,7 @@ export class Runtime {
     if (this.splitMode === 'fs' && !paragraph) {
       const fs = this.fsSource;
       if (fs === ' ') this.lazy = { kind: 'blanks' };
-      else if (
-        fs.length === 1 &&
-        fs !== '\\' &&
-        (!this.ignoreCase || fs.toLowerCase() === fs.toUpperCase())
-      ) {
+      else if (fs.length === 1 && fs !== '\\') {
         this.lazy = { kind: 'char', code: fs.charCodeAt(0) };
       }
     }
@@ -243,12 +239,8 @@ export class Runtime {
     if (rs === '') {
       this.recordMode = { kind: 'paragraph', newlines: compileRegex('\n\n+', false) };
     } else if (rs.length === 1 && rs !== '\\') {
-      const lower = rs.toLowerCase();
-      const upper = rs.toUpperCase();
-      this.recordMode =
-        this.ignoreCase && lower !== upper
-          ? { kind: 'char', char: lower, other: upper }
-          : { kind: 'char', char: rs, other: undefined };
+      // A single character is taken literally, IGNORECASE or not (as gawk does).
+      this.recordMode = { kind: 'char', char: rs };
     } else {
       this.recordMode = { kind: 'regex', regex: compileRegex(rs === '\\' ? '\\\\' : rs, this.ignoreCase) };
     }

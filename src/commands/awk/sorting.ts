@@ -24,35 +24,32 @@ function isNumeric(v: Value): boolean {
 export function predefinedOrder(mode: string, rt: Runtime): Cmp | undefined {
   const str = (v: Value): string => rt.toStr(v);
   const ind: Cmp = (a, b) => byString(a[0], b[0]);
-  let cmp: Cmp;
+  const desc = mode.endsWith('_desc');
+  if (!desc && !mode.endsWith('_asc')) return undefined;
+  // By value: ties go by index ascending, and keep their order when descending (as gawk does).
+  const byValue = (primary: Cmp): Cmp =>
+    desc ? (a, b) => -primary(a, b) : (a, b) => primary(a, b) || ind(a, b);
   switch (mode.replace(/_(asc|desc)$/, '')) {
     case '@ind_str':
-      cmp = ind;
-      break;
-    case '@ind_num':
-      cmp = (a, b) => byNumber(strToNum(a[0]), strToNum(b[0])) || ind(a, b);
-      break;
+      return desc ? (a, b) => -ind(a, b) : ind;
+    case '@ind_num': {
+      const cmp: Cmp = (a, b) => byNumber(strToNum(a[0]), strToNum(b[0])) || ind(a, b);
+      return desc ? (a, b) => -cmp(a, b) : cmp;
+    }
     case '@val_str':
-      cmp = (a, b) => byString(str(a[1]), str(b[1])) || ind(a, b);
-      break;
+      return byValue((a, b) => byString(str(a[1]), str(b[1])));
     case '@val_num':
-      cmp = (a, b) => byNumber(toNum(a[1]), toNum(b[1])) || ind(a, b);
-      break;
+      return byValue((a, b) => byNumber(toNum(a[1]), toNum(b[1])));
     case '@val_type':
-      cmp = (a, b) => {
+      return byValue((a, b) => {
         const na = isNumeric(a[1]);
         const nb = isNumeric(b[1]);
         if (na !== nb) return na ? -1 : 1;
-        const c = na ? byNumber(toNum(a[1]), toNum(b[1])) : byString(str(a[1]), str(b[1]));
-        return c || ind(a, b);
-      };
-      break;
+        return na ? byNumber(toNum(a[1]), toNum(b[1])) : byString(str(a[1]), str(b[1]));
+      });
     default:
       return undefined;
   }
-  if (mode.endsWith('_desc')) return (a, b) => -cmp(a, b);
-  if (mode.endsWith('_asc')) return cmp;
-  return undefined;
 }
 
 /** asort / asorti: the values (or indices) of `a` in `mode`'s order. */
