@@ -72,7 +72,11 @@ function compileCall(c: Compiler, e: Extract<Expr, { k: 'call' }>): CExpr {
       if (body === undefined) throw new AwkFatalError(`internal: function \`${name}' not compiled`, at);
       const saved = rt.frame;
       m.enter(name, at);
-      if (m.callDepth % UNWIND_EVERY === 0) await null;
+      // Calls yield to the host like loops do (recursion needs no loop to run long), and every
+      // few levels unwind the stack through the microtask queue.
+      const turn = m.tick();
+      if (turn !== undefined) await turn;
+      else if (m.callDepth % UNWIND_EVERY === 0) await null;
       rt.frame = frame;
       try {
         const flow = body.sync ? body.run() : await body.run();
@@ -188,7 +192,8 @@ function compileGetline(c: Compiler, e: Extract<Expr, { k: 'getline' }>): CExpr 
           if (command === '') fatal(at, "expression for `|' redirection has null string value");
           const r = await io.getlineCommand(command, at);
           if (r === null) return 0;
-          await store(r, true, false);
+          // gawk counts no NR for `cmd | getline` (POSIX says it should).
+          await store(r, false, false);
           return 1;
         },
       };

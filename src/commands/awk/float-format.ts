@@ -38,8 +38,15 @@ function roundAt(digits: bigint, exp: number, keep: number): bigint {
   return q;
 }
 
+/** Beyond these, a double's exact decimal expansion has only zeros. */
+const MAX_FRACTION_DIGITS = 1100;
+const MAX_SIGNIFICANT_DIGITS = 800;
+
 function exactFixed(n: number, precision: number): string {
   if (n === 0) return precision > 0 ? `0.${'0'.repeat(precision)}` : '0';
+  if (precision > MAX_FRACTION_DIGITS) {
+    return exactFixed(n, MAX_FRACTION_DIGITS) + '0'.repeat(precision - MAX_FRACTION_DIGITS);
+  }
   const { digits, exp } = exactDecimal(n);
   const q = roundAt(digits, exp, -precision).toString();
   if (precision === 0) return q;
@@ -49,6 +56,10 @@ function exactFixed(n: number, precision: number): string {
 
 /** `[digits, exponent]` of n rounded to `significant` digits (n > 0). */
 function exactSignificant(n: number, significant: number): [string, number] {
+  if (significant > MAX_SIGNIFICANT_DIGITS) {
+    const [q, x] = exactSignificant(n, MAX_SIGNIFICANT_DIGITS);
+    return [q + '0'.repeat(significant - MAX_SIGNIFICANT_DIGITS), x];
+  }
   const { digits, exp } = exactDecimal(n);
   const len = digits.toString().length;
   // value = digits × 10^exp; its decimal exponent is len - 1 + exp.

@@ -159,6 +159,8 @@ function parseFormat(format: string): readonly Piece[] {
 /** How values become strings inside `%s` (CONVFMT) and `%c` decides number vs string. */
 export interface FormatContext {
   toStr(v: Value): string;
+  /** Longest string a conversion may produce (a width or precision beyond it is an error). */
+  readonly maxChars: number;
 }
 
 /** `sprintf(format, args...)`. */
@@ -197,6 +199,11 @@ export function formatPrintf(format: string, args: readonly Value[], ctx: Format
       precision = p < 0 ? undefined : p;
     } else {
       precision = piece.precision;
+    }
+    if (width > ctx.maxChars || (precision !== undefined && precision > ctx.maxChars)) {
+      throw new FormatError(
+        `field width or precision in \`${piece.text}' is beyond the ${ctx.maxChars} characters this shell allows`,
+      );
     }
     const arg = take(piece, piece.position);
     out += convert(piece, arg, width, minus, precision, ctx);

@@ -106,6 +106,7 @@ export class RecordReader {
     const buf = this.buf;
     const at = buf.indexOf(sep, this.pos);
     if (at !== -1) {
+      if (at - this.pos + this.partsChars > this.maxRecordChars) this.tooLong();
       let text = buf.slice(this.pos, at);
       if (this.parts.length > 0) {
         this.parts.push(text);

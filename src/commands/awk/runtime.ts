@@ -131,6 +131,11 @@ export class Runtime {
 
   // ---- conversions -------------------------------------------------------------------------
 
+  /** The longest string a program may build (for printf's widths). */
+  get maxChars(): number {
+    return this.limits.maxStringChars;
+  }
+
   /** A value as a string (numbers through CONVFMT). */
   toStr(v: Value): string {
     if (typeof v === 'string') return v;

@@ -55,6 +55,23 @@ function zoneFor(tz: string | undefined): Zone {
   return zone;
 }
 
+/** Zone abbreviations: ICU's American names, else its British ones, else glibc's numeric form. */
+function abbreviation(name: string, t: number): string {
+  const at = new Date(t * 1000);
+  for (const locale of ['en-US', 'en-GB']) {
+    const part = new Intl.DateTimeFormat(locale, { timeZone: name, timeZoneName: 'short' })
+      .formatToParts(at)
+      .find((p) => p.type === 'timeZoneName')?.value;
+    if (part !== undefined && !/^GMT[+-]/.test(part)) return part;
+  }
+  const offset = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'shortOffset' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName')?.value;
+  const m = /^GMT([+-])(\d+)(?::(\d+))?$/.exec(offset ?? '');
+  if (m === null) return 'GMT';
+  return `${m[1]}${(m[2] as string).padStart(2, '0')}${m[3] ?? ''}`;
+}
+
 function intlZone(name: string): Zone | undefined {
   let fmt: Intl.DateTimeFormat;
   try {
@@ -91,7 +108,7 @@ function intlZone(name: string): Zone | undefined {
       return Math.round(local / 1000 - Math.floor(t));
     },
     name(t) {
-      return parts(t).timeZoneName ?? name;
+      return abbreviation(name, t);
     },
   };
 }

@@ -570,4 +570,34 @@ export const CORPUS: Record<string, OracleCase[]> = {
     c(g('BEGIN { srand(1); x = rand(); srand(1); y = rand(); print (x == y), (x >= 0 && x < 1) }')),
     c(g('BEGIN { print srand(5), srand(7), srand() }')),
   ],
+  commands: [
+    c(g('BEGIN { print "a"; print "b" | "cat"; print "c" }')),
+    c(g('BEGIN { print "a"; print "b" | "cat"; close("cat"); print "c" }')),
+    c(g('BEGIN { print "a"; system("echo s"); print "c" }')),
+    c(g('BEGIN { print "a"; "echo x" | getline v; print v; print "c" | "cat 1>&2"; print "d" }')),
+    c(g('BEGIN { print "x" | "cat"; exit 3 } END { print "end" }')),
+    c(g('BEGIN { print "b" | "sort"; print "a" | "sort"; print "c" }')),
+    c(g('BEGIN { print "a"; print "b" | "cat"; print "c"; fflush(); print "d" }')),
+    c(g('BEGIN { print "a"; print "b" | "cat"; print "c"; system(""); print "d" }')),
+    c(g('{ print | "sort -r" } END { close("sort -r"); print "done" }'), 'b\na\nc\n'),
+    c(g('BEGIN { "exit 5" | getline; print close("exit 5"); print system("exit 7") }')),
+    c(g('BEGIN { print "a" | "cat"; print close("cat"); print close("cat") }')),
+    c(g('BEGIN { while (("printf \'1\\n2\\n3\\n\'" | getline line) > 0) s += line; print s, NR }')),
+    c(
+      g(
+        'BEGIN { cmd = "echo one two"; cmd | getline; print $2, NF, NR; close(cmd); cmd | getline x; print x }',
+      ),
+    ),
+    c(g('BEGIN { n = system("echo hello; exit 2"); print "status", n }')),
+    c(g('{ print $1 | "tr a-z A-Z" }'), 'abc\ndef\n'),
+    c(g('BEGIN { printf "%s\\n", "to stderr" | "cat 1>&2" }')),
+    c(g('BEGIN { "date +%Y" | getline y; print (y > 2000) }')),
+    c(g('BEGIN { print "x" | "" }')),
+    c(g('END { while (("echo z" | getline l) > 0) print "got", l }'), 'a\n'),
+    c(
+      g(
+        'BEGIN { print "to-file" > "o.txt"; close("o.txt"); system("true"); while ((getline l < "o.txt") > 0) print l }',
+      ),
+    ),
+  ],
 };
