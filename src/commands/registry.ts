@@ -4,9 +4,10 @@
  */
 import { awkCommand } from './awk/awk.js';
 import type { CommandSpec } from './command.js';
+import { exprCommand } from './expr/expr.js';
 
 /** Every built-in command (a fresh map per call, so a kernel may add or remove its own). */
 export function builtinCommands(): Map<string, CommandSpec> {
-  const specs: CommandSpec[] = [awkCommand('awk'), awkCommand('gawk')];
+  const specs: CommandSpec[] = [awkCommand('awk'), awkCommand('gawk'), exprCommand];
   return new Map(specs.map((s) => [s.name, s]));
 }
