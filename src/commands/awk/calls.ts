@@ -156,7 +156,8 @@ function compileGetline(c: Compiler, e: Extract<Expr, { k: 'getline' }>): CExpr 
     if (source === undefined) return '';
     return source.sync ? source.s() : rt.toStr(await source.v());
   };
-  if (e.from === 'coprocess') throw new AwkFatalError("two-way pipes (`|&') are not supported by this shell", at);
+  if (e.from === 'coprocess')
+    throw new AwkFatalError("two-way pipes (`|&') are not supported by this shell", at);
   switch (e.from) {
     case 'input':
       return {

@@ -28,20 +28,20 @@ async function bc(
 }
 
 describe('bc', () => {
-  it('an endless loop ends at the abort while host timers fire', async () => {
+  it('an endless loop ends at the abort, which only a host timer that keeps firing can give', async () => {
+    const ac = new AbortController();
     let ticks = 0;
     const timer = setInterval(() => {
       ticks += 1;
+      if (ticks === 5) ac.abort();
     }, 5);
-    const ac = new AbortController();
-    setTimeout(() => ac.abort(), 250);
     try {
       const r = await bc([], 'while (1) x += 1\n', { signal: ac.signal });
       expect(r.status).toBe(143);
     } finally {
       clearInterval(timer);
     }
-    expect(ticks).toBeGreaterThan(5);
+    expect(ticks).toBeGreaterThanOrEqual(5);
   });
 
   it('refuses numbers beyond its digit limit instead of exhausting memory', async () => {
