@@ -4,6 +4,7 @@
  * one element budget, so a program cannot grow arrays without bound.
  * @module
  */
+import { GawkOrder } from './array-order.js';
 import { AwkFatalError } from './errors.js';
 import type { Value } from './values.js';
 
@@ -31,6 +32,7 @@ export class AwkArray {
   readonly map = new Map<string, Value>();
   /** Whether the program used it as an array yet (before that, `typeof` says `untyped`). */
   touched = false;
+  private readonly order = new GawkOrder();
 
   constructor(private readonly budget: ElementBudget) {}
 
@@ -50,6 +52,7 @@ export class AwkArray {
     if (v !== undefined || this.map.has(key)) return v;
     this.budget.add();
     this.map.set(key, undefined);
+    this.order.added(key);
     return undefined;
   }
 
@@ -64,23 +67,29 @@ export class AwkArray {
         this.map.delete(key);
         throw error;
       }
+      this.order.added(key);
     }
   }
 
   delete(key: string): void {
     this.touched = true;
-    if (this.map.delete(key)) this.budget.remove(1);
+    if (this.map.delete(key)) {
+      this.budget.remove(1);
+      this.order.removed(key);
+    }
   }
 
   clear(): void {
     this.touched = true;
     this.budget.remove(this.map.size);
     this.map.clear();
+    this.order.cleared();
   }
 
-  /** A snapshot of the keys (a loop body may add or delete elements). */
+  /** A snapshot of the keys in gawk's order (a loop body may add or delete elements). */
   keys(): string[] {
     this.touched = true;
-    return [...this.map.keys()];
+    const ordered = this.order.keys();
+    return ordered !== undefined && ordered.length === this.map.size ? ordered : [...this.map.keys()];
   }
 }

@@ -600,4 +600,27 @@ export const CORPUS: Record<string, OracleCase[]> = {
       ),
     ),
   ],
+  order: [
+    c(g('BEGIN { a["x"]; a["y"]; a["z"]; a["foo"]; a["bar"]; for (k in a) printf "%s ", k; print "" }')),
+    c(g('{ for (i = 1; i <= NF; i++) n[$i]++ } END { for (w in n) print w, n[w] }'), WORDS),
+    c(g('BEGIN { for (i = 0; i < 200; i++) a["k" i] = i; for (k in a) printf "%s ", k; print "" }')),
+    c(g('BEGIN { for (i = 0; i < 50; i++) a[i * 7 % 13 "x"]; for (k in a) printf "%s ", k; print "" }')),
+    c(g('BEGIN { a[3]; a[1]; a[2]; a["b"]; a["a"]; a[10]; for (k in a) printf "%s ", k; print "" }')),
+    c(g('BEGIN { for (i = 20; i > 0; i--) a[i]; for (k in a) printf "%s ", k; print "" }')),
+    c(g('BEGIN { a["x"]; a[1]; a[2]; for (k in a) printf "%s ", k; print "" }')),
+    c(
+      g(
+        'BEGIN { for (i = 0; i < 60; i++) a["w" i]; for (i = 0; i < 60; i += 3) delete a["w" i]; for (k in a) printf "%s ", k; print "" }',
+      ),
+    ),
+    c(g('BEGIN { a[1]; a["s"]; delete a[1]; a["t"]; for (k in a) printf "%s ", k; print "" }')),
+    c(g('BEGIN { n = split("z y x w v u", arr); for (k in arr) printf "%s=%s ", k, arr[k]; print "" }')),
+    c(g('{ seen[$0] } END { for (l in seen) print l }'), 'café\nnaïve\n€uro\nplain\n'),
+    c(g('BEGIN { a["01"]; a["1"]; a["-1"]; a["+1"]; a["1.0"]; for (k in a) printf "[%s]", k; print "" }')),
+    c(
+      g(
+        'BEGIN { for (i = 0; i < 1000; i++) a[sprintf("%05d", i * 37 % 1000)]; n = 0; for (k in a) { if (n++ < 30) printf "%s ", k }; print "" }',
+      ),
+    ),
+  ],
 };
