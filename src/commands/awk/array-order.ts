@@ -60,8 +60,14 @@ class StringTable {
     this.count += 1;
     const size = SIZES[this.sizeIndex] as number;
     if (Math.floor(this.count / size) > CHAIN_MAX && this.sizeIndex < SIZES.length - 1) this.grow();
-    const h = gawkHash(key) % (SIZES[this.sizeIndex] as number);
-    (this.buckets[h] ??= []).push(key);
+    this.place(this.buckets, key, SIZES[this.sizeIndex] as number);
+  }
+
+  private place(buckets: string[][], key: string, size: number): void {
+    const h = gawkHash(key) % size;
+    const chain = buckets[h];
+    if (chain === undefined) buckets[h] = [key];
+    else chain.push(key);
   }
 
   remove(key: string): void {
@@ -86,8 +92,7 @@ class StringTable {
     for (const chain of old) {
       if (chain === undefined) continue;
       for (let i = chain.length - 1; i >= 0; i -= 1) {
-        const key = chain[i] as string;
-        (this.buckets[gawkHash(key) % size] ??= []).push(key);
+        this.place(this.buckets, chain[i] as string, size);
       }
     }
   }
