@@ -7,7 +7,7 @@
  */
 
 import { normalizeVfsPath } from '../../vfs/vfs-path.js';
-import { decodeBytes, encodeText } from '../byte-text.js';
+import { decodeBytes, encodeText, StreamingTextDecoder } from '../byte-text.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { getopt } from '../getopt.js';
 import { BcInterpreter, BcStop } from './interpreter.js';
@@ -115,56 +115,91 @@ async function bcMain(ctx: CommandContext): Promise<number> {
     maxDepth: MAX_DEPTH,
   };
   const bc = new BcInterpreter(host, has('mathlib'));
-  const sources: { name: string; read: () => Promise<Uint8Array> }[] = parsed.operands.map((file) => ({
-    name: file,
-    read: () => ctx.fs.readFile(normalizeVfsPath(file, ctx.cwd)),
-  }));
-  sources.push({ name: '(standard_in)', read: () => readLimited(ctx) });
+  /**
+   * Run the statements of `text` that are complete; returns how much of it was consumed and the
+   * line reached. Unless `final`, a statement the text ends in the middle of waits for more.
+   */
+  const runText = async (
+    text: string,
+    name: string,
+    firstLine: number,
+    final: boolean,
+  ): Promise<[number, number]> => {
+    const lexer = new BcLexer(text, firstLine);
+    const parser = new BcParser(lexer);
+    let consumed = 0;
+    let line = firstLine;
+    for (;;) {
+      let stmt: ReturnType<BcParser['nextStatement']>;
+      try {
+        stmt = parser.nextStatement();
+      } catch (error) {
+        if (!(error instanceof BcSyntaxError)) throw error;
+        if (error.atEnd && !final) return [consumed, line];
+        errText.push(`${name} ${error.line}: ${error.message}\n`);
+        parser.recover();
+        consumed = parser.consumed();
+        line = parser.line;
+        await flushOut();
+        await flushErr();
+        continue;
+      }
+      if (stmt === undefined) return [parser.consumed(), parser.line];
+      consumed = parser.consumed();
+      line = parser.line;
+      await bc.run(stmt);
+      if (errText.length > 0) {
+        await flushOut();
+        await flushErr();
+      }
+      if (pending >= FLUSH_CHARS) await flushOut();
+      if (ctx.signal.aborted) throw new Cancelled();
+      const p = ctx.cooperate();
+      if (p !== undefined) await p;
+    }
+  };
   try {
-    for (const source of sources) {
+    for (const file of parsed.operands) {
       let text: string;
       try {
-        text = decodeBytes(await source.read());
-      } catch (error) {
-        if (error instanceof InputTooLarge) {
-          errText.push(`bc: input longer than ${MAX_INPUT_BYTES} bytes (the limit of this shell)\n`);
-          await flushErr();
-          return 1;
-        }
+        text = decodeBytes(await ctx.fs.readFile(normalizeVfsPath(file, ctx.cwd)));
+      } catch {
         await flushOut();
-        errText.push(`File ${source.name} is unavailable.\n`);
+        errText.push(`File ${file} is unavailable.\n`);
         await flushErr();
         return 1;
       }
-      const lexer = new BcLexer(text);
-      const parser = new BcParser(lexer);
-      for (;;) {
-        let stmt: ReturnType<BcParser['nextStatement']>;
-        try {
-          stmt = parser.nextStatement();
-        } catch (error) {
-          if (error instanceof BcSyntaxError) {
-            errText.push(`${source.name} ${error.line}: ${error.message}\n`);
-            parser.recover();
-            await flushErr();
-            continue;
-          }
-          throw error;
-        }
-        if (stmt === undefined) break;
-        await bc.run(stmt);
-        if (errText.length > 0) {
-          await flushOut();
-          await flushErr();
-        }
-        if (pending >= FLUSH_CHARS) await flushOut();
-        if (ctx.signal.aborted) return 143;
-        const p = ctx.cooperate();
-        if (p !== undefined) await p;
+      await runText(text, file, 1, true);
+    }
+    // Standard input runs line by line as it arrives (an endless pipe is fine).
+    const decoder = new StreamingTextDecoder();
+    let text = '';
+    let line = 1;
+    for (;;) {
+      const chunk = await ctx.stdin.read();
+      const ended = chunk === null;
+      text += ended ? decoder.end() : decoder.decode(chunk);
+      if (text.length > MAX_INPUT_BYTES) {
+        errText.push(`bc: a statement longer than ${MAX_INPUT_BYTES} characters (the limit of this shell)\n`);
+        await flushOut();
+        await flushErr();
+        return 1;
       }
+      const cut = ended ? text.length : text.lastIndexOf('\n') + 1;
+      if (cut > 0) {
+        const [used, nextLine] = await runText(text.slice(0, cut), '(standard_in)', line, ended);
+        text = text.slice(used);
+        line = nextLine;
+      }
+      if (ended) break;
+      // Before waiting for more input, what was computed goes out (a pipe gets its answers).
+      await flushOut();
     }
   } catch (error) {
-    if (error instanceof Cancelled) return 143;
+    if (error instanceof Cancelled) {
+      await flushOut().catch(() => {});
+      return 143;
+    }
     if (!(error instanceof BcStop) && !(error instanceof BcQuit)) throw error;
   }
   await flushOut();
@@ -172,29 +207,8 @@ async function bcMain(ctx: CommandContext): Promise<number> {
   return 0;
 }
 
-class InputTooLarge extends Error {}
-
 /** The run was cancelled (timeout, abort). */
 class Cancelled extends Error {}
-
-async function readLimited(ctx: CommandContext): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const c = await ctx.stdin.read();
-    if (c === null) break;
-    size += c.length;
-    if (size > MAX_INPUT_BYTES) throw new InputTooLarge();
-    parts.push(c);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  return all;
-}
 
 function lineLengthOf(value: string | undefined): number {
   if (value === undefined || !/^\d+$/.test(value)) return 70;

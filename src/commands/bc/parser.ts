@@ -43,6 +43,8 @@ interface Token {
   kind: 'num' | 'name' | 'str' | 'op' | 'nl' | 'eof';
   text: string;
   line: number;
+  /** Offset in the text where the token starts. */
+  start: number;
 }
 
 const KEYWORDS = new Set([
@@ -112,6 +114,8 @@ export class BcSyntaxError extends Error {
   constructor(
     message: string,
     readonly line: number,
+    /** The input ended in the middle of a statement (more input may complete it). */
+    readonly atEnd = false,
   ) {
     super(message);
   }
@@ -121,7 +125,17 @@ export class BcLexer {
   private pos = 0;
   line = 1;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    firstLine = 1,
+  ) {
+    this.line = firstLine;
+  }
+
+  /** Where the lexer is in the text. */
+  get offset(): number {
+    return this.pos;
+  }
 
   next(): Token {
     const s = this.text;
@@ -141,12 +155,13 @@ export class BcLexer {
       } else break;
     }
     const line = this.line;
+    const start = this.pos;
     const c = s[this.pos];
-    if (c === undefined) return { kind: 'eof', text: '', line };
+    if (c === undefined) return { kind: 'eof', text: '', line, start };
     if (c === '\n') {
       this.pos += 1;
       this.line += 1;
-      return { kind: 'nl', text: '\n', line };
+      return { kind: 'nl', text: '\n', line, start };
     }
     if (/[0-9A-F.]/.test(c)) {
       let j = this.pos;
@@ -167,31 +182,31 @@ export class BcLexer {
         j += 1;
       }
       this.pos = j;
-      if (text === '.') return { kind: 'name', text: 'last', line };
-      return { kind: 'num', text, line };
+      if (text === '.') return { kind: 'name', text: 'last', line, start };
+      return { kind: 'num', text, line, start };
     }
     if (/[a-z_]/.test(c)) {
       let j = this.pos + 1;
       while (j < s.length && /[a-z0-9_]/.test(s[j] as string)) j += 1;
       const word = s.slice(this.pos, j);
       this.pos = j;
-      return { kind: 'name', text: word, line };
+      return { kind: 'name', text: word, line, start };
     }
     if (c === '"') {
       const end = s.indexOf('"', this.pos + 1);
       if (end === -1) {
         this.pos = s.length;
-        throw new BcSyntaxError('syntax error', line);
+        throw new BcSyntaxError('syntax error', line, true);
       }
       const text = s.slice(this.pos + 1, end);
       for (const ch of text) if (ch === '\n') this.line += 1;
       this.pos = end + 1;
-      return { kind: 'str', text, line };
+      return { kind: 'str', text, line, start };
     }
     for (const op of OPS) {
       if (s.startsWith(op, this.pos)) {
         this.pos += op.length;
-        return { kind: 'op', text: op, line };
+        return { kind: 'op', text: op, line, start };
       }
     }
     this.pos += 1;
@@ -236,7 +251,7 @@ export class BcParser {
 
   /** GNU counts the newline that ends a line as already read: an error there is on the next line. */
   private errorAt(t: Token): BcSyntaxError {
-    return new BcSyntaxError('syntax error', t.kind === 'nl' ? t.line + 1 : t.line);
+    return new BcSyntaxError('syntax error', t.kind === 'nl' ? t.line + 1 : t.line, t.kind === 'eof');
   }
 
   private isOp(t: Token, text: string): boolean {
@@ -246,6 +261,16 @@ export class BcParser {
   private expectOp(text: string): void {
     const t = this.take();
     if (!this.isOp(t, text)) throw this.errorAt(t);
+  }
+
+  /** How much of the text the statements returned so far consumed (the next token's start). */
+  consumed(): number {
+    return this.pending.length > 0 ? (this.pending[0] as Token).start : this.lex.offset;
+  }
+
+  /** The line the next token is on. */
+  get line(): number {
+    return this.pending.length > 0 ? (this.pending[0] as Token).line : this.lex.line;
   }
 
   /** After an error: drop the rest of the line. */

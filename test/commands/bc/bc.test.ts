@@ -44,6 +44,37 @@ describe('bc', () => {
     expect(ticks).toBeGreaterThanOrEqual(5);
   });
 
+  it('answers line by line from an endless pipe', async () => {
+    const { createBytePipe } = await import('../../../src/commands/byte-pipe.js');
+    const input = createBytePipe();
+    let feeding = true;
+    const feed = (async () => {
+      while (feeding) await input.writer.write(enc('1+1\n'.repeat(100))).catch(() => {});
+    })();
+    const ac = new AbortController();
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks += 1;
+      if (ticks === 10) ac.abort();
+    }, 5);
+    const fs = createMemoryFilesystem();
+    try {
+      const r = await runStandalone(bcCommand.run, {
+        argv: ['bc'],
+        fs,
+        stdin: input.reader,
+        signal: ac.signal,
+      });
+      expect(r.status).toBe(143);
+      expect(dec(r.stdout).startsWith('2\n2\n2\n')).toBe(true);
+    } finally {
+      clearInterval(timer);
+      feeding = false;
+      input.reader.close();
+      await feed;
+    }
+  });
+
   it('refuses numbers beyond its digit limit instead of exhausting memory', async () => {
     const r = await bc([], '2^99999999\n1+1\n');
     expect(r.out).toBe('2\n');
