@@ -666,9 +666,17 @@ export const CORPUS: Record<string, OracleCase[]> = {
     c(g('BEGIN { OFS = "-" } { $0 = $0; $2 = "X"; print; $0 = "p q r"; print $2 }'), 'a b c\n'),
   ],
   widths: [
-    c(g('BEGIN { FPAT = "([^,]*)|(\"[^\"]+\")" } { print NF; for (i = 1; i <= NF; i++) print i, "[" $i "]" }'), 'a,,b\n,x,\n"q,r",s\n'),
+    c(
+      g(
+        'BEGIN { FPAT = "([^,]*)|(\\"[^\\"]+\\")" } { print NF; for (i = 1; i <= NF; i++) print i, "[" $i "]" }',
+      ),
+      'a,,b\n,x,\n"q,r",s\n',
+    ),
     c(g('BEGIN { FPAT = "[0-9]+" } { print NF, $1, $NF }'), 'ab12cd345ef6\nnone\n'),
-    c(g('BEGIN { FIELDWIDTHS = "3 2:2 *" } { print NF, "[" $1 "]", "[" $2 "]", "[" $3 "]" }'), 'abcdefghijkl\nab\n'),
+    c(
+      g('BEGIN { FIELDWIDTHS = "3 2:2 *" } { print NF, "[" $1 "]", "[" $2 "]", "[" $3 "]" }'),
+      'abcdefghijkl\nab\n',
+    ),
     c(g('BEGIN { FIELDWIDTHS = "2 2" } { print $1 "|" $2 "|" $3 "|" NF }'), 'abcdef\na\n'),
     c(g('BEGIN { FIELDWIDTHS = "2 2"; FS = "," } { print $1 }'), 'ab,cd\n'),
     c(g('BEGIN { FPAT = "[a-z]+" } { $2 = "X"; print }'), 'ab 12 cd 34\n'),
