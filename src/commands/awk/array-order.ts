@@ -49,9 +49,10 @@ function integerKey(key: string): number | undefined {
   return n >= -2147483648 && n <= 2147483647 ? n : undefined;
 }
 
-/** A hash table of strings laid out as gawk's. */
+/** A hash table of strings laid out as gawk's (each key's hash kept for rehashing). */
 class StringTable {
-  private buckets: string[][] = [];
+  private keys: (string[] | undefined)[] = [];
+  private hashes: (number[] | undefined)[] = [];
   private sizeIndex = -1;
   count = 0;
 
@@ -60,60 +61,116 @@ class StringTable {
     this.count += 1;
     const size = SIZES[this.sizeIndex] as number;
     if (Math.floor(this.count / size) > CHAIN_MAX && this.sizeIndex < SIZES.length - 1) this.grow();
-    this.place(this.buckets, key, SIZES[this.sizeIndex] as number);
+    this.place(key, gawkHash(key));
   }
 
-  private place(buckets: string[][], key: string, size: number): void {
-    const h = gawkHash(key) % size;
-    const chain = buckets[h];
-    if (chain === undefined) buckets[h] = [key];
-    else chain.push(key);
+  private place(key: string, hash: number): void {
+    const b = hash % (SIZES[this.sizeIndex] as number);
+    const keys = this.keys[b];
+    if (keys === undefined) {
+      this.keys[b] = [key];
+      this.hashes[b] = [hash];
+    } else {
+      keys.push(key);
+      (this.hashes[b] as number[]).push(hash);
+    }
   }
 
   remove(key: string): void {
-    const h = gawkHash(key) % (SIZES[this.sizeIndex] as number);
-    const chain = this.buckets[h];
-    const at = chain?.lastIndexOf(key) ?? -1;
-    if (chain === undefined || at === -1) return;
-    chain.splice(at, 1);
+    const b = gawkHash(key) % (SIZES[this.sizeIndex] as number);
+    const keys = this.keys[b];
+    const at = keys?.lastIndexOf(key) ?? -1;
+    if (keys === undefined || at === -1) return;
+    keys.splice(at, 1);
+    (this.hashes[b] as number[]).splice(at, 1);
     this.count -= 1;
     if (this.count === 0) {
-      this.buckets = [];
+      this.keys = [];
+      this.hashes = [];
       this.sizeIndex = -1;
     }
   }
 
   private grow(): void {
-    const old = this.buckets;
+    const oldKeys = this.keys;
+    const oldHashes = this.hashes;
     this.sizeIndex += 1;
-    const size = SIZES[this.sizeIndex] as number;
-    this.buckets = [];
+    this.keys = [];
+    this.hashes = [];
     // Moving each old chain from its head puts it in the new buckets reversed, as gawk does.
-    for (const chain of old) {
-      if (chain === undefined) continue;
-      for (let i = chain.length - 1; i >= 0; i -= 1) {
-        this.place(this.buckets, chain[i] as string, size);
-      }
+    for (let b = 0; b < oldKeys.length; b += 1) {
+      const keys = oldKeys[b];
+      if (keys === undefined) continue;
+      const hashes = oldHashes[b] as number[];
+      for (let i = keys.length - 1; i >= 0; i -= 1) this.place(keys[i] as string, hashes[i] as number);
     }
   }
 
   /** Bucket by bucket, the newest key of each first. */
   list(out: string[]): void {
-    for (const chain of this.buckets) {
-      if (chain === undefined) continue;
-      for (let i = chain.length - 1; i >= 0; i -= 1) out.push(chain[i] as string);
+    for (const keys of this.keys) {
+      if (keys === undefined) continue;
+      for (let i = keys.length - 1; i >= 0; i -= 1) out.push(keys[i] as string);
     }
   }
 }
 
-/** Follows an array's layout as keys are added and removed. */
+/**
+ * Follows an array's layout. Additions and removals are only logged as they happen (most arrays
+ * are never looped over); the layout is built from the log when the keys are asked for, or when
+ * the log grows long.
+ */
 export class GawkOrder {
   private kind: 'empty' | 'cint' | 'str' | 'other' = 'empty';
   private ints = new Set<number>();
   private strings = new StringTable();
+  private log: string[] = [];
+  private removals: boolean[] = [];
+  private applied = 0;
 
   added(key: string): void {
+    this.record(key, false);
+  }
+
+  removed(key: string): void {
+    this.record(key, true);
+  }
+
+  private pendingAdds = 0;
+
+  private record(key: string, removal: boolean): void {
     if (this.kind === 'other') return;
+    this.log.push(key);
+    this.removals.push(removal);
+    this.pendingAdds += removal ? -1 : 1;
+    // Only churn (keys added and removed again) makes the log outgrow the array: compact then.
+    if (this.log.length > 100_000 && this.log.length > 4 * (this.applied + this.pendingAdds)) this.apply();
+  }
+
+  cleared(): void {
+    this.kind = 'empty';
+    this.ints = new Set();
+    this.strings = new StringTable();
+    this.log = [];
+    this.removals = [];
+    this.applied = 0;
+    this.pendingAdds = 0;
+  }
+
+  private apply(): void {
+    const log = this.log;
+    const removals = this.removals;
+    this.log = [];
+    this.removals = [];
+    for (let i = 0; i < log.length && this.kind !== 'other'; i += 1) {
+      if (removals[i] === true) this.applyRemove(log[i] as string);
+      else this.applyAdd(log[i] as string);
+    }
+    this.applied = this.ints.size + this.strings.count;
+    this.pendingAdds = 0;
+  }
+
+  private applyAdd(key: string): void {
     const n = integerKey(key);
     if (this.kind === 'empty') {
       if (n !== undefined && n >= 0) this.kind = 'cint';
@@ -136,8 +193,8 @@ export class GawkOrder {
     this.strings.insert(key);
   }
 
-  removed(key: string): void {
-    if (this.kind === 'other' || this.kind === 'empty') return;
+  private applyRemove(key: string): void {
+    if (this.kind === 'empty') return;
     const n = integerKey(key);
     if (this.kind === 'cint' && n !== undefined && n >= 0 && this.ints.has(n)) {
       this.ints.delete(n);
@@ -149,14 +206,9 @@ export class GawkOrder {
     if (this.kind === 'str' && this.strings.count === 0) this.kind = 'empty';
   }
 
-  cleared(): void {
-    this.kind = 'empty';
-    this.ints = new Set();
-    this.strings = new StringTable();
-  }
-
   /** The keys in gawk's order, or undefined when this model does not know it. */
   keys(): string[] | undefined {
+    this.apply();
     if (this.kind === 'other') return undefined;
     const out: string[] = [];
     this.strings.list(out);

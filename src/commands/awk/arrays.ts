@@ -28,8 +28,13 @@ export class ElementBudget {
   }
 }
 
+/** One element's value, held in a box so `a[k]++` finds the element once. */
+export interface Cell {
+  v: Value;
+}
+
 export class AwkArray {
-  readonly map = new Map<string, Value>();
+  private readonly cells = new Map<string, Cell>();
   /** Whether the program used it as an array yet (before that, `typeof` says `untyped`). */
   touched = false;
   private readonly order = new GawkOrder();
@@ -37,43 +42,51 @@ export class AwkArray {
   constructor(private readonly budget: ElementBudget) {}
 
   get size(): number {
-    return this.map.size;
+    return this.cells.size;
   }
 
   has(key: string): boolean {
     this.touched = true;
-    return this.map.has(key);
+    return this.cells.has(key);
+  }
+
+  /** The element's value without creating it (for the runtime's own reads: ARGV, PROCINFO). */
+  peek(key: string): Value {
+    return this.cells.get(key)?.v;
+  }
+
+  /** The element's box, creating the element (uninitialized) as awk does on reference. */
+  cell(key: string): Cell {
+    this.touched = true;
+    const c = this.cells.get(key);
+    if (c !== undefined) return c;
+    this.budget.add();
+    const created: Cell = { v: undefined };
+    this.cells.set(key, created);
+    this.order.added(key);
+    return created;
   }
 
   /** The element, creating it (uninitialized) as awk does on reference. */
   get(key: string): Value {
-    this.touched = true;
-    const v = this.map.get(key);
-    if (v !== undefined || this.map.has(key)) return v;
-    this.budget.add();
-    this.map.set(key, undefined);
-    this.order.added(key);
-    return undefined;
+    return this.cell(key).v;
   }
 
   set(key: string, value: Value): void {
     this.touched = true;
-    const before = this.map.size;
-    this.map.set(key, value);
-    if (this.map.size !== before) {
-      try {
-        this.budget.add();
-      } catch (error) {
-        this.map.delete(key);
-        throw error;
-      }
-      this.order.added(key);
+    const c = this.cells.get(key);
+    if (c !== undefined) {
+      c.v = value;
+      return;
     }
+    this.budget.add();
+    this.cells.set(key, { v: value });
+    this.order.added(key);
   }
 
   delete(key: string): void {
     this.touched = true;
-    if (this.map.delete(key)) {
+    if (this.cells.delete(key)) {
       this.budget.remove(1);
       this.order.removed(key);
     }
@@ -81,8 +94,8 @@ export class AwkArray {
 
   clear(): void {
     this.touched = true;
-    this.budget.remove(this.map.size);
-    this.map.clear();
+    this.budget.remove(this.cells.size);
+    this.cells.clear();
     this.order.cleared();
   }
 
@@ -90,6 +103,11 @@ export class AwkArray {
   keys(): string[] {
     this.touched = true;
     const ordered = this.order.keys();
-    return ordered !== undefined && ordered.length === this.map.size ? ordered : [...this.map.keys()];
+    return ordered !== undefined && ordered.length === this.cells.size ? ordered : [...this.cells.keys()];
+  }
+
+  /** Keys and values, in the order of {@link keys}. */
+  entries(): [string, Value][] {
+    return this.keys().map((k) => [k, this.cells.get(k)?.v]);
   }
 }

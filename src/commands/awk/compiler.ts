@@ -5,7 +5,7 @@
  * {@link Place} whose subscript or field number is evaluated once per operation.
  * @module
  */
-import { AwkArray as ArrayClass, type AwkArray } from './arrays.js';
+import { AwkArray as ArrayClass, type AwkArray, type Cell } from './arrays.js';
 import type { Expr, LValue } from './ast.js';
 import type { CExpr, CStmt, SyncExpr } from './compiled.js';
 import { AwkFatalError, fatal } from './errors.js';
@@ -35,6 +35,8 @@ export interface Place {
   locateAsync(): Promise<unknown>;
   get(loc: unknown): Value;
   set(loc: unknown, v: Value): void;
+  /** For array elements: the element's box (one lookup for `a[k]++` and `a[k] += v`). */
+  cell?(loc: unknown): Cell;
 }
 
 /** A compiled user function (its body is compiled after every function is known). */
@@ -303,6 +305,7 @@ export class Compiler {
           locateAsync: key.sync ? () => Promise.resolve(key.key()) : key.key,
           get: (k) => arr().get(k as string),
           set: (k, v) => arr().set(k as string, v),
+          cell: (k) => arr().cell(k as string),
         };
       }
       case 'field': {
@@ -584,6 +587,16 @@ export class Compiler {
       });
     }
     const op = e.op.slice(0, 1) as ArithOp;
+    const cellOf = p.cell;
+    if (cellOf !== undefined) {
+      return this.num(() => {
+        const r = value.n();
+        const c = cellOf(p.locate());
+        const n = arithAssign(op, toNum(c.v), r, e.at);
+        c.v = n;
+        return n;
+      });
+    }
     return this.num(() => {
       const r = value.n();
       const loc = p.locate();
@@ -613,6 +626,15 @@ export class Compiler {
       });
     }
     const p = this.place(t);
+    const cellOf = p.cell;
+    if (cellOf !== undefined) {
+      return this.num(() => {
+        const c = cellOf(p.locate());
+        const old = toNum(c.v);
+        c.v = old + delta;
+        return e.prefix ? old + delta : old;
+      });
+    }
     if (e.prefix) {
       return this.num(() => {
         const loc = p.locate();

@@ -44,7 +44,7 @@ export class MainInput {
       const key = String(this.argIndex);
       this.argIndex += 1;
       if (!argv.has(key)) continue;
-      const arg = this.rt.toStr(argv.map.get(key));
+      const arg = this.rt.toStr(argv.peek(key));
       if (arg === '') continue;
       if (ASSIGNMENT.test(arg)) {
         const eq = arg.indexOf('=');

@@ -403,7 +403,7 @@ function assignVariable(rt: Runtime, symbols: Symbols, name: string, value: stri
 async function forInKeys(c: Compiler, a: AwkArray, at: SourcePosition): Promise<string[]> {
   const procinfo = c.rt.globals[SLOT.PROCINFO] as AwkArray;
   if (!procinfo.has('sorted_in')) return a.keys();
-  const mode = c.rt.toStr(procinfo.map.get('sorted_in'));
+  const mode = c.rt.toStr(procinfo.peek('sorted_in'));
   if (mode === '') return a.keys();
   const keys = orderedKeys(a, mode, c.rt);
   if (keys !== undefined) return keys;
@@ -417,7 +417,7 @@ async function forInKeys(c: Compiler, a: AwkArray, at: SourcePosition): Promise<
   });
   const g = c.rt.globals;
   const slots = ['\u0000i1', '\u0000v1', '\u0000i2', '\u0000v2'].map((n) => c.symbols.slot(n));
-  const entries = [...a.map.entries()];
+  const entries = a.entries();
   const sorted = await sortAsync(entries, async (x, y) => {
     g[slots[0] as number] = x[0];
     g[slots[1] as number] = x[1];

@@ -62,7 +62,7 @@ export function sortedArrayValues(
 ): Value[] {
   const cmp = predefinedOrder(mode, rt);
   if (cmp === undefined) fatal(at, `sort comparison function \`${mode}' is not defined`);
-  const entries: Entry[] = a.keys().map((k) => [k, a.map.get(k)]);
+  const entries: Entry[] = a.entries();
   if (indices) {
     // asorti sorts the indices as values.
     const asValues: Entry[] = entries.map(([k]) => [k, k]);
@@ -79,7 +79,7 @@ export function orderedKeys(a: AwkArray, mode: string, rt: Runtime): string[] | 
   if (mode === '@unsorted') return a.keys();
   const cmp = predefinedOrder(mode, rt);
   if (cmp === undefined) return undefined;
-  const entries: Entry[] = a.keys().map((k) => [k, a.map.get(k)]);
+  const entries: Entry[] = a.entries();
   entries.sort(cmp);
   return entries.map(([k]) => k);
 }
