@@ -6,7 +6,7 @@
  */
 import { GawkOrder } from './array-order.js';
 import { AwkFatalError } from './errors.js';
-import type { Value } from './values.js';
+import { StrNum, type Value } from './values.js';
 
 /** The element budget shared by the arrays of one run. */
 export class ElementBudget {
@@ -26,6 +26,21 @@ export class ElementBudget {
   remove(count: number): void {
     this.used -= count;
   }
+}
+
+/**
+ * A string that no longer shares the memory of the text it was cut from. V8 represents a
+ * substring of 13 characters or more as a view of its parent, so an array keyed (or filled) by
+ * short pieces of huge records would otherwise keep every record alive.
+ */
+function detached(s: string): string {
+  return s.length < 13 ? s : ` ${s}`.slice(1);
+}
+
+function detachedValue(v: Value): Value {
+  if (typeof v === 'string') return detached(v);
+  if (v instanceof StrNum && v.s.length >= 13) return new StrNum(detached(v.s), v.n);
+  return v;
 }
 
 /** One element's value, held in a box so `a[k]++` finds the element once. */
@@ -62,8 +77,9 @@ export class AwkArray {
     if (c !== undefined) return c;
     this.budget.add();
     const created: Cell = { v: undefined };
-    this.cells.set(key, created);
-    this.order.added(key);
+    const own = detached(key);
+    this.cells.set(own, created);
+    this.order.added(own);
     return created;
   }
 
@@ -76,12 +92,13 @@ export class AwkArray {
     this.touched = true;
     const c = this.cells.get(key);
     if (c !== undefined) {
-      c.v = value;
+      c.v = detachedValue(value);
       return;
     }
     this.budget.add();
-    this.cells.set(key, { v: value });
-    this.order.added(key);
+    const own = detached(key);
+    this.cells.set(own, { v: detachedValue(value) });
+    this.order.added(own);
   }
 
   delete(key: string): void {
