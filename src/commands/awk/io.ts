@@ -9,6 +9,7 @@
 import { describeVfsCode, isVfsError, type VfsErrorCode } from '../../vfs/filesystem.js';
 import { normalizeVfsPath } from '../../vfs/vfs-path.js';
 import type { ByteReader, ByteWriter, CommandContext } from '../command.js';
+import type { AwkArray } from './arrays.js';
 import { AwkFatalError } from './errors.js';
 import { type CommandInput, commandInput, fileSource, readerSource } from './input.js';
 import { FileStream, type OutputStream, PipeStream, type StartCommand, WriterStream } from './output.js';
@@ -65,11 +66,20 @@ export class AwkIO {
       stdout,
       stderr: this.ctx.stderr,
       signal: this.ctx.signal,
+      env: this.environment(),
     });
     if (status === 127 && this.ctx.dispatch.classify('sh') === 'not-found') {
       this.warn(undefined, `cannot run \`${command}': this shell has no \`sh' command`);
     }
     return status;
+  }
+
+  /** The environment a command gets: ENVIRON as the program left it (gawk passes changes on). */
+  private environment(): Map<string, string> {
+    const environ = this.rt.globals[SLOT.ENVIRON] as AwkArray;
+    const env = new Map<string, string>();
+    for (const [k, v] of environ.entries()) env.set(k, this.rt.toStr(v));
+    return env;
   }
 
   /** The reader of standard input shared by the main input and `getline < "-"`. */

@@ -599,6 +599,11 @@ export const CORPUS: Record<string, OracleCase[]> = {
         'BEGIN { print "to-file" > "o.txt"; close("o.txt"); system("true"); while ((getline l < "o.txt") > 0) print l }',
       ),
     ),
+    c(
+      g(
+        'BEGIN { ENVIRON["FOO"] = "bar"; system("echo [$FOO]"); delete ENVIRON["HOME"]; system("echo [$HOME]") }',
+      ),
+    ),
   ],
   order: [
     c(g('BEGIN { a["x"]; a["y"]; a["z"]; a["foo"]; a["bar"]; for (k in a) printf "%s ", k; print "" }')),

@@ -1,6 +1,6 @@
 /**
  * A `sh` for tests of commands that run command strings (`awk`'s `system()`, `| getline`,
- * `print | cmd`): the real bash runs the string as a host process, fed from and writing to the
+ * `print | cmd`): the real `/bin/sh` (what gawk runs) runs the string as a host process, fed from and writing to the
  * command's byte streams. It lets a test see the virtual command's plumbing through
  * `ctx.dispatch` end to end against a real shell; the command itself never starts a process.
  */
@@ -9,7 +9,7 @@ import type { CommandHandler } from '../../../../src/commands/command.js';
 
 export const hostShell: CommandHandler = async (ctx) => {
   const script = ctx.argv[ctx.argv.indexOf('-c') + 1] ?? '';
-  const child = spawn('bash', ['-c', script], {
+  const child = spawn('/bin/sh', ['-c', script], {
     env: Object.fromEntries(ctx.env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
