@@ -83,6 +83,10 @@ export async function runProgram(o: RunOptions): Promise<number> {
       await err(fatalText(error));
       return 2;
     }
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      await err(`${o.name}: fatal: program nested too deeply for this shell\n`);
+      return 2;
+    }
     throw error;
   }
   rt = new Runtime(o.limits, symbols.globals.size);
@@ -124,6 +128,10 @@ export async function runProgram(o: RunOptions): Promise<number> {
     if (error instanceof AwkFatalError) {
       await err(fatalText(error));
       return error.severity === 'error' ? 1 : 2;
+    }
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      await err(`${o.name}: fatal: program nested too deeply for this shell\n`);
+      return 2;
     }
     throw error;
   }

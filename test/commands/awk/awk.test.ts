@@ -157,6 +157,17 @@ describe('awk: bounds', () => {
     expect(p.out).toBe('5002 0.333333333333333314 0000000000000\n');
   });
 
+  it('a program nested beyond the host stack is refused clearly, not as an internal error', async () => {
+    const deep = await awk([`BEGIN { x = ${'('.repeat(5000)}1${')'.repeat(5000)} }`]);
+    expect(deep.status).toBe(2);
+    expect(deep.err).toBe('awk: fatal: program nested too deeply for this shell\n');
+    const long = await awk([`BEGIN { x = 1${' + 1'.repeat(50_000)}; print x }`]);
+    expect(long.status).toBe(2);
+    expect(long.err).toBe('awk: fatal: program nested too deeply for this shell\n');
+    const fine = await awk([`BEGIN { x = ${'('.repeat(200)}1${')'.repeat(200)}; print x + 1 }`]);
+    expect(fine.out).toBe('2\n');
+  });
+
   it('an input record longer than the limit fails clearly', async () => {
     const r = await awk(['{ n++ } END { print n }'], {
       stdin: enc(`${'x'.repeat(300_000)}\n`),
