@@ -200,6 +200,12 @@ async function bcMain(ctx: CommandContext): Promise<number> {
       await flushOut().catch(() => {});
       return 143;
     }
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      await flushOut().catch(() => {});
+      errText.push('bc: program nested too deeply for this shell\n');
+      await flushErr();
+      return 1;
+    }
     if (!(error instanceof BcStop) && !(error instanceof BcQuit)) throw error;
   }
   await flushOut();

@@ -339,6 +339,10 @@ async function exprMain(ctx: CommandContext): Promise<number> {
       await say(`expr: ${error.message}\n`);
       return error.status;
     }
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      await say('expr: expression nested too deeply for this shell\n');
+      return 3;
+    }
     throw error;
   }
   await ctx.stdout.write(enc.encode(`${asText(result)}\n`));

@@ -109,6 +109,12 @@ describe('bc', () => {
     expect(r.err).toContain('function calls nested deeper than 10000 (the limit of this shell)');
   });
 
+  it('refuses a program nested beyond the host stack clearly', async () => {
+    const r = await bc([], `${'('.repeat(50_000)}1${')'.repeat(50_000)}\n`);
+    expect(r.status).toBe(1);
+    expect(r.err).toBe('bc: program nested too deeply for this shell\n');
+  });
+
   it('prints its version and help', async () => {
     expect((await bc(['--version'], '')).out.split('\n')[0]).toBe(
       "bc 1.07.1 (the berth virtual shell's implementation)",

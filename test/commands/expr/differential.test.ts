@@ -122,6 +122,14 @@ describe('expr', () => {
     );
   });
 
+  it('refuses an expression nested beyond the host stack clearly', async () => {
+    const fs = createMemoryFilesystem();
+    const argv = ['expr', ...Array(100_000).fill('('), '1', ...Array(100_000).fill(')')];
+    const r = await runVirtual(exprCommand.run, { argv }, fs);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toBe('expr: expression nested too deeply for this shell\n');
+  });
+
   it('refuses an integer too large to hold rather than exhaust memory', async () => {
     const fs = createMemoryFilesystem();
     const big = '9'.repeat(600_000);
