@@ -6,6 +6,7 @@
  * @module
  */
 
+import { InputTooLargeError, readAll } from '../byte-io.js';
 import { decodeBytes } from '../byte-text.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { getopt, type OptionSpec } from '../getopt.js';
@@ -245,16 +246,12 @@ async function readSource(
   include: boolean,
 ): Promise<string | { error: string }> {
   if (file === '-' || file === '/dev/stdin') {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const c = await ctx.stdin.read();
-      if (c === null) break;
-      size += c.length;
-      if (size > DEFAULT_AWK_LIMITS.maxStringChars) return { error: 'File too large' };
-      chunks.push(c);
+    try {
+      return decodeBytes(await readAll(ctx.stdin, DEFAULT_AWK_LIMITS.maxStringChars));
+    } catch (error) {
+      if (error instanceof InputTooLargeError) return { error: 'File too large' };
+      throw error;
     }
-    return decodeBytes(Buffer.concat(chunks));
   }
   const candidates = include && !file.endsWith('.awk') ? [file, `${file}.awk`] : [file];
   let last: unknown;

@@ -688,6 +688,7 @@ export const CORPUS: Record<string, OracleCase[]> = {
     c(g('BEGIN { n = patsplit("a1b22c333", parts); print n }')),
   ],
   oneliners: [
+    c(g('-f', '-', 'f1'), '{ print "p", $0 }\n', { f1: 'x\ny\n' }),
     c(g('!seen[$0]++'), 'a\nb\na\nc\nb\n'),
     c(g('NR == FNR { a[$1]; next } $1 in a', 'f1', 'f2'), '', { f1: 'x\ny\n', f2: 'x 1\nz 2\ny 3\n' }),
     c(g('{ gsub(/[[:space:]]+$/, "") } 1'), 'a  \nb\t\nc\n'),
