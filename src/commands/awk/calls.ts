@@ -156,8 +156,7 @@ function compileGetline(c: Compiler, e: Extract<Expr, { k: 'getline' }>): CExpr 
     if (source === undefined) return '';
     return source.sync ? source.s() : rt.toStr(await source.v());
   };
-  if (e.from === 'coprocess')
-    throw new AwkFatalError("two-way pipes (`|&') are not supported by this shell", at);
+  const two = e.from === 'coprocess';
   switch (e.from) {
     case 'input':
       return {
@@ -191,8 +190,9 @@ function compileGetline(c: Compiler, e: Extract<Expr, { k: 'getline' }>): CExpr 
         type: 'num',
         v: async () => {
           const command = await name();
-          if (command === '') fatal(at, "expression for `|' redirection has null string value");
-          const r = await io.getlineCommand(command, at);
+          if (command === '')
+            fatal(at, `expression for \`${two ? '|&' : '|'}' redirection has null string value`);
+          const r = two ? await io.getlineCoprocess(command, at) : await io.getlineCommand(command, at);
           if (r === null) return 0;
           // gawk counts no NR for `cmd | getline` (POSIX says it should).
           await store(r, false, false);

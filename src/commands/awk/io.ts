@@ -8,11 +8,19 @@
 
 import { describeVfsCode, isVfsError, type VfsErrorCode } from '../../vfs/filesystem.js';
 import { normalizeVfsPath } from '../../vfs/vfs-path.js';
+import { createBytePipe } from '../byte-pipe.js';
 import type { ByteReader, ByteWriter, CommandContext } from '../command.js';
 import type { AwkArray } from './arrays.js';
 import { AwkFatalError } from './errors.js';
 import { type CommandInput, commandInput, fileSource, readerSource } from './input.js';
-import { FileStream, type OutputStream, PipeStream, type StartCommand, WriterStream } from './output.js';
+import {
+  CoprocessStream,
+  FileStream,
+  type OutputStream,
+  PipeStream,
+  type StartCommand,
+  WriterStream,
+} from './output.js';
 import { type InputRecord, RecordReader } from './records.js';
 import { type Runtime, SLOT } from './runtime.js';
 import type { SourcePosition } from './source.js';
@@ -112,7 +120,13 @@ export class AwkIO {
     if (this.sandbox) throw new AwkFatalError('redirection not allowed in sandbox mode', at);
     this.checkOpenCount(at);
     let stream: OutputStream;
-    if (kind === '|' || kind === '|&') {
+    if (kind === '|&') {
+      const output = this.startCoprocess(name, at).output;
+      if (output === undefined)
+        throw new AwkFatalError(`\`${name}' is no longer writable (closed with "to")`, at);
+      return output;
+    }
+    if (kind === '|') {
       // gawk writes its own buffered output before a command starts writing beside it.
       await this.stdout.flush();
       stream = new PipeStream(name, this.ctx.stdout, this.start);
@@ -180,6 +194,47 @@ export class AwkIO {
       this.inputs.set(command, entry);
     }
     return await entry.reader.next(this.rt.recordMode);
+  }
+
+  /**
+   * A two-way pipe (`print |& cmd`, `cmd |& getline`): one command whose standard input awk
+   * writes and whose standard output awk reads.
+   */
+  private startCoprocess(
+    name: string,
+    at: SourcePosition | undefined,
+  ): { output: OutputStream | undefined; input: InputEntry } {
+    const out = this.outputs.get(name);
+    const input = this.inputs.get(name);
+    // Either side may have been closed already (`close(cmd, "to")`): the other goes on.
+    if (input !== undefined || out !== undefined) {
+      if (input === undefined)
+        throw new AwkFatalError(`\`${name}' is no longer readable (closed with "from")`, at);
+      return { output: out, input };
+    }
+    if (this.sandbox) throw new AwkFatalError('redirection not allowed in sandbox mode', at);
+    this.checkOpenCount(at);
+    const toCommand = createBytePipe();
+    const fromCommand = createBytePipe();
+    const status = this.runShell(name, toCommand.reader, fromCommand.writer).finally(() => {
+      toCommand.reader.close();
+      void fromCommand.writer.close();
+    });
+    const output = new CoprocessStream(toCommand.writer);
+    const entry: InputEntry = {
+      reader: new RecordReader(readerSource(fromCommand.reader), this.maxRecordChars),
+      command: { source: readerSource(fromCommand.reader), status, close: () => fromCommand.reader.close() },
+    };
+    this.outputs.set(name, output);
+    this.inputs.set(name, entry);
+    return { output, input: entry };
+  }
+
+  /** `cmd |& getline`: what awk wrote to the coprocess goes first, then its next record. */
+  async getlineCoprocess(name: string, at: SourcePosition | undefined): Promise<InputRecord | null> {
+    const { output, input } = this.startCoprocess(name, at);
+    await output?.flush();
+    return await input.reader.next(this.rt.recordMode);
   }
 
   /** `close(name)`: the exit status for a command, 0 for a file, -1 when nothing is open by that name. */

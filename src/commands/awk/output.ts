@@ -97,6 +97,25 @@ export type StartCommand = (
   io: { readonly stdin: ByteReader; readonly stdout: ByteWriter },
 ) => Promise<number>;
 
+/** The writing side of a two-way pipe; closing it ends the command's input (`close(cmd, "to")`). */
+export class CoprocessStream extends OutputStream {
+  constructor(private readonly writer: ByteWriter) {
+    super();
+  }
+
+  protected async emit(bytes: Uint8Array): Promise<void> {
+    await this.writer.write(bytes).catch((error: unknown) => {
+      if (!(error instanceof BrokenPipeError)) throw error;
+    });
+  }
+
+  async close(): Promise<number> {
+    await this.flush();
+    await this.writer.close();
+    return 0;
+  }
+}
+
 /** `print | "cmd"`: the command reads what awk writes. */
 export class PipeStream extends OutputStream {
   private readonly writer: ByteWriter;

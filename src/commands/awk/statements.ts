@@ -297,7 +297,6 @@ export class StatementCompiler {
       });
     }
     const kind = s.redirect.kind;
-    if (kind === '|&') throw new AwkFatalError("two-way pipes (`|&') are not supported by this shell", s.at);
     const target = c.expr(s.redirect.target);
     const at = s.at;
     return later(async () => {

@@ -687,6 +687,21 @@ export const CORPUS: Record<string, OracleCase[]> = {
     c(g('BEGIN { FPAT = "[a-z]+" } { $2 = "X"; print }'), 'ab 12 cd 34\n'),
     c(g('BEGIN { n = patsplit("a1b22c333", parts); print n }')),
   ],
+  coprocess: [
+    c(
+      g(
+        'BEGIN { cmd = "sort"; print "b" |& cmd; print "a" |& cmd; close(cmd, "to"); while ((cmd |& getline line) > 0) print "got", line; print close(cmd) }',
+      ),
+    ),
+    c(g('BEGIN { c = "cat"; print "x" |& c; c |& getline y; print y; close(c) }')),
+    c(g('BEGIN { "echo hi" |& getline z; print z }')),
+    c(
+      g(
+        '{ print $0 |& "tr a-z A-Z" } END { close("tr a-z A-Z", "to"); while (("tr a-z A-Z" |& getline l) > 0) print l }',
+      ),
+      'ab\ncd\n',
+    ),
+  ],
   oneliners: [
     c(g('-f', '-', 'f1'), '{ print "p", $0 }\n', { f1: 'x\ny\n' }),
     c(g('!seen[$0]++'), 'a\nb\na\nc\nb\n'),
