@@ -303,7 +303,6 @@ export class Compiler {
     for (let s = scope; s !== null; s = s.parent, hops += 1) {
       if (s.binding.kind === 'var' && s.binding.name === name) return varFilter(hops);
     }
-    if (name === '__prog_args') return globalVarFilter('__prog_args');
     if (this.opts.globalVars.has(name)) return globalVarFilter(name);
     this.error(`$${name} is not defined`, start, end);
     return CONSTANT_NULL;

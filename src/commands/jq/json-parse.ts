@@ -8,7 +8,7 @@
  * @module
  */
 import { numberFromLiteral } from './number-text.js';
-import type { JqObject, Value } from './value.js';
+import { BigNum, type JqObject, type Value } from './value.js';
 
 /** jq's MAX_PARSING_DEPTH (containers and pending object keys). */
 export const MAX_PARSING_DEPTH = 10000;
@@ -86,14 +86,25 @@ abstract class JsonTokenizer {
   private pendingString = false;
   /** How far a string token's closing quote was already searched for. */
   private stringSearchFrom = 0;
-  /** Newlines and trailing-line bytes in text already dropped from `buf`. */
-  private droppedLines = 0;
+  /** Newlines counted in the text before `buf[lineCountedTo]` (dropped text included). */
+  private linesCounted = 0;
+  private lineCountedTo = 0;
+  /** UTF-8 bytes of the current line that lie in text already dropped from `buf`. */
   private droppedColumnBytes = 0;
+  /** Newlines before the end of the last value returned. */
+  private linesAtLastValue = 0;
   /** The end offset (exclusive) of the last value returned, for `input_line_number`. */
   protected lastValueEnd = 0;
   private failed = false;
+  /** `--seq`: skipping text until the next RS (at the start, and after an error). */
+  private waitingForRs: boolean;
+  /** `--seq`: the error just thrown was at an RS, so reading resumes right after it. */
+  private errorAtRs = false;
+  private abandonedReported = false;
 
-  constructor(protected readonly seq: boolean) {}
+  constructor(protected readonly seq: boolean) {
+    this.waitingForRs = seq;
+  }
 
   /** Append text. */
   feed(text: string): void {
@@ -121,15 +132,40 @@ abstract class JsonTokenizer {
     }
   }
 
+  /** Characters held for the value being read (the text after the last complete value). */
+  bufferedChars(): number {
+    return this.buf.length - Math.max(0, this.lastValueEnd);
+  }
+
   /** Lines completed up to the end of the last value, as jq's `input_line_number` counts them. */
   linesThroughLastValue(): number {
-    let n = this.droppedLines;
+    let n = this.linesAtLastValue;
     const end = this.lastValueEnd;
-    for (let i = this.buf.indexOf('\n'); i !== -1 && i < end; i = this.buf.indexOf('\n', i + 1)) n += 1;
+    if (end < 0) return n;
     // jq reads a line at a time, so the newline ending the value's line is already counted.
     const nl = this.buf.indexOf('\n', end);
     if (nl !== -1 && this.buf.slice(end, nl).trim() === '') n += 1;
     return n;
+  }
+
+  /** Count newlines up to `index` of `buf` (monotonic). */
+  private countLinesTo(index: number): void {
+    const buf = this.buf;
+    let n = this.linesCounted;
+    let i = buf.indexOf('\n', this.lineCountedTo);
+    while (i !== -1 && i < index) {
+      n += 1;
+      i = buf.indexOf('\n', i + 1);
+    }
+    this.linesCounted = n;
+    this.lineCountedTo = Math.max(this.lineCountedTo, index);
+  }
+
+  /** Record where the value just completed ends (its line, for `input_line_number`). */
+  protected markValueEnd(): void {
+    this.lastValueEnd = this.pos;
+    this.countLinesTo(this.pos);
+    this.linesAtLastValue = this.linesCounted;
   }
 
   private step(): ParseStep {
@@ -142,6 +178,18 @@ abstract class JsonTokenizer {
     }
     const buf = this.buf;
     const n = buf.length;
+    if (this.waitingForRs) {
+      const rs = buf.indexOf('\u001e', this.pos);
+      if (rs === -1) {
+        this.pos = n;
+        if (!this.ended) return NEED_MORE;
+        if (this.abandonedReported) return END;
+        this.abandonedReported = true;
+        this.fail('Unfinished abandoned text', -1, true);
+      }
+      this.pos = rs + 1;
+      this.waitingForRs = false;
+    }
     if (this.pendingString) {
       if (this.readString() === NEED_MORE) return NEED_MORE;
       const out = this.takePending();
@@ -196,8 +244,18 @@ abstract class JsonTokenizer {
       }
       this.tokenStart = -1;
       this.pos = i;
+      if (this.seq && i < n && buf.charCodeAt(i) === Ch.Rs) {
+        // A value cut off by the next RS: jq cannot tell whether a number is complete.
+        this.pos = i + 1;
+        this.errorAtRs = true;
+        const v = parseLiteral(buf.slice(start, i));
+        const topNumber = this.depth() === 0 && (typeof v === 'number' || v instanceof BigNum);
+        this.fail(topNumber ? 'Potentially truncated top-level numeric value' : 'Truncated value', i);
+      }
       // jq checks the token when it sees the delimiter (or at EOF), and reports that position.
-      this.literalToken(buf.slice(start, i), i < n ? i : -1);
+      const fast = plainNumber(buf, start, i);
+      if (fast !== undefined) this.value(fast, i < n ? i : -1);
+      else this.literalToken(buf.slice(start, i), i < n ? i : -1);
       const out = this.takePending();
       if (out !== NONE) return out;
     }
@@ -249,21 +307,16 @@ abstract class JsonTokenizer {
   protected fail(msg: string, at: number, atEof = false): never {
     const { line, column } = this.positionAfter(at === -1 ? this.buf.length - 1 : at);
     const where = atEof ? ' at EOF' : '';
-    const tail = this.seq && !atEof ? ' (need RS to resync)' : '';
+    const tail = this.seq && !atEof && !this.errorAtRs ? ' (need RS to resync)' : '';
     throw new JsonSyntaxError(`${msg}${where} at line ${line}, column ${column}${tail}`);
   }
 
   /** jq's line/column counters after it has read the character at `index`. */
   private positionAfter(index: number): { line: number; column: number } {
     const buf = this.buf;
-    let line = 1 + this.droppedLines;
-    let lineStart = 0;
-    let nl = buf.indexOf('\n');
-    while (nl !== -1 && nl <= index) {
-      line += 1;
-      lineStart = nl + 1;
-      nl = buf.indexOf('\n', nl + 1);
-    }
+    this.countLinesTo(Math.min(index + 1, buf.length));
+    const line = 1 + this.linesCounted;
+    const lineStart = buf.lastIndexOf('\n', index) + 1;
     const columnBytes = lineStart === 0 ? this.droppedColumnBytes : 0;
     const column = columnBytes + utf8Length(buf, lineStart, index + 1);
     return { line, column };
@@ -271,26 +324,19 @@ abstract class JsonTokenizer {
 
   /** Drop text already consumed (keeping counters), so memory holds only the current value. */
   private compact(): void {
-    const keepFrom = Math.min(
-      this.pos,
-      this.tokenStart === -1 ? this.pos : this.tokenStart,
-      this.lastValueEnd,
-    );
+    // Only the token being read (and a little of the last value's line) must stay.
+    const keepFrom = Math.min(this.pos, this.tokenStart === -1 ? this.pos : this.tokenStart);
     if (keepFrom < 1 << 16) return;
-    const dropped = this.buf.slice(0, keepFrom);
-    let count = 0;
-    let last = -1;
-    for (let i = dropped.indexOf('\n'); i !== -1; i = dropped.indexOf('\n', i + 1)) {
-      count += 1;
-      last = i;
-    }
-    this.droppedLines += count;
+    const buf = this.buf;
+    this.countLinesTo(keepFrom);
+    const last = buf.lastIndexOf('\n', keepFrom - 1);
     this.droppedColumnBytes =
       last === -1
-        ? this.droppedColumnBytes + utf8Length(dropped, 0, dropped.length)
-        : utf8Length(dropped, last + 1, dropped.length);
-    this.buf = this.buf.slice(keepFrom);
+        ? this.droppedColumnBytes + utf8Length(buf, 0, keepFrom)
+        : utf8Length(buf, last + 1, keepFrom);
+    this.buf = buf.slice(keepFrom);
     this.pos -= keepFrom;
+    this.lineCountedTo -= keepFrom;
     if (this.tokenStart !== -1) this.tokenStart -= keepFrom;
     if (this.stringSearchFrom > 0) this.stringSearchFrom = Math.max(0, this.stringSearchFrom - keepFrom);
     this.lastValueEnd -= keepFrom;
@@ -298,13 +344,25 @@ abstract class JsonTokenizer {
 
   /** After an error in `--seq` mode, skip to the next RS. */
   private resyncAfterError(): void {
-    const rs = this.buf.indexOf('\u001e', this.pos);
     this.tokenStart = -1;
     this.pendingString = false;
     this.stringSearchFrom = 0;
-    this.pos = rs === -1 ? this.buf.length : rs;
+    if (this.errorAtRs) this.errorAtRs = false;
+    else if (!this.ended || this.pos < this.buf.length) this.waitingForRs = true;
     this.reset();
   }
+
+  /** Whether the character before `at` is whitespace (jq's `last_ch_was_ws`). */
+  protected whitespaceBefore(at: number): boolean {
+    const c = this.buf.charCodeAt(at - 1);
+    return c === Ch.Space || c === Ch.Lf || c === Ch.Tab || c === Ch.Cr;
+  }
+
+  protected setErrorAtRs(): void {
+    this.errorAtRs = true;
+  }
+
+  protected abstract depth(): number;
 
   protected abstract value(v: Value, at: number): void;
   protected abstract stringToken(s: string, at: number): void;
@@ -329,7 +387,7 @@ export class JsonValueParser extends JsonTokenizer {
     const r = this.ready;
     if (r !== NONE) {
       this.ready = NONE;
-      this.lastValueEnd = this.pos;
+      this.markValueEnd();
     }
     return r;
   }
@@ -357,8 +415,19 @@ export class JsonValueParser extends JsonTokenizer {
     this.value(s, at);
   }
 
+  protected depth(): number {
+    return this.stack.length;
+  }
+
+  /** An RS between texts: a text it cuts off is an error, or dropped when whitespace preceded the RS. */
   protected recordSeparator(at: number): void {
-    if (this.stack.length > 0) this.fail('Unfinished abandoned text', at);
+    if (this.stack.length > 0) {
+      if (!this.whitespaceBefore(at)) {
+        this.setErrorAtRs();
+        this.fail('Truncated value', at);
+      }
+      this.reset();
+    }
     this.checkDone();
   }
 
@@ -436,12 +505,75 @@ export class JsonValueParser extends JsonTokenizer {
     if (this.stack.length !== 0) this.fail('Unfinished JSON term', -1, true);
     if (this.nextValue !== NONE) {
       const v = this.nextValue;
+      if (
+        this.seq &&
+        (typeof v === 'number' || v instanceof BigNum) &&
+        !this.whitespaceBefore(this.buf.length)
+      ) {
+        this.nextValue = NONE;
+        this.fail('Potentially truncated top-level numeric value', -1, true);
+      }
       this.nextValue = NONE;
-      this.lastValueEnd = this.pos;
+      this.markValueEnd();
       return v;
     }
     return END;
   }
+}
+
+/**
+ * The common number (`-12`, `3.25`, `0.5`) straight from the text, without slicing it: up to 15
+ * significant digits, no exponent, no trailing fraction zero and not below 0.0001, so its double
+ * prints back exactly as written (no literal to keep). Undefined for anything else.
+ */
+function plainNumber(s: string, start: number, end: number): number | undefined {
+  let i = start;
+  let negative = false;
+  if (s.charCodeAt(i) === 45) {
+    negative = true;
+    i += 1;
+  }
+  if (i >= end) return undefined;
+  let mantissa = 0;
+  let digits = 0;
+  const intStart = i;
+  while (i < end) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) break;
+    mantissa = mantissa * 10 + c;
+    digits += 1;
+    i += 1;
+  }
+  const intLen = i - intStart;
+  if (intLen === 0 || (intLen > 1 && s.charCodeAt(intStart) === 48)) return undefined;
+  let scale = 0;
+  if (i < end) {
+    if (s.charCodeAt(i) !== 46) return undefined;
+    i += 1;
+    const fracStart = i;
+    while (i < end) {
+      const c = s.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) return undefined;
+      mantissa = mantissa * 10 + c;
+      digits += 1;
+      i += 1;
+    }
+    scale = i - fracStart;
+    if (scale === 0 || s.charCodeAt(i - 1) === 48) return undefined;
+    if (mantissa === 0) return undefined;
+  }
+  // Leading zeros do not count as significant.
+  let significant = digits;
+  for (let k = intStart; k < end && significant > 0; k += 1) {
+    const c = s.charCodeAt(k);
+    if (c === 46) continue;
+    if (c !== 48) break;
+    significant -= 1;
+  }
+  if (significant > 15) return undefined;
+  const value = scale === 0 ? mantissa : mantissa / 10 ** scale;
+  if (value !== 0 && value < 0.0001) return undefined;
+  return negative ? -value : value;
 }
 
 const LITERAL_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -453,8 +585,8 @@ function parseLiteral(token: string): Value | { error: string } {
   if (c0 === 116) return token === 'true' ? true : { error: 'Invalid literal' };
   if (c0 === 102) return token === 'false' ? false : { error: 'Invalid literal' };
   if (c0 === 39) return { error: 'Invalid string literal; expected ", but got \'' };
-  if (c0 === 110 && token.charCodeAt(1) === 117)
-    return token === 'null' ? null : { error: 'Invalid literal' };
+  // jq 1.7.1: an `n` token of three characters may be `nan`; any other length must be `null`.
+  if (c0 === 110 && token.length !== 3) return token === 'null' ? null : { error: 'Invalid literal' };
   if (LITERAL_NUMBER.test(token))
     return numberFromLiteral(token.charCodeAt(0) === 43 ? token.slice(1) : token);
   const m = LITERAL_SPECIAL.exec(token);

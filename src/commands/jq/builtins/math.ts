@@ -13,22 +13,28 @@ function num(v: Value): number {
   return toDouble(v);
 }
 
-/** ln|Γ(x)| by the Lanczos approximation (g = 7, n = 9). */
+/**
+ * ln|Γ(x)|: Stirling's series once x is at least 15, reached by the recurrence
+ * Γ(x) = Γ(x + n) / (x (x + 1) ... (x + n - 1)); the reflection formula below 0.5.
+ */
 function lgamma(x: number): number {
   if (Number.isNaN(x)) return x;
   if (!Number.isFinite(x)) return Number.POSITIVE_INFINITY;
   if (x <= 0 && Number.isInteger(x)) return Number.POSITIVE_INFINITY;
   if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lgamma(1 - x);
-  const g = 7;
-  const c = [
-    0.9999999999998099, 676.5203681218851, -1259.1392167224028, 771.3234287776531, -176.61503916999186,
-    12.507343278686905, -0.13857109526572012, 9.984369578019572e-6, 1.5056327351493116e-7,
-  ];
-  const z = x - 1;
-  let a = c[0] as number;
-  const t = z + g + 0.5;
-  for (let i = 1; i < g + 2; i += 1) a += (c[i] as number) / (z + i);
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+  let shift = 0;
+  let y = x;
+  while (y < 15) {
+    shift += Math.log(y);
+    y += 1;
+  }
+  const inv = 1 / y;
+  const inv2 = inv * inv;
+  const series =
+    inv *
+    (1 / 12 -
+      inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 * (1 / 1680 - inv2 * (1 / 1188 - (inv2 * 691) / 360360)))));
+  return (y - 0.5) * Math.log(y) - y + 0.5 * Math.log(2 * Math.PI) + series - shift;
 }
 
 function tgamma(x: number): number {
