@@ -34,7 +34,14 @@ type Binding =
   | { readonly kind: 'var'; readonly name: string }
   | { readonly kind: 'closure'; readonly name: string }
   | { readonly kind: 'func'; readonly name: string; readonly arity: number; readonly fn: CompiledFunction }
-  | { readonly kind: 'label'; readonly name: string };
+  | { readonly kind: 'label'; readonly name: string }
+  /** A user function's activation record (for its tail calls). */
+  | { readonly kind: 'slot'; readonly fn: CompiledFunction };
+
+/** While compiling a function body: the function whose calls in tail position become loops. */
+interface TailContext {
+  readonly fn: CompiledFunction;
+}
 
 class Scope {
   constructor(
@@ -114,17 +121,26 @@ export class Compiler {
   }
 
   private defineGlobal(def: FuncDef, table: FunctionTable): void {
-    const fn: CompiledFunction = { name: def.name, arity: def.params.length, body: CONSTANT_NULL };
-    table.set(`${def.name}/${fn.arity}`, { kind: 'user', fn, params: def.params.map((p) => p.isVar) });
-    fn.body = this.compileFunctionBody(def, null, table);
+    const fn = newFunction(def);
+    table.set(`${def.name}/${fn.arity}`, { kind: 'user', fn, params: fn.valueParams });
+    fn.body = this.compileFunctionBody(def, null, table, fn);
   }
 
-  /** A function body in the scope of its parameters (closures), `$params` bound on top. */
-  private compileFunctionBody(def: FuncDef, outer: Scope | null, table: FunctionTable): Filter {
-    let scope = outer;
+  /**
+   * A function body in the scope of its activation slot and parameters (closures), `$params`
+   * bound on top. Calls to the function itself in tail position compile to loops.
+   */
+  private compileFunctionBody(
+    def: FuncDef,
+    outer: Scope | null,
+    table: FunctionTable,
+    fn: CompiledFunction,
+  ): Filter {
+    let scope: Scope | null = new Scope(outer, { kind: 'slot', fn });
     for (const p of def.params) scope = new Scope(scope, { kind: 'closure', name: p.name });
     const varParams = def.params.filter((p) => p.isVar);
-    if (varParams.length === 0) return this.compile(def.body, scope, table);
+    const tail: TailContext = { fn };
+    if (varParams.length === 0) return this.compile(def.body, scope, table, tail);
     // `def f($a): body` is `def f(a): a as $a | body`.
     let inner = scope;
     const sources: Filter[] = [];
@@ -132,7 +148,7 @@ export class Compiler {
       sources.push(this.closureCall(p.name, inner, def.start, def.end) as Filter);
       inner = new Scope(inner, { kind: 'var', name: p.name });
     }
-    const body = this.compile(def.body, inner, table);
+    const body = this.compile(def.body, inner, table, tail);
     return bindValues(sources, body);
   }
 
@@ -146,7 +162,7 @@ export class Compiler {
     return undefined;
   }
 
-  compile(node: Node, scope: Scope | null, table: FunctionTable): Filter {
+  compile(node: Node, scope: Scope | null, table: FunctionTable, tail?: TailContext): Filter {
     switch (node.t) {
       case 'Identity':
         return IDENTITY;
@@ -190,10 +206,18 @@ export class Compiler {
         return this.object(node, scope, table);
       case 'Neg':
         return mapFilter(this.compile(node.body, scope, table), negate);
-      case 'Pipe':
-        return pipeFilter(this.compile(node.left, scope, table), this.compile(node.right, scope, table));
+      case 'Pipe': {
+        const left = this.compile(node.left, scope, table);
+        return pipeFilter(
+          left,
+          this.compile(node.right, scope, table, left.one !== undefined ? tail : undefined),
+        );
+      }
       case 'Comma':
-        return commaFilter(this.compile(node.left, scope, table), this.compile(node.right, scope, table));
+        return commaFilter(
+          this.compile(node.left, scope, table),
+          this.compile(node.right, scope, table, tail),
+        );
       case 'Binary':
         return binaryFilter(
           this.compile(node.left, scope, table),
@@ -216,12 +240,15 @@ export class Compiler {
         return altFilter(this.compile(node.left, scope, table), this.compile(node.right, scope, table));
       case 'Assign':
         return this.assign(node.op, node.left, node.right, scope, table, node.start, node.end);
-      case 'If':
+      case 'If': {
+        const cond = this.compile(node.cond, scope, table);
+        const branchTail = cond.one !== undefined ? tail : undefined;
         return ifFilter(
-          this.compile(node.cond, scope, table),
-          this.compile(node.then, scope, table),
-          node.otherwise === null ? IDENTITY : this.compile(node.otherwise, scope, table),
+          cond,
+          this.compile(node.then, scope, table, branchTail),
+          node.otherwise === null ? IDENTITY : this.compile(node.otherwise, scope, table, branchTail),
         );
+      }
       case 'Try':
         return tryFilter(
           this.compile(node.body, scope, table),
@@ -234,23 +261,19 @@ export class Compiler {
         if (scope === null) {
           const t = new FunctionTable(table);
           this.defineGlobal(node.def, t);
-          return this.compile(node.rest, null, t);
+          return this.compile(node.rest, null, t, tail);
         }
-        const fn: CompiledFunction = {
-          name: node.def.name,
-          arity: node.def.params.length,
-          body: CONSTANT_NULL,
-        };
+        const fn = newFunction(node.def);
         const fnScope = new Scope(scope, { kind: 'func', name: fn.name, arity: fn.arity, fn });
-        fn.body = this.compileFunctionBody(node.def, fnScope, table);
-        return defineLocal(fn, this.compile(node.rest, fnScope, table));
+        fn.body = this.compileFunctionBody(node.def, fnScope, table, fn);
+        return defineLocal(fn, this.compile(node.rest, fnScope, table, tail));
       }
       case 'Call':
-        return this.call(node, scope, table);
+        return this.call(node, scope, table, tail);
       case 'Var':
         return this.variable(node.name, scope, node.start, node.end);
       case 'Bind':
-        return this.bind(node.source, node.patterns, node.body, scope, table);
+        return this.bind(node.source, node.patterns, node.body, scope, table, tail);
       case 'Label': {
         const inner = new Scope(scope, { kind: 'label', name: node.name });
         return labelFilter(this.compile(node.body, inner, table));
@@ -308,7 +331,12 @@ export class Compiler {
     return CONSTANT_NULL;
   }
 
-  private call(node: Node & { t: 'Call' }, scope: Scope | null, table: FunctionTable): Filter {
+  private call(
+    node: Node & { t: 'Call' },
+    scope: Scope | null,
+    table: FunctionTable,
+    tail?: TailContext,
+  ): Filter {
     const { name, args } = node;
     const arity = args.length;
     let hops = 0;
@@ -317,6 +345,7 @@ export class Compiler {
       if (b.kind === 'closure' && b.name === name && arity === 0) return closureCallFilter(hops);
       if (b.kind === 'func' && b.name === name && b.arity === arity) {
         const argFilters = args.map((a) => this.compile(a, scope, table));
+        if (tail?.fn === b.fn) return this.tailCall(b.fn, scope, hops, argFilters);
         return localCallFilter(b.fn, hops, argFilters);
       }
     }
@@ -326,8 +355,26 @@ export class Compiler {
       return IDENTITY;
     }
     const argFilters = args.map((a) => this.compile(a, scope, table));
-    if (g.kind === 'user') return globalCallFilter(g.fn, argFilters);
+    if (g.kind === 'user') {
+      if (tail?.fn === g.fn) return this.tailCall(g.fn, scope, null, argFilters);
+      return globalCallFilter(g.fn, argFilters);
+    }
     return nativeCallFilter(g.def, argFilters);
+  }
+
+  /** A call of `fn` in tail position within its own body: the activation loops instead of nesting. */
+  private tailCall(
+    fn: CompiledFunction,
+    scope: Scope | null,
+    baseHops: number | null,
+    args: readonly Filter[],
+  ): Filter {
+    let slotHops = 0;
+    for (let s = scope; s !== null; s = s.parent, slotHops += 1) {
+      if (s.binding.kind === 'slot' && s.binding.fn === fn) break;
+    }
+    fn.hasTailCalls = true;
+    return tailCallFilter(fn, slotHops, baseHops, args);
   }
 
   private assign(
@@ -418,11 +465,12 @@ export class Compiler {
     body: Node,
     scope: Scope | null,
     table: FunctionTable,
+    tail?: TailContext,
   ): Filter {
     const src = this.compile(source, scope, table);
     if (patterns.length === 1 && (patterns[0] as Pattern).t === 'PVar') {
       const inner = new Scope(scope, { kind: 'var', name: (patterns[0] as Pattern & { t: 'PVar' }).name });
-      return bindSimple(src, this.compile(body, inner, table));
+      return bindSimple(src, this.compile(body, inner, table, src.one !== undefined ? tail : undefined));
     }
     const { matchers, inner, count } = this.compilePatterns(patterns, scope, table);
     return bindPatterns(src, matchers, count, this.compile(body, inner, table));
@@ -729,10 +777,8 @@ interface EntryFilter {
 function objectFilter(entries: readonly EntryFilter[]): Filter {
   const usesInput = entries.some((e) => e.key.usesInput || e.value.usesInput);
   const checkKey = (k: Value): string => {
-    if (typeof k !== 'string') {
-      if (k instanceof Map && k.size === 0) throw new JqError(`Object keys must be strings`);
-      throw new JqError(`Object keys must be strings`);
-    }
+    if (typeof k !== 'string')
+      throw new JqError(`Cannot use ${kindOf(k)} (${dumpTruncated(k)}) as object key`);
     return k;
   };
   if (entries.every((e) => e.key.one !== undefined && e.value.one !== undefined)) {
@@ -1021,16 +1067,24 @@ function ifFilter(cond: Filter, then: Filter, otherwise: Filter): Filter {
       usesInput,
     });
   }
-  const tOpt = t1 ?? optOf(then);
-  const eOpt = e1 ?? optOf(otherwise);
-  if (c1 !== undefined && tOpt !== undefined && eOpt !== undefined) {
-    return makeFilter(run, {
-      paths,
+  if (c1 !== undefined) {
+    // A single condition: no generator of our own (recursion through `if` costs no stack).
+    return makeFilter((input, env) => (isTruthy(c1(input, env)) ? then : otherwise).run(input, env), {
+      paths: (input, path, env) => (isTruthy(c1(input, env)) ? then : otherwise).paths(input, path, env),
       usesInput,
-      opt: (input, env) => (isTruthy(c1(input, env)) ? tOpt(input, env) : eOpt(input, env)),
+      opt: ifOpt(c1, t1 ?? optOf(then), e1 ?? optOf(otherwise)),
     });
   }
   return makeFilter(run, { paths, usesInput });
+}
+
+function ifOpt(
+  c1: NonNullable<Filter['one']>,
+  tOpt: OptFn | undefined,
+  eOpt: OptFn | undefined,
+): OptFn | undefined {
+  if (tOpt === undefined || eOpt === undefined) return undefined;
+  return (input, env) => (isTruthy(c1(input, env)) ? tOpt(input, env) : eOpt(input, env));
 }
 
 function tryFilter(body: Filter, handler: Filter | null): Filter {
@@ -1163,45 +1217,147 @@ function callEnv(base: Env, args: readonly Filter[], env: Env): Env {
   return e;
 }
 
-function* guardedRun(fn: CompiledFunction, input: Value, e: Env): Generator<Out, void, undefined> {
+function newFunction(def: FuncDef): CompiledFunction {
+  return {
+    name: def.name,
+    arity: def.params.length,
+    body: CONSTANT_NULL,
+    valueParams: def.params.map((p) => p.isVar),
+    hasTailCalls: false,
+  };
+}
+
+/** A function activation: where a tail call leaves the next iteration's input and environment. */
+class TailSlot {
+  next: { readonly input: Value; readonly env: Env } | undefined;
+  /** The activation's `$param` bindings are single-valued, so a tail call really is last. */
+  safe = true;
+}
+
+const NO_SLOT = new TailSlot();
+
+function* suspendThen(make: () => Iterator<Out, void, undefined>): Generator<Out, void, undefined> {
+  yield SUSPEND;
+  yield* iter(make());
+}
+
+function* suspendThenPaths(
+  make: () => Iterator<PathStep, void, undefined>,
+): Generator<PathStep, void, undefined> {
+  yield SUSPEND;
+  yield* iter(make());
+}
+
+/** Whether every `$param` of the activation is bound to a single-output closure. */
+function valueParamsSingle(fn: CompiledFunction, e: Env): boolean {
+  const n = fn.valueParams.length;
+  for (let i = 0; i < n; i += 1) {
+    if (!fn.valueParams[i]) continue;
+    const c = e.at(n - 1 - i).value as Closure;
+    if (c.filter.one === undefined) return false;
+  }
+  return true;
+}
+
+/** Call a user function. The step count is checked per call, so deep recursion still lets the host in. */
+function callUser(
+  fn: CompiledFunction,
+  base: Env,
+  args: readonly Filter[],
+  env: Env,
+  input: Value,
+): Iterator<Out, void, undefined> {
+  if (fn.hasTailCalls) return loopUser(fn, base, args, env, input);
+  const e = callEnv(new Env(base, NO_SLOT), args, env);
+  if (rt().tick()) return suspendThen(() => fn.body.run(input, e));
+  return fn.body.run(input, e);
+}
+
+/** A function with tail calls: each tail call becomes the next iteration of this loop. */
+function* loopUser(
+  fn: CompiledFunction,
+  base: Env,
+  args: readonly Filter[],
+  env: Env,
+  input: Value,
+): Generator<Out, void, undefined> {
+  const slot = new TailSlot();
+  let e = callEnv(new Env(base, slot), args, env);
+  let x = input;
   const r = rt();
-  r.enter();
-  try {
+  for (;;) {
+    slot.safe = valueParamsSingle(fn, e);
+    slot.next = undefined;
     if (r.tick()) yield SUSPEND;
-    yield* iter(fn.body.run(input, e));
-  } finally {
-    r.leave();
+    yield* iter(fn.body.run(x, e));
+    const next = slot.next as { readonly input: Value; readonly env: Env } | undefined;
+    if (next === undefined) return;
+    x = next.input;
+    e = next.env;
   }
 }
 
-function* guardedPaths(
+function pathsUser(
   fn: CompiledFunction,
+  base: Env,
+  args: readonly Filter[],
+  env: Env,
   input: Value,
   path: Path,
-  e: Env,
-): Generator<PathStep, void, undefined> {
-  const r = rt();
-  r.enter();
-  try {
-    if (r.tick()) yield SUSPEND;
-    yield* iter(fn.body.paths(input, path, e));
-  } finally {
-    r.leave();
-  }
+): Iterator<PathStep, void, undefined> {
+  // No loop in path mode: a tail call there is an ordinary call (the slot is never safe).
+  const slot = new TailSlot();
+  slot.safe = false;
+  const e = callEnv(new Env(base, slot), args, env);
+  if (rt().tick()) return suspendThenPaths(() => fn.body.paths(input, path, e));
+  return fn.body.paths(input, path, e);
 }
 
 function localCallFilter(fn: CompiledFunction, hops: number, args: readonly Filter[]): Filter {
   return {
-    run: (input, env) => guardedRun(fn, input, callEnv(env.at(hops), args, env)),
-    paths: (input, path, env) => guardedPaths(fn, input, path, callEnv(env.at(hops), args, env)),
+    run: (input, env) => callUser(fn, env.at(hops), args, env, input),
+    paths: (input, path, env) => pathsUser(fn, env.at(hops), args, env, input, path),
     usesInput: true,
   };
 }
 
 function globalCallFilter(fn: CompiledFunction, args: readonly Filter[]): Filter {
   return {
-    run: (input, env) => guardedRun(fn, input, callEnv(ROOT_ENV, args, env)),
-    paths: (input, path, env) => guardedPaths(fn, input, path, callEnv(ROOT_ENV, args, env)),
+    run: (input, env) => callUser(fn, ROOT_ENV, args, env, input),
+    paths: (input, path, env) => pathsUser(fn, ROOT_ENV, args, env, input, path),
+    usesInput: true,
+  };
+}
+
+/**
+ * `fn` calling itself in tail position: record the next iteration in the activation's slot
+ * (value arguments evaluated now, so iterations do not chain environments), or, when the slot
+ * cannot take it, make an ordinary call.
+ */
+function tailCallFilter(
+  fn: CompiledFunction,
+  slotHops: number,
+  baseHops: number | null,
+  args: readonly Filter[],
+): Filter {
+  const ordinary = baseHops === null ? globalCallFilter(fn, args) : localCallFilter(fn, baseHops, args);
+  return {
+    run: (input, env) => {
+      const slot = env.at(slotHops).value as TailSlot;
+      if (!slot.safe || slot.next !== undefined) return ordinary.run(input, env);
+      const base = baseHops === null ? ROOT_ENV : env.at(baseHops);
+      let e = new Env(base, slot);
+      for (let i = 0; i < args.length; i += 1) {
+        const a = args[i] as Filter;
+        const one = a.one;
+        if (fn.valueParams[i] && one !== undefined)
+          e = new Env(e, new Closure(constant(one(input, env)), ROOT_ENV));
+        else e = new Env(e, new Closure(a, env));
+      }
+      slot.next = { input, env: e };
+      return EMPTY_ITER;
+    },
+    paths: (input, path, env) => ordinary.paths(input, path, env),
     usesInput: true,
   };
 }

@@ -130,7 +130,6 @@ export async function runJq(
     let gen: Iterator<Value | typeof SUSPEND, void, undefined> | undefined;
     try {
       useRuntime(rt);
-      rt.depth = 0;
       gen = program.filter.run(input, ROOT_ENV);
       for (;;) {
         useRuntime(rt);

@@ -58,6 +58,7 @@ export class CommandInputFeed implements InputFeed {
   private rawText = '';
   private current: InputSource | undefined;
   private started = false;
+  private pastEnd = false;
   /** Values held back until we know whether standard input carries structured data. */
   private holdFirst: boolean;
   private linesBeforeSource = 0;
@@ -77,7 +78,11 @@ export class CommandInputFeed implements InputFeed {
   }
 
   take(): { readonly value: Value } | undefined {
-    if (this.queue.length === 0 || (this.holdFirst && !this.done)) return undefined;
+    if (this.queue.length === 0 || (this.holdFirst && !this.done)) {
+      // Asked for more after the last input: jq has closed its last file by then.
+      if (this.ended() && this.started) this.pastEnd = true;
+      return undefined;
+    }
     this.started = true;
     this.currentLine = this.queueLines.shift() ?? this.currentLine;
     return { value: this.queue.shift() as Value };
@@ -107,7 +112,7 @@ export class CommandInputFeed implements InputFeed {
   }
 
   position(): string {
-    if (!this.started || this.current === undefined) return '<unknown>';
+    if (this.pastEnd || this.current === undefined) return '<unknown>';
     return `${this.current.name}:${this.lineNumber()}`;
   }
 

@@ -91,12 +91,7 @@ async function main(ctx: CommandContext, stderr: ErrorBuffer): Promise<number> {
     programText = '.';
   }
   if (opts.fromFile) {
-    const bytes = await readWhole(
-      ctx,
-      programText,
-      (m) => `jq: error: Could not open ${programText}: ${m}\n`,
-      2,
-    );
+    const bytes = await readWhole(ctx, programText, (m) => `jq: Could not open ${programText}: ${m}\n`, 2);
     programText = skipShebang(new TextDecoder().decode(bytes));
   }
   const globals = await bindArguments(ctx, opts);

@@ -10,7 +10,6 @@
  * for `input`, and resumes.
  * @module
  */
-import { JqLimitError } from './errors.js';
 import type { Value } from './value.js';
 
 /** The marker a generator yields to hand control to the driver. */
@@ -57,8 +56,12 @@ export interface FunctionBinding {
 export interface CompiledFunction {
   readonly name: string;
   readonly arity: number;
-  /** The body, compiled in a scope of the parameters (closure params, in order). */
+  /** The body, compiled in a scope of the activation slot and the parameters (closures, in order). */
   body: Filter;
+  /** Which parameters are `$params` (bound to their value as well). */
+  readonly valueParams: readonly boolean[];
+  /** The body calls the function in tail position (the call runs as a loop). */
+  hasTailCalls: boolean;
 }
 
 /** A label activation: `break` throws with this identity. */
@@ -86,8 +89,6 @@ export const ROOT_ENV = new Env(null, null);
 
 /** Limits on what a program may build, with jq-like errors. */
 export interface JqLimits {
-  /** Deepest nesting of function calls. */
-  readonly maxCallDepth: number;
   /** Longest string (UTF-16 units) an operation may build. */
   readonly maxStringLength: number;
   /** Longest array an operation may build. */
@@ -95,10 +96,12 @@ export interface JqLimits {
 }
 
 export const DEFAULT_LIMITS: JqLimits = {
-  maxCallDepth: 2000,
-  maxStringLength: 1 << 28,
+  maxStringLength: 1 << 27,
   maxArrayLength: 1 << 25,
 };
+
+/** How deep `until`/`while` with several outputs per step may nest (each level is a generator). */
+export const MAX_LOOP_NESTING = 1000;
 
 /** What the program can ask of its host: inputs, the environment, the clock, debug output. */
 export interface JqHost {
@@ -122,7 +125,6 @@ export interface JqHost {
 export class Runtime {
   /** Steps until the next suspension check. */
   private budget = STEPS_PER_CHECK;
-  depth = 0;
   /** Set by `input` when it had to wait: the driver reads more input before resuming. */
   wantsInput = false;
 
@@ -139,20 +141,6 @@ export class Runtime {
     if (this.budget > 0) return false;
     this.budget = STEPS_PER_CHECK;
     return true;
-  }
-
-  enter(): void {
-    this.depth += 1;
-    if (this.depth > this.limits.maxCallDepth) {
-      this.depth -= 1;
-      throw new JqLimitError(
-        `jq: error: call depth exceeds ${this.limits.maxCallDepth} (a recursion that does not end?)`,
-      );
-    }
-  }
-
-  leave(): void {
-    this.depth -= 1;
   }
 }
 

@@ -11,7 +11,15 @@ import { JqError, JqLimitError } from '../errors.js';
 import type { NativeDef } from '../native.js';
 import { NOTHING, rt } from '../native.js';
 import { add, iterateError } from '../ops.js';
-import { type Closure, type Filter, type Out, type PathOut, type PathStep, SUSPEND } from '../runtime.js';
+import {
+  type Closure,
+  type Filter,
+  MAX_LOOP_NESTING,
+  type Out,
+  type PathOut,
+  type PathStep,
+  SUSPEND,
+} from '../runtime.js';
 import { isNumber, isTruthy, toDouble, type Value } from '../value.js';
 import { fn, gen, run, runPaths } from './define.js';
 
@@ -335,8 +343,8 @@ function* untilGeneral(
   depth: number,
 ): Generator<Out, void, undefined> {
   const r = rt();
-  if (depth > r.limits.maxCallDepth)
-    throw new JqLimitError(`jq: error: until nested deeper than ${r.limits.maxCallDepth} levels`);
+  if (depth > MAX_LOOP_NESTING)
+    throw new JqLimitError(`jq: error: until nested deeper than ${MAX_LOOP_NESTING} levels`);
   for (const c of run(cond, x)) {
     if (c === SUSPEND) {
       yield c;
@@ -382,8 +390,8 @@ function* whileGeneral(
   depth: number,
 ): Generator<Out, void, undefined> {
   const r = rt();
-  if (depth > r.limits.maxCallDepth)
-    throw new JqLimitError(`jq: error: while nested deeper than ${r.limits.maxCallDepth} levels`);
+  if (depth > MAX_LOOP_NESTING)
+    throw new JqLimitError(`jq: error: while nested deeper than ${MAX_LOOP_NESTING} levels`);
   for (const c of run(cond, x)) {
     if (c === SUSPEND) {
       yield c;

@@ -25,7 +25,8 @@ function* nextInput(): Generator<Out, Value | undefined, undefined> {
 
 function* input(): Generator<Out, void, undefined> {
   const v = yield* nextInput();
-  if (v === undefined) throw new JqError('No more inputs');
+  // jq's message when the inputs are exhausted (`inputs` stops on it).
+  if (v === undefined) throw new JqError('break');
   yield v;
 }
 

@@ -13,6 +13,7 @@ import { rt } from '../native.js';
 import { iterateError } from '../ops.js';
 import { deletePaths, getPath, Ownership, setPath } from '../paths.js';
 import { type Closure, type Out, type PathOut, type PathStep, SUSPEND } from '../runtime.js';
+import { streamEvents } from '../stream-events.js';
 import { isTruthy, type JqObject, kindOf, type Value } from '../value.js';
 import { fn, gen, run, runPaths } from './define.js';
 
@@ -274,43 +275,9 @@ function* withEntries(input: Value, args: readonly Closure[]): Generator<Out, vo
 /** `tostream`: `[path, leaf]` events and `[path]` closing events, as `--stream` produces them. */
 function* toStream(input: Value): Generator<Out, void, undefined> {
   const r = rt();
-  interface Frame {
-    readonly v: Value;
-    readonly p: readonly Value[];
-    readonly keys: readonly Value[];
-    i: number;
-  }
-  const open = (v: Value, p: readonly Value[]): Frame | Value => {
-    if (Array.isArray(v) && v.length > 0) return { v, p, keys: v.map((_, i) => i), i: 0 };
-    if (v instanceof Map && v.size > 0) return { v, p, keys: [...v.keys()], i: 0 };
-    return [p.slice(), v];
-  };
-  const first = open(input, []);
-  if (!isFrame(first)) {
-    yield first;
-    return;
-  }
-  const stack: Frame[] = [first];
-  while (stack.length > 0) {
-    const f = stack[stack.length - 1] as Frame;
+  for (const ev of streamEvents(input)) {
     if (r.tick()) yield SUSPEND;
-    if (f.i === f.keys.length) {
-      stack.pop();
-      yield [[...f.p, f.keys[f.keys.length - 1] as Value]];
-      continue;
-    }
-    const k = f.keys[f.i] as Value;
-    f.i += 1;
-    const child = Array.isArray(f.v)
-      ? (f.v[k as number] as Value)
-      : ((f.v as JqObject).get(k as string) as Value);
-    const next = open(child, [...f.p, k]);
-    if (isFrame(next)) stack.push(next);
-    else yield next;
-  }
-
-  function isFrame(x: unknown): x is Frame {
-    return typeof x === 'object' && x !== null && !Array.isArray(x) && 'keys' in x;
+    yield ev;
   }
 }
 
