@@ -230,7 +230,7 @@ export function runtimeMessage(error: unknown, position: string): string {
     if (typeof v === 'string') return `jq: error (at ${position}): ${v}`;
     return `jq: error (at ${position}) (not a string): ${toJsonText(v)}`;
   }
-  if (error instanceof JqLimitError) return error.message;
+  if (error instanceof JqLimitError) return `jq: error (at ${position}): ${error.message}`;
   if (error instanceof JqBreak) return `jq: error (at ${position}): break`;
   if (error instanceof RangeError) {
     return `jq: error (at ${position}): program nested too deeply (${error.message})`;

@@ -54,7 +54,7 @@ export function indexValue(v: Value, k: Value): Value {
       if (i < 0 || i >= v.length) return null;
       return v[i] as Value;
     }
-    if (k instanceof Map) return sliceValue(v, k.get('start') ?? null, k.get('end') ?? null);
+    if (k instanceof Map) return sliceValue(v, k.get('start'), k.get('end'));
     if (Array.isArray(k)) return arrayIndices(v, k);
     throw indexError(v, k);
   }
@@ -62,8 +62,7 @@ export function indexValue(v: Value, k: Value): Value {
     if (typeof k === 'string' || isNumber(k) || k instanceof Map) return null;
     throw indexError(v, k);
   }
-  if (typeof v === 'string' && k instanceof Map)
-    return sliceValue(v, k.get('start') ?? null, k.get('end') ?? null);
+  if (typeof v === 'string' && k instanceof Map) return sliceValue(v, k.get('start'), k.get('end'));
   throw indexError(v, k);
 }
 
@@ -90,11 +89,17 @@ export function arrayIndices(a: readonly Value[], b: readonly Value[]): Value[] 
 }
 
 /** The `[start, end)` jq resolves for a slice of something of length `len`. */
-export function sliceBounds(start: Value, end: Value, len: number): [number, number] {
+export function sliceBounds(
+  start: Value | undefined,
+  end: Value | undefined,
+  len: number,
+  of: 'array' | 'string' = 'array',
+): [number, number] {
+  // A slice path missing `start` or `end` (`{}` as a key) is no slice: jq says so.
   const s = start === null ? 0 : start;
   const e = end === null ? len : end;
-  if (!isNumber(s) || !isNumber(e))
-    throw new JqError('Start and end indices of an array slice must be numbers');
+  if (s === undefined || e === undefined || !isNumber(s) || !isNumber(e))
+    throw new JqError(`Start and end indices of an ${of} slice must be numbers`);
   let ds = toDouble(s);
   let de = toDouble(e);
   if (Number.isNaN(ds)) ds = 0;
@@ -108,14 +113,14 @@ export function sliceBounds(start: Value, end: Value, len: number): [number, num
 }
 
 /** `.[a:b]` on an array, a string or null. */
-export function sliceValue(v: Value, start: Value, end: Value): Value {
+export function sliceValue(v: Value, start: Value | undefined, end: Value | undefined): Value {
   if (v === null) return null;
   if (Array.isArray(v)) {
     const [a, b] = sliceBounds(start, end, v.length);
     return v.slice(a, b);
   }
   if (typeof v === 'string') {
-    const [a, b] = sliceBounds(start, end, codePointLength(v));
+    const [a, b] = sliceBounds(start, end, codePointLength(v), 'string');
     return codePointSlice(v, a, b);
   }
   throw new JqError(`Cannot index ${kindOf(v)} with object`);

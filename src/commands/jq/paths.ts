@@ -86,7 +86,7 @@ export function setKey(t: Value, k: Value, v: Value, own?: Ownership): Value {
   if (k instanceof Map && (t === null || Array.isArray(t))) {
     const arr = t === null ? [] : t;
     if (!Array.isArray(v)) throw new JqError('A slice of an array can only be assigned another array');
-    const [a, b] = sliceBounds(k.get('start') ?? null, k.get('end') ?? null, arr.length);
+    const [a, b] = sliceBounds(k.get('start'), k.get('end'), arr.length);
     const out = arr.slice(0, a).concat(v, arr.slice(b));
     own?.add(out);
     return out;
@@ -139,7 +139,7 @@ function deleteKeys(t: Value, keys: readonly Value[]): Value {
         if (i < 0) i += len;
         if (i >= 0 && i < len) drop[i] = 1;
       } else if (k instanceof Map) {
-        const [a, b] = sliceBounds(k.get('start') ?? null, k.get('end') ?? null, len);
+        const [a, b] = sliceBounds(k.get('start'), k.get('end'), len);
         for (let i = a; i < b; i += 1) drop[i] = 1;
       } else {
         throw new JqError(`Cannot delete ${kindOf(k)} element of array`);

@@ -109,7 +109,7 @@ function* recurseWith(input: Value, f: Closure, cond: Closure | null): Generator
     if (cond !== null && !(yield* passes(cond, v))) continue;
     yield v;
     if (stack.length >= MAX_RECURSE_DEPTH)
-      throw new JqLimitError(`jq: error: recurse deeper than ${MAX_RECURSE_DEPTH} levels`);
+      throw new JqLimitError(`recurse deeper than ${MAX_RECURSE_DEPTH} levels`);
     stack.push(f.filter.run(v, f.env));
   }
 }
@@ -151,7 +151,7 @@ function* recurseWithPaths(
     if (cond !== null && !(yield* passes(cond, n.v))) continue;
     yield n;
     if (stack.length >= MAX_RECURSE_DEPTH)
-      throw new JqLimitError(`jq: error: recurse deeper than ${MAX_RECURSE_DEPTH} levels`);
+      throw new JqLimitError(`recurse deeper than ${MAX_RECURSE_DEPTH} levels`);
     stack.push(f.filter.paths(n.v, n.p, f.env));
   }
 }
@@ -343,8 +343,7 @@ function* untilGeneral(
   depth: number,
 ): Generator<Out, void, undefined> {
   const r = rt();
-  if (depth > MAX_LOOP_NESTING)
-    throw new JqLimitError(`jq: error: until nested deeper than ${MAX_LOOP_NESTING} levels`);
+  if (depth > MAX_LOOP_NESTING) throw new JqLimitError(`until nested deeper than ${MAX_LOOP_NESTING} levels`);
   for (const c of run(cond, x)) {
     if (c === SUSPEND) {
       yield c;
@@ -390,8 +389,7 @@ function* whileGeneral(
   depth: number,
 ): Generator<Out, void, undefined> {
   const r = rt();
-  if (depth > MAX_LOOP_NESTING)
-    throw new JqLimitError(`jq: error: while nested deeper than ${MAX_LOOP_NESTING} levels`);
+  if (depth > MAX_LOOP_NESTING) throw new JqLimitError(`while nested deeper than ${MAX_LOOP_NESTING} levels`);
   for (const c of run(cond, x)) {
     if (c === SUSPEND) {
       yield c;

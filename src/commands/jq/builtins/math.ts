@@ -21,11 +21,18 @@ function lgamma(x: number): number {
   if (Number.isNaN(x)) return x;
   if (!Number.isFinite(x)) return Number.POSITIVE_INFINITY;
   if (x <= 0 && Number.isInteger(x)) return Number.POSITIVE_INFINITY;
+  if (x === 1 || x === 2) return 0;
   if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lgamma(1 - x);
-  let shift = 0;
+  if (Number.isInteger(x) && x <= 171) {
+    // (x - 1)! is exact to 22! and correctly rounded past it: one rounding, then one log.
+    let f = 1;
+    for (let i = 2; i < x; i += 1) f *= i;
+    return Math.log(f);
+  }
+  let product = 1;
   let y = x;
   while (y < 15) {
-    shift += Math.log(y);
+    product *= y;
     y += 1;
   }
   const inv = 1 / y;
@@ -34,7 +41,7 @@ function lgamma(x: number): number {
     inv *
     (1 / 12 -
       inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 * (1 / 1680 - inv2 * (1 / 1188 - (inv2 * 691) / 360360)))));
-  return (y - 0.5) * Math.log(y) - y + 0.5 * Math.log(2 * Math.PI) + series - shift;
+  return (y - 0.5) * Math.log(y) - y + 0.5 * Math.log(2 * Math.PI) + series - Math.log(product);
 }
 
 function tgamma(x: number): number {

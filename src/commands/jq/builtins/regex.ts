@@ -75,13 +75,42 @@ function compile(re: Value, flags: Value): Compiled {
       dotMatchesNewline: dotAll,
     });
   } catch (error) {
-    if (error instanceof RegexSyntaxError) throw new JqError(`Regex failure: ${error.message}`);
+    if (error instanceof RegexSyntaxError) throw new JqError(`Regex failure: ${onigurumaMessage(error, re)}`);
     throw error;
   }
   const compiled: Compiled = { regex, names: captureNames(re, extended), global, skipEmpty };
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, compiled);
   return compiled;
+}
+
+/** The regex layer's PCRE messages as Oniguruma words them (jq prints Oniguruma's). */
+const ONIGURUMA_MESSAGES: ReadonlyMap<string, string> = new Map([
+  ['unmatched closing parenthesis', 'unmatched close parenthesis'],
+  ['missing closing parenthesis', 'end pattern with unmatched parenthesis'],
+  ['reference to non-existent subpattern', 'invalid backref number/name'],
+  ['numbers out of order in {} quantifier', 'upper is smaller than lower in repeat range'],
+  ['number too big in {} quantifier', 'too big number for repeat range'],
+  ['quantifier does not follow a repeatable item', 'target of repeat operator is not specified'],
+  ['missing ) at end of (?# comment', 'end pattern in group'],
+  ['subpattern name expected', 'group name is empty'],
+  ['unrecognized character after (? or (?-', 'undefined group option'],
+  ['lookbehind assertion is not fixed length', 'invalid pattern in look-behind'],
+  ['\\ at end of pattern', 'end pattern at escape'],
+  ['\\c at end of pattern', 'end pattern at control'],
+  ['character code point value in \\x{} or \\o{} is too large', 'too big wide-char value'],
+  ['missing terminating ] for character class', 'premature end of char-class'],
+  ['unknown POSIX class name', 'invalid POSIX bracket type'],
+  ['range out of order in character class', 'empty range in char class'],
+  ['malformed \\P or \\p sequence', 'invalid character property name'],
+  ['unknown property after \\P or \\p', 'invalid character property name'],
+]);
+
+function onigurumaMessage(error: RegexSyntaxError, re: string): string {
+  const message = ONIGURUMA_MESSAGES.get(error.message) ?? error.message;
+  if (message !== 'invalid character property name') return message;
+  const name = /\\[pP]\{\^?([^}]*)\}/.exec(re.slice(Math.max(0, error.offset - 2)));
+  return name === null ? message : `${message} {${name[1]}}`;
 }
 
 /**
