@@ -431,6 +431,21 @@ export class JsonValueParser extends JsonTokenizer {
     this.checkDone();
   }
 
+  /**
+   * One string per distinct short key: the records of a large input repeat their keys, and every
+   * copy the parser keeps alive is work for the garbage collector.
+   */
+  private readonly keys = new Map<string, string>();
+
+  private internKey(key: string): string {
+    if (key.length > 32) return key;
+    const known = this.keys.get(key);
+    if (known !== undefined) return known;
+    if (this.keys.size >= 4096) this.keys.clear();
+    this.keys.set(key, key);
+    return key;
+  }
+
   protected structure(c: number, at: number): void {
     const stack = this.stack;
     const top = stack[stack.length - 1];
@@ -447,7 +462,7 @@ export class JsonValueParser extends JsonTokenizer {
         if (top === undefined || top.kind !== 'object') this.fail("':' not as part of an object", at);
         if (typeof next !== 'string') this.fail('Object keys must be strings', at);
         if (stack.length >= MAX_PARSING_DEPTH) this.fail('Exceeds depth limit for parsing', at);
-        stack.push({ kind: 'key', key: next });
+        stack.push({ kind: 'key', key: this.internKey(next) });
         this.nextValue = NONE;
         return;
       }
