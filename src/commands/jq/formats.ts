@@ -53,7 +53,7 @@ const HTML: Readonly<Record<string, string>> = {
   '&': '&amp;',
   '<': '&lt;',
   '>': '&gt;',
-  "'": '&#39;',
+  "'": '&apos;',
   '"': '&quot;',
 };
 

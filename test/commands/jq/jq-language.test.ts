@@ -134,7 +134,7 @@ const cases: ReadonlyArray<readonly [string, string, string[]]> = [
   ['tostring', '[1,{"a":null}]', ['"[1,{\\"a\\":null}]"']],
   // formats
   ['@text, @json', '[1,"a"]', ['"[1,\\"a\\"]"', '"[1,\\"a\\"]"']],
-  ['@html', '"<a href=\\"x\\">\'&"', ['"&lt;a href=&quot;x&quot;&gt;&#39;&amp;"']],
+  ['@html', '"<a href=\\"x\\">\'&"', ['"&lt;a href=&quot;x&quot;&gt;&apos;&amp;"']],
   ['@uri', '"a b&c=d/é~"', ['"a%20b%26c%3Dd%2F%C3%A9~"']],
   ['@csv', '[1,"a\\"b",null,true]', ['"1,\\"a\\"\\"b\\",,true"']],
   ['@tsv', '["a\\tb","c\\\\d",1]', ['"a\\\\tb\\tc\\\\\\\\d\\t1"']],
