@@ -296,7 +296,8 @@ class PosixParser {
       }
       if (n === '') return { t: 'char', cp: ch.codePointAt(0) as number };
       this.pos += n.length;
-      return { t: 'char', cp: Number.parseInt(n, radix) & 0xff };
+      const b = Number.parseInt(n, radix) & 0xff;
+      return { t: 'char', cp: b < 0x80 ? b : 0xdc00 + b };
     }
     if (ch === 'c' && this.pos < this.src.length) {
       const x = this.src.charCodeAt(this.pos);
