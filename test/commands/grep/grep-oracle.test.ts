@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { grepCommands } from '../../../src/commands/grep/index.js';
 import { type OracleCase, runGnu, runVirtual } from '../support/gnu-oracle.js';
-import { createTestFilesystem } from '../support/memory-fs.js';
+import { createMemoryFilesystem } from '../../../src/vfs/index.js';
 
 const handler = (name: string) => {
   const spec = grepCommands.find((c) => c.name === name);
@@ -155,7 +155,7 @@ describe('grep vs GNU grep', () => {
   for (const [i, tc] of CASES.entries()) {
     it(`${i}: ${tc.argv.slice(1).join(' ')}`, async () => {
       const gnu = await runGnu(tc);
-      const mine = await runVirtual(handler(tc.argv[0] as string), tc, createTestFilesystem());
+      const mine = await runVirtual(handler(tc.argv[0] as string), tc, createMemoryFilesystem());
       const norm = (s: string) => (tc.sortLines === true ? s.split('\n').sort().join('\n') : s);
       expect({ ...mine, stdout: norm(mine.stdout) }).toEqual({ ...gnu, stdout: norm(gnu.stdout) });
     });

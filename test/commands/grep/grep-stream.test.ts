@@ -6,7 +6,7 @@ import { fnmatch } from '../../../src/commands/fnmatch.js';
 import { grepCommands } from '../../../src/commands/grep/index.js';
 import { LineBlockReader } from '../../../src/commands/line-blocks.js';
 import { runStandalone } from '../../../src/commands/standalone.js';
-import { createTestFilesystem } from '../support/memory-fs.js';
+import { createMemoryFilesystem } from '../../../src/vfs/index.js';
 
 const grep = (grepCommands[0] as (typeof grepCommands)[number]).run;
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -33,14 +33,14 @@ describe('grep streaming', () => {
     const input = endless('yes\n');
     const q = await runStandalone(grep, {
       argv: ['grep', '-q', 'y'],
-      fs: createTestFilesystem(),
+      fs: createMemoryFilesystem(),
       stdin: input,
     });
     expect(q.status).toBe(0);
     expect(input.reads).toBeLessThan(5);
     const m = await runStandalone(grep, {
       argv: ['grep', '-m', '3', 'y'],
-      fs: createTestFilesystem(),
+      fs: createMemoryFilesystem(),
       stdin: endless('yes\n'),
     });
     expect(dec(m.stdout)).toBe('yes\nyes\nyes\n');
@@ -50,7 +50,7 @@ describe('grep streaming', () => {
     const line = `${'a'.repeat(3_000_000)}needle`;
     const r = await runStandalone(grep, {
       argv: ['grep', '-c', 'needle$'],
-      fs: createTestFilesystem(),
+      fs: createMemoryFilesystem(),
       stdin: enc(`x\n${line}\ny\n`),
     });
     expect(dec(r.stdout)).toBe('1\n');
@@ -60,7 +60,7 @@ describe('grep streaming', () => {
     const started = performance.now();
     const r = await runStandalone(grep, {
       argv: ['grep', '\\(a*\\)*\\1\\(b\\|c\\)'],
-      fs: createTestFilesystem(),
+      fs: createMemoryFilesystem(),
       stdin: enc(`${'a'.repeat(60)}d\n`),
     });
     expect(r.status).toBe(2);
@@ -73,7 +73,7 @@ describe('grep streaming', () => {
     const input = endless('no\n');
     const pending = runStandalone(grep, {
       argv: ['grep', 'y'],
-      fs: createTestFilesystem(),
+      fs: createMemoryFilesystem(),
       stdin: input,
       signal: controller.signal,
     });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { sedCommands } from '../../../src/commands/sed/index.js';
 import { type OracleCase, runGnu, runVirtual } from '../support/gnu-oracle.js';
-import { createTestFilesystem } from '../support/memory-fs.js';
+import { createMemoryFilesystem } from '../../../src/vfs/index.js';
 
 const sed = (sedCommands[0] as (typeof sedCommands)[number]).run;
 
@@ -170,7 +170,7 @@ describe('sed vs GNU sed', () => {
       const gnu = await runGnu(
         files.length === 0 ? tc : { ...tc, argv: ['bash', '-c', `"$@" && ${readBack}`, 'sh', ...tc.argv] },
       );
-      const fs = createTestFilesystem();
+      const fs = createMemoryFilesystem();
       const mine = await runVirtual(sed, tc, fs);
       let after = '';
       for (const f of files) after += Buffer.from(await fs.readFile(`/work/${f}`)).toString('latin1');
