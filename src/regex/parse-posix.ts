@@ -640,6 +640,15 @@ class PosixParser {
       const tok = this.awkEscape(String.fromCodePoint(d));
       return { kind: 'char', cp: tok !== undefined && tok.t === 'char' ? tok.cp : d };
     }
+    if (c === '\\' && this.o.sedEscapes && /[ntafvr]/.test(s[this.pos + 1] ?? '')) {
+      // sed turns these escapes into characters before the regex is compiled, brackets included.
+      const d = s[this.pos + 1] as string;
+      this.pos += 2;
+      return {
+        kind: 'char',
+        cp: ({ n: 10, t: 9, a: 7, f: 12, v: 11, r: 13 } as Record<string, number>)[d] as number,
+      };
+    }
     if (c === '-' && !acceptHyphen && s[this.pos + 1] !== ']') throw gnuError('ERANGE', start);
     const cp = this.codePoint(this.pos);
     this.pos += this.width(cp);

@@ -203,9 +203,15 @@ class Parser {
       case 'e':
         this.fail('e command is not supported (sed runs in-process)');
         break;
-      case 'v':
-        this.label();
+      case 'v': {
+        const version = this.label();
+        if (version !== '' && !versionAtMost(version, [4, 9]))
+          this.fail(
+            'expected newer version of sed',
+            this.pos - (this.pos <= this.src.length && this.src[this.pos - 1] === '\n' ? 1 : 0),
+          );
         return { name: '#' };
+      }
       default:
         this.pos -= 1;
         this.pos += 1;
@@ -475,11 +481,7 @@ class Parser {
           else if (d === '\\') out.push('\\');
           else if (d === 'n') out.push('\n');
           else if (d === '\n') out.push('\n');
-          else {
-            const e = textEscape(d);
-            if (e !== d) out.push(e);
-            else this.fail("unknown option to `s'");
-          }
+          else out.push(textEscape(d));
           continue;
         }
         out.push(c);
@@ -513,6 +515,18 @@ class Parser {
       }
     }
   }
+}
+
+/** Whether `version` (`4.2`, `4.2.1`) names a sed no newer than `max`; false when malformed. */
+function versionAtMost(version: string, max: readonly number[]): boolean {
+  if (!/^\d+(\.\d+)*$/.test(version)) return false;
+  const parts = version.split('.').map(Number);
+  for (let i = 0; i < Math.max(parts.length, max.length); i += 1) {
+    const a = parts[i] ?? 0;
+    const b = max[i] ?? 0;
+    if (a !== b) return a < b;
+  }
+  return true;
 }
 
 /** A byte as decoded text: ASCII as itself, a byte past 0x7f as its escape (U+DC80..U+DCFF). */

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { grepCommands } from '../../../src/commands/grep/index.js';
-import { type OracleCase, runGnu, runVirtual } from '../support/gnu-oracle.js';
 import { createMemoryFilesystem } from '../../../src/vfs/index.js';
+import { type OracleCase, runGnu, runVirtual } from '../support/gnu-oracle.js';
 
 const handler = (name: string) => {
   const spec = grepCommands.find((c) => c.name === name);

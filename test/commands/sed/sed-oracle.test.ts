@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sedCommands } from '../../../src/commands/sed/index.js';
-import { type OracleCase, runGnu, runVirtual } from '../support/gnu-oracle.js';
 import { createMemoryFilesystem } from '../../../src/vfs/index.js';
+import { type OracleCase, runGnu, runVirtual } from '../support/gnu-oracle.js';
 
 const sed = (sedCommands[0] as (typeof sedCommands)[number]).run;
 
