@@ -184,16 +184,19 @@ class CompiledRegex implements Regex {
     if (this.literal !== undefined || this.required !== '') {
       const needle = (this.literal ?? this.required) as string;
       let at = from;
+      let dense = 0;
       for (;;) {
         const hit = text.indexOf(needle, at);
         if (hit === -1) return -1;
-        const lineStart = text.lastIndexOf('\n', hit - 1) + 1;
-        const start = Math.max(lineStart, at);
+        const lineStart = Math.max(at, text.lastIndexOf('\n', hit - 1) + 1);
         const nl = text.indexOf('\n', hit);
         const end = nl === -1 ? text.length : nl;
-        if (this.literal !== undefined || this.testLine(text, start, end)) return start;
+        if (this.literal !== undefined || this.testLine(text, lineStart, end)) return lineStart;
         if (nl === -1) return -1;
+        // The required text is on line after line: the prefilter no longer pays, scan instead.
+        dense = lineStart === at ? dense + 1 : 0;
         at = nl + 1;
+        if (dense > 16 && !this.needsBacktracker) return this.dfaFor().nextMatchingLine(text, at);
       }
     }
     if (this.needsBacktracker) {

@@ -8,14 +8,14 @@
  */
 
 import type { Regex } from '../../regex/index.js';
-import { decodeBytes } from '../byte-text.js';
+import { decodeBytes, encodeText } from '../byte-text.js';
 import type { CommandContext } from '../command.js';
 import { type ChunkSource, LineBlockReader } from '../line-blocks.js';
 import type { GrepOptions } from './options.js';
 import type { GrepOutput } from './output.js';
 
-/** Per GNU grep's buffer: binary detection happens per block of about this size. */
-export const GREP_CHUNK_BYTES = 96 * 1024;
+/** Reads are this large; binary detection (a NUL byte) happens per block, as GNU grep does per buffer. */
+export const GREP_CHUNK_BYTES = 256 * 1024;
 
 const INVALID_BYTE = /[\uDC80-\uDCFF]/;
 
@@ -45,6 +45,8 @@ export class Scan {
   private readonly delim: string;
   private readonly lineOutput: boolean;
   private readonly fast: boolean;
+  /** The pattern's literal as UTF-8, when lines can be found in the raw bytes. */
+  private readonly needle: Buffer | undefined;
 
   constructor(
     private readonly ctx: CommandContext,
@@ -59,6 +61,9 @@ export class Scan {
     this.delim = o.nullData ? '\0' : '\n';
     this.lineOutput = !(o.count || o.listMatching || o.listNonMatching || o.quiet);
     this.fast = !o.invert && o.before === 0 && o.after === 0 && !o.nullData && re !== null;
+    // A fixed string is found in the bytes themselves (UTF-8 matches exactly where the decoded
+    // text does), so only selected lines are ever decoded.
+    this.needle = this.fast && re?.literal !== undefined && !o.onlyMatching ? Buffer.from(encodeText(re.literal)) : undefined;
   }
 
   async run(source: ChunkSource): Promise<ScanOutcome> {
@@ -73,9 +78,12 @@ export class Scan {
         if (o.binaryFiles === 'without-match') return { selected: 0, stopAll: false };
         this.nulBinary = true;
       }
-      const text = decodeBytes(block.bytes);
-      const hasInvalid = o.binaryFiles !== 'text' && INVALID_BYTE.test(text);
-      this.scanText(text, block.terminated, hasInvalid);
+      if (this.needle !== undefined) this.scanBytes(block.bytes, block.terminated);
+      else {
+        const text = decodeBytes(block.bytes);
+        const hasInvalid = o.binaryFiles !== 'text' && INVALID_BYTE.test(text);
+        this.scanText(text, block.terminated, hasInvalid);
+      }
       await this.out.maybeFlush();
       if (this.done) break;
       const pause = this.ctx.cooperate();
@@ -99,6 +107,31 @@ export class Scan {
     if (this.lineOutput && ((this.nulBinary && this.selected > 0) || this.suppressed)) {
       await this.out.flush();
       await this.out.error(`grep: ${this.name}: binary file matches\n`);
+    }
+  }
+
+  /** Scan a block of whole lines for the literal, in its bytes. */
+  private scanBytes(bytes: Uint8Array, terminated: boolean): void {
+    const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    const needle = this.needle as Buffer;
+    const end = b.length;
+    let pos = 0;
+    while (pos < end && !this.done) {
+      const hit = b.indexOf(needle, pos);
+      if (hit === -1) {
+        if (this.o.lineNumber) this.lineNo += countByteLines(b, pos, end, terminated);
+        return;
+      }
+      const lineStart = Math.max(pos, b.lastIndexOf(0x0a, hit) + 1);
+      if (this.o.lineNumber && lineStart > pos) this.lineNo += countByteLines(b, pos, lineStart, true);
+      const nl = b.indexOf(0x0a, hit);
+      const lineEnd = nl === -1 ? end : nl;
+      this.lineNo += 1;
+      if (this.lineOutput && !this.nulBinary) {
+        const line = decodeBytes(bytes.subarray(lineStart, lineEnd));
+        this.handle(line, true, this.o.binaryFiles !== 'text' && INVALID_BYTE.test(line));
+      } else this.handle('', true, false);
+      pos = lineEnd + 1;
     }
   }
 
@@ -220,6 +253,18 @@ export class Scan {
       at = m.end;
     }
   }
+}
+
+/** Lines in `b[from, to)`: newlines, plus one for an unterminated tail. */
+function countByteLines(b: Buffer, from: number, to: number, terminated: boolean): number {
+  let n = 0;
+  let at = b.indexOf(0x0a, from);
+  while (at !== -1 && at < to) {
+    n += 1;
+    at = b.indexOf(0x0a, at + 1);
+  }
+  if (!terminated && to > from && b[to - 1] !== 0x0a) n += 1;
+  return n;
 }
 
 /** Lines in `text[from, to)`: delimiters, plus one for an unterminated tail. */

@@ -41,6 +41,9 @@ export class SedRunner {
   )[] = [];
   private readonly writeSinks = new Map<string, SedSink>();
   private readonly rFiles = new Map<string, LineSource>();
+  /** Whether the current line is the last (`$`); kept only when the script asks. */
+  private last = false;
+  private readonly usesLast: boolean;
   /** The exit status `q`/`Q` asked for; undefined while running. */
   exitStatus: number | undefined;
 
@@ -51,7 +54,9 @@ export class SedRunner {
     private out: SedSink,
     private readonly stdoutSink: SedSink,
     private readonly stderrSink: SedSink,
-  ) {}
+  ) {
+    this.usesLast = script.commands.some((c) => c.a1?.kind === 'last' || c.a2?.kind === 'last');
+  }
 
   /** Open (truncate) the files `w` writes, as GNU does before the first cycle. */
   async openWriteFiles(): Promise<void> {
@@ -94,13 +99,16 @@ export class SedRunner {
   async runAll(input: SedInput): Promise<void> {
     for (;;) {
       if (this.exitStatus !== undefined) return;
-      const line = await input.next();
+      const line = input.tryNext() ?? (await input.next());
       if (line === null) return;
       this.load(line);
+      if (this.usesLast) this.last = await input.atLast();
       let flow = await this.execute(input, 0);
       while (flow === 'restart') flow = await this.execute(input, 0, true);
-      await this.endCycle(flow);
-      await this.out.maybeFlush();
+      this.endCycle(flow);
+      if (this.appendQueue.length > 0) await this.dumpAppend();
+      const flushing = this.out.maybeFlush();
+      if (flushing !== undefined) await flushing;
       if (flow === 'quit' || flow === 'quit-silent') return;
       const pause = this.ctx.cooperate();
       if (pause !== undefined) await pause;
@@ -122,9 +130,9 @@ export class SedRunner {
     this.replaced = false;
   }
 
-  private async endCycle(flow: Flow): Promise<void> {
+  private endCycle(flow: Flow): void {
     if (flow !== 'delete' && flow !== 'quit-silent' && !this.o.quiet) this.out.line(this.ps, this.terminated);
-    if (flow !== 'quit-silent') await this.dumpAppend();
+    if (flow === 'quit-silent') this.appendQueue = [];
   }
 
   private async dumpAppend(): Promise<void> {
@@ -150,6 +158,7 @@ export class SedRunner {
     const previous = this.ps;
     await this.dumpAppend();
     this.load(line);
+    if (this.usesLast) this.last = await input.atLast();
     if (append) this.ps = `${previous}\n${this.ps}`;
     return true;
   }
@@ -160,7 +169,7 @@ export class SedRunner {
     if (restarted) this.replaced = this.replaced && true;
     while (pc < cmds.length) {
       const cmd = cmds[pc] as SedCommand;
-      const selected = (await this.selects(cmd, input)) !== cmd.negate;
+      const selected = this.selects(cmd) !== cmd.negate;
       const body = cmd.body;
       if (!selected) {
         pc = body.name === '{' ? body.end + 1 : pc + 1;
@@ -325,12 +334,12 @@ export class SedRunner {
     return re;
   }
 
-  private async matchOne(a: Address, input: SedInput): Promise<boolean> {
+  private matchOne(a: Address): boolean {
     switch (a.kind) {
       case 'line':
         return this.lineNo === a.n;
       case 'last':
-        return input.atLast();
+        return this.last;
       case 'zero':
         return false;
       case 'regex':
@@ -343,10 +352,10 @@ export class SedRunner {
     }
   }
 
-  private async selects(cmd: SedCommand, input: SedInput): Promise<boolean> {
+  private selects(cmd: SedCommand): boolean {
     const { a1, a2 } = cmd;
     if (a1 === undefined) return true;
-    if (a2 === undefined) return this.matchOne(a1, input);
+    if (a2 === undefined) return this.matchOne(a1);
     if (cmd.active) {
       switch (a2.kind) {
         case 'line':
@@ -357,11 +366,11 @@ export class SedRunner {
           if (this.lineNo >= cmd.rangeEnd) cmd.active = false;
           return true;
         default:
-          if (await this.matchOne(a2, input)) cmd.active = false;
+          if (this.matchOne(a2)) cmd.active = false;
           return true;
       }
     }
-    if (!(await this.matchOne(a1, input))) return false;
+    if (!this.matchOne(a1)) return false;
     switch (a2.kind) {
       case 'line':
         cmd.active = a2.n > this.lineNo;
@@ -378,7 +387,7 @@ export class SedRunner {
         }
         break;
       case 'last':
-        cmd.active = !(await input.atLast());
+        cmd.active = !this.last;
         break;
       default:
         cmd.active = true;

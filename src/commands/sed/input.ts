@@ -49,6 +49,11 @@ class FileLines {
     return this.at < this.lines.length;
   }
 
+  /** Whether a line is buffered already (no read needed). */
+  buffered(): boolean {
+    return this.at < this.lines.length;
+  }
+
   /** The next line; call after `hasMore()` said yes. */
   take(): SedLine {
     const text = this.lines[this.at] as string;
@@ -144,8 +149,15 @@ export class SedInput {
     }
   }
 
+  /** The next line when it is already buffered (the common case: no await per line). */
+  tryNext(): SedLine | undefined {
+    const cur = this.current;
+    return cur?.buffered() === true ? cur.take() : undefined;
+  }
+
   /** Whether the line last returned is the last one (`$`). */
   async atLast(): Promise<boolean> {
+    if (this.current?.buffered() === true) return false;
     for (;;) {
       if (this.current !== undefined && (await this.current.hasMore())) return false;
       if (this.separate) return true;

@@ -47,8 +47,8 @@ export class SedSink {
     this.size += text.length;
   }
 
-  async maybeFlush(): Promise<void> {
-    if (this.size >= FLUSH_AT) await this.flush();
+  maybeFlush(): Promise<void> | undefined {
+    return this.size >= FLUSH_AT ? this.flush() : undefined;
   }
 
   async flush(): Promise<void> {
