@@ -50,12 +50,16 @@ function gnu(argv, file) {
 async function berth(handler, argv, fs, cooperate) {
   let written = 0;
   const sink = {
-    write: async (b) => void (written += b.length),
+    write: async (b) => {
+      written += b.length;
+    },
     attachData: () => {},
     close: async () => {},
   };
   const stderr = {
-    write: async (b) => void process.stderr.write(b),
+    write: async (b) => {
+      process.stderr.write(b);
+    },
     attachData: () => {},
     close: async () => {},
   };

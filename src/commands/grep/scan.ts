@@ -63,7 +63,10 @@ export class Scan {
     this.fast = !o.invert && o.before === 0 && o.after === 0 && !o.nullData && re !== null;
     // A fixed string is found in the bytes themselves (UTF-8 matches exactly where the decoded
     // text does), so only selected lines are ever decoded.
-    this.needle = this.fast && re?.literal !== undefined && !o.onlyMatching ? Buffer.from(encodeText(re.literal)) : undefined;
+    this.needle =
+      this.fast && re?.literal !== undefined && !o.onlyMatching
+        ? Buffer.from(encodeText(re.literal))
+        : undefined;
   }
 
   async run(source: ChunkSource): Promise<ScanOutcome> {
