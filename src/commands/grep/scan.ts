@@ -15,7 +15,7 @@ import type { GrepOptions } from './options.js';
 import type { GrepOutput } from './output.js';
 
 /** Reads are this large; binary detection (a NUL byte) happens per block, as GNU grep does per buffer. */
-export const GREP_CHUNK_BYTES = 256 * 1024;
+export const GREP_CHUNK_BYTES = 1024 * 1024;
 
 const INVALID_BYTE = /[\uDC80-\uDCFF]/;
 
