@@ -37,10 +37,12 @@ const WORKLOADS = [
 
 function gnu(argv, file) {
   return new Promise((resolve, reject) => {
+    // stdout is a pipe we drain: GNU grep treats a /dev/null stdout like -q and stops early.
     const child = spawn(argv[0], [...argv.slice(1), file], {
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit'],
       env: { LC_ALL: 'C.UTF-8', PATH: '/usr/bin:/bin' },
     });
+    child.stdout.resume();
     child.on('error', reject);
     child.on('close', resolve);
   });
