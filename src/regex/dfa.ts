@@ -102,9 +102,12 @@ export class LazyDFA {
         }
         if (t === ACCEPT) return lineStart;
         if (t === DEAD) {
+          // This line cannot match: go on with the next one.
           const nl = text.indexOf('\n', i);
           if (nl === -1) return -1;
-          i = nl - 1;
+          i = nl;
+          s = this.start;
+          lineStart = nl + 1;
           continue;
         }
       }

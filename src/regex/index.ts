@@ -135,6 +135,8 @@ class CompiledRegex implements Regex {
   private readonly longest: boolean;
   private readonly multiline: boolean;
   private dfa: LazyDFA | undefined;
+  /** The required text turned out to be on nearly every line: line scans go straight to the DFA. */
+  private requiredIsDense = false;
   private pike: PikeVM | undefined;
   private backtracker: Backtracker | undefined;
 
@@ -181,7 +183,7 @@ class CompiledRegex implements Regex {
   }
 
   nextMatchingLine(text: string, from: number): number {
-    if (this.literal !== undefined || this.required !== '') {
+    if (this.literal !== undefined || (this.required !== '' && !this.requiredIsDense)) {
       const needle = (this.literal ?? this.required) as string;
       let at = from;
       let dense = 0;
@@ -196,7 +198,10 @@ class CompiledRegex implements Regex {
         // The required text is on line after line: the prefilter no longer pays, scan instead.
         dense = lineStart === at ? dense + 1 : 0;
         at = nl + 1;
-        if (dense > 16 && !this.needsBacktracker) return this.dfaFor().nextMatchingLine(text, at);
+        if (dense > 16 && !this.needsBacktracker) {
+          this.requiredIsDense = true;
+          return this.dfaFor().nextMatchingLine(text, at);
+        }
       }
     }
     if (this.needsBacktracker) {

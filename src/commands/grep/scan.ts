@@ -143,6 +143,7 @@ export class Scan {
     const end = text.length;
     let pos = 0;
     while (pos < end && !this.done) {
+      let known = false;
       if (this.fast && this.afterLeft === 0) {
         const hit = (this.re as Regex).nextMatchingLine(text, pos);
         if (hit === -1) {
@@ -151,12 +152,13 @@ export class Scan {
         }
         if (this.o.lineNumber && hit > pos) this.lineNo += countLines(text, pos, hit, true);
         pos = hit;
+        known = true; // the scan found a match on this line: no need to test it again
       }
       let nl = text.indexOf(this.delim, pos);
       if (nl === -1) nl = end;
       const line = text.slice(pos, nl);
       this.lineNo += 1;
-      const matched = this.re?.test(line) === true;
+      const matched = known || this.re?.test(line) === true;
       this.handle(line, matched !== this.o.invert, hasInvalid);
       pos = nl + 1;
     }
