@@ -687,6 +687,7 @@ export const CORPUS: Record<string, OracleCase[]> = {
     c(g('BEGIN { FPAT = "[a-z]+" } { $2 = "X"; print }'), 'ab 12 cd 34\n'),
     c(g('BEGIN { n = patsplit("a1b22c333", parts); print n }')),
   ],
+  stdin: [c(g('NR == 1 { system("cat") } { print "awk:", $0 }'), 'a\nb\nc\n')],
   coprocess: [
     c(
       g(
