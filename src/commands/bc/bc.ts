@@ -50,7 +50,9 @@ async function bcMain(ctx: CommandContext): Promise<number> {
     if (errText.length > 0) await ctx.stderr.write(encodeText(errText.splice(0).join(''))).catch(() => {});
   };
   if (!parsed.ok) {
-    await ctx.stderr.write(encodeText(`bc: ${parsed.message}\n${HELP}`)).catch(() => {});
+    // GNU bc: the complaint on stderr, its usage on stdout.
+    await ctx.stderr.write(encodeText(`bc: ${parsed.message}\n`)).catch(() => {});
+    await ctx.stdout.write(encodeText(HELP)).catch(() => {});
     return 1;
   }
   const has = (k: string): boolean => parsed.options.some((o) => o.key === k);

@@ -122,6 +122,7 @@ describe('bc', () => {
     expect((await bc(['-h'], '')).out).toContain('-l  --mathlib      use the predefined math routines');
     const bad = await bc(['--nope'], '');
     expect(bad.status).toBe(1);
-    expect(bad.err.split('\n')[0]).toBe("bc: unrecognized option '--nope'");
+    expect(bad.err).toBe("bc: unrecognized option '--nope'\n");
+    expect(bad.out.split('\n')[0]).toBe('usage: bc [options] [file ...]');
   });
 });

@@ -77,6 +77,9 @@ const PROGRAMS: [string[], string][] = [
   [['-l'], 'scale=10; sqrt(2) - e(l(2)/2)\n'],
   [['-l'], 'scale=40; a(1)*4\ne(0)\nl(1)\ns(0)\nc(0)\n'],
   [['--help'], ''],
+  [['--nope'], ''],
+  [['-z'], ''],
+  [['--mathl'], 's(0)\n'],
   [['nofile.bc'], ''],
 ];
 
