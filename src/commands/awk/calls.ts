@@ -177,6 +177,7 @@ function compileGetline(c: Compiler, e: Extract<Expr, { k: 'getline' }>): CExpr 
         type: 'num',
         v: async () => {
           const file = await name();
+          if (file === '') fatal(at, "expression for `<' redirection has null string value");
           const r = await io.getlineFile(file, at);
           if (r === -1) return -1;
           if (r === null) return 0;

@@ -60,14 +60,24 @@ export function firstChar(s: string): string {
   return isPair(s, 0) ? s.slice(0, 2) : (s[0] as string);
 }
 
-/** The character for a code point, as gawk's `%c` of a number makes it. */
+/** The character for a code point, as gawk's `%c` of a number writes it. */
 export function charFromCode(code: number): string {
-  if (code < 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
-    // Outside Unicode: gawk writes the low byte.
-    const b = code & 0xff;
-    return String.fromCharCode(b < 0x80 ? b : 0xdc00 + b);
-  }
-  return String.fromCodePoint(code);
+  if (code < 0) return byteChar(code & 0xff);
+  // A surrogate is no character: gawk writes a NUL.
+  if (code >= 0xd800 && code <= 0xdfff) return '\0';
+  if (code <= 0x10ffff) return String.fromCodePoint(code);
+  // Beyond Unicode gawk writes the original (31-bit) UTF-8 form, which is not valid UTF-8 today.
+  if (code >= 0x80000000) return byteChar(code & 0xff);
+  const count = code < 0x200000 ? 4 : code < 0x4000000 ? 5 : 6;
+  const lead = count === 4 ? 0xf0 : count === 5 ? 0xf8 : 0xfc;
+  let out = byteChar(lead | Math.floor(code / 2 ** (6 * (count - 1))));
+  for (let k = count - 2; k >= 0; k -= 1) out += byteChar(0x80 | (Math.floor(code / 2 ** (6 * k)) & 0x3f));
+  return out;
+}
+
+/** One raw byte, as the lossless text scheme holds it (U+DC80..U+DCFF above 0x7F). */
+function byteChar(b: number): string {
+  return String.fromCharCode(b < 0x80 ? b : 0xdc00 + b);
 }
 
 /**

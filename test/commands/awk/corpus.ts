@@ -687,6 +687,20 @@ export const CORPUS: Record<string, OracleCase[]> = {
     c(g('BEGIN { FPAT = "[a-z]+" } { $2 = "X"; print }'), 'ab 12 cd 34\n'),
     c(g('BEGIN { n = patsplit("a1b22c333", parts); print n }')),
   ],
+  chars: [
+    c(
+      g(
+        'BEGIN { printf "%c|%c|%c|%c|%c|%c|%c|%c|%c", 55296, -1, -65, 2097152, 2097151, 256, 127, 128, 1114111 }',
+      ),
+    ),
+    c(g('BEGIN { printf "%c%c", 67108864, 1114112 + 65 }')),
+  ],
+  nullnames: [
+    c(g('BEGIN { print (getline x < f) }')),
+    c(g('BEGIN { print "a" > f }')),
+    c(g('BEGIN { print "a" | f }')),
+    c(g('BEGIN { f | getline }')),
+  ],
   stdin: [c(g('NR == 1 { system("cat") } { print "awk:", $0 }'), 'a\nb\nc\n')],
   coprocess: [
     c(
