@@ -113,6 +113,41 @@ export class ContainedFilesystem implements Filesystem {
     });
   }
 
+  /**
+   * The whole file and the path it was reached by (symlinks resolved), in one walk: the overlay's
+   * fast path uses it to see whether a read went through a link into a changed region.
+   */
+  async readFileResolved(
+    path: string,
+  ): Promise<{ readonly data: Uint8Array; readonly realpath: string; readonly stat: VfsStat }> {
+    return this.run('open', path, async () => {
+      const opened = await this.walker.open(this.parts(path, 'open'), path, {
+        purpose: 'read',
+        operation: 'open',
+      });
+      try {
+        const stat = await opened.handle.stat();
+        if (stat.isDirectory()) throw new VfsError('EISDIR', 'read', path);
+        if (!stat.isFile()) throw new VfsError('EINVAL', 'read', path, { detail: 'not a regular file' });
+        const data = new Uint8Array(stat.size);
+        let total = 0;
+        while (total < data.length) {
+          const { bytesRead } = await opened.handle.read(data, total, data.length - total, total);
+          if (bytesRead === 0) break;
+          total += bytesRead;
+        }
+        const real = opened.realPath === this.root ? '/' : opened.realPath.slice(this.root.length);
+        return {
+          data: total === data.length ? data : data.slice(0, total),
+          realpath: real,
+          stat: toVfsStat(stat),
+        };
+      } finally {
+        await opened.handle.close();
+      }
+    });
+  }
+
   async readRange(path: string, offset: number, length: number): Promise<Uint8Array> {
     return this.run('read', path, async () => {
       const handle = await this.openHandle(path, { read: true });

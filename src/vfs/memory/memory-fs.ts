@@ -146,6 +146,15 @@ export class MemoryFilesystem implements Filesystem, Mountable {
     return node.read(0, node.size);
   }
 
+  /** The whole file and the path it was reached by (symlinks resolved), for the overlay. */
+  async readFileResolved(
+    path: string,
+  ): Promise<{ readonly data: Uint8Array; readonly realpath: string; readonly stat: VfsStat }> {
+    const data = await this.readFile(path);
+    const realpath = await this.realpath(path);
+    return { data, realpath, stat: await this.lstat(realpath) };
+  }
+
   async readRange(path: string, offset: number, length: number): Promise<Uint8Array> {
     checkRange(offset, length, path);
     const node = await this.regularFile(path, 'read');
