@@ -16,7 +16,7 @@ import {
   type Filesystem,
   type Overlay,
 } from '../../src/vfs/index.js';
-import { climbsAboveRoot, type FsOp, opArb, runOp, snapshot } from './support/fs-model.js';
+import { climbsAboveRoot, opArb, runOp, snapshot } from './support/fs-model.js';
 import { nodeFsOracle } from './support/node-fs-oracle.js';
 
 const base = mkdtempSync(join(tmpdir(), 'berth-model-overlay-'));
@@ -25,13 +25,6 @@ process.umask(0o022);
 
 let run = 0;
 let committedSomething = 0;
-
-async function apply(fs: Filesystem, ops: readonly FsOp[], guard: Filesystem): Promise<void> {
-  for (const op of ops) {
-    if (await climbsAboveRoot(guard, op)) continue;
-    await runOp(fs, op);
-  }
-}
 
 describe('overlay against node:fs', () => {
   it('agrees on results, error codes and trees, and commit equals applying the operations directly', async () => {

@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyEntry } from '../copy-entry.js';
 import type { Filesystem, VfsStat } from '../filesystem.js';
-import { vfsDirname } from '../vfs-path.js';
+import { isVfsPathWithin, vfsDirname } from '../vfs-path.js';
 import type { Overlay, OverlayChange } from './overlay.js';
 import type { LowerFingerprint } from './overlay-fs.js';
 
@@ -79,6 +79,7 @@ export async function commitChanges(
     }
     if (conflicts.length > 0) throw new OverlayConflictError(conflicts);
   }
+  const everything = await overlay.changes();
   const applied: string[] = [];
   const byDepth = (a: OverlayChange, b: OverlayChange) => depth(a.path) - depth(b.path);
   const creations = changes
@@ -129,15 +130,25 @@ export async function commitChanges(
     }
   } catch (error) {
     for (const { temp } of staged) await lower.remove(temp, { force: true }).catch(() => undefined);
-    await settle(overlay, applied);
+    await settle(overlay, applied, everything);
     throw new OverlayCommitError(applied, current, error);
   }
-  await settle(overlay, applied);
+  await settle(overlay, applied, everything);
   return { applied };
 }
 
 /** Applied paths leave the upper (the lower has them now); their origins are what it holds. */
-async function settle(overlay: Overlay, applied: readonly string[]): Promise<void> {
+async function settle(
+  overlay: Overlay,
+  applied: readonly string[],
+  everything: readonly OverlayChange[],
+): Promise<void> {
+  const done = new Set(applied);
+  // An opaque directory equals its lower once every change below it is applied.
+  const settledBelow = (dir: string) =>
+    everything.every(
+      (change) => change.path === dir || !isVfsPathWithin(dir, change.path) || done.has(change.path),
+    );
   const state = overlay.state;
   const deepestFirst = [...applied].sort((a, b) => depth(b) - depth(a));
   for (const path of deepestFirst) {
@@ -155,7 +166,7 @@ async function settle(overlay: Overlay, applied: readonly string[]): Promise<voi
     if (entry?.kind !== 'directory') return false;
     for (const name of [...entry.children!.keys()])
       await prune(path === '/' ? `/${name}` : `${path}/${name}`);
-    if (path === '/' || entry.children!.size > 0 || entry.opaque) return false;
+    if (path === '/' || entry.children!.size > 0 || (entry.opaque && !settledBelow(path))) return false;
     const [mine, theirs] = [await state.upper.fs.lstat(path), await overlay.lowerStat(path)];
     if (theirs?.type !== 'directory' || theirs.mode !== mine.mode) return false;
     await state.upper.fs.remove(path, { recursive: true, force: true });
