@@ -14,7 +14,7 @@ import { isVfsPathWithin, normalizeVfsPath } from '../vfs-path.js';
 import { type CommitOptions, type CommitResult, commitChanges } from './commit.js';
 import { type DiffOptions, diffChanges } from './diff.js';
 import { readOpaqueXattrs } from './kernel-layout.js';
-import { type LowerFingerprint, OverlayFilesystem, type OverlayState } from './overlay-fs.js';
+import { type LowerFingerprint, OverlayFilesystem } from './overlay-fs.js';
 import { UpperEntry, type UpperIndex } from './upper-index.js';
 import { directoryUpper, memoryUpper, type UpperStore } from './upper-store.js';
 
