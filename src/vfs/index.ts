@@ -71,6 +71,14 @@ export { type LowerFingerprint, OverlayFilesystem } from './overlay/overlay-fs.j
 export { OPAQUE_MARKER, WHITEOUT_PREFIX } from './overlay/upper-store.js';
 export { assertPathArgument, isWithin } from './path-scope.js';
 export { DEFAULT_CHUNK_BYTES, readChunksVia } from './read-chunks.js';
+export {
+  createTrash,
+  Trash,
+  type TrashEntryInfo,
+  type TrashKeepResult,
+  type TrashOptions,
+  type TrashReason,
+} from './trash.js';
 export type { FileEntry, FileSystem, WriteOptions } from './types.js';
 export {
   assertAbsoluteVfsPath,
@@ -87,3 +95,4 @@ export {
   vfsBasename,
   vfsDirname,
 } from './vfs-path.js';
+export { type WalkEntry, type WalkOptions, walkFilesystem } from './walk.js';
