@@ -8,6 +8,8 @@
  * transactions.ts.
  * @module
  */
+
+import { randomBytes } from 'node:crypto';
 import type { ByteBudget } from '../byte-budget.js';
 import { copyEntry } from '../copy-entry.js';
 import { nextDeviceId } from '../device-ids.js';
@@ -32,6 +34,7 @@ import {
   assertAbsoluteVfsPath,
   compareVfsNames,
   isVfsPathWithin,
+  utf8Length,
   vfsBasename,
   vfsDirname,
 } from '../vfs-path.js';
@@ -151,7 +154,9 @@ export class OverlayFilesystem implements Filesystem {
       if (!options.create) throw new VfsError('ENOENT', 'open', path);
       await this.createdAt(entry, path, 'open');
       this.state.upper.checkName(vfsBasename(entry.path), path);
-      const handle = await this.state.upper.fs.open(entry.path, { ...options, exclusive: true });
+      const handle = await this.replacingWhiteout(entry, () =>
+        this.state.upper.fs.open(entry.path, { ...options, exclusive: true }),
+      );
       this.state.index.set(entry.path, new UpperEntry('file'));
       return handle;
     }
@@ -207,10 +212,12 @@ export class OverlayFilesystem implements Filesystem {
     if (entry.type === null) {
       await this.createdAt(entry, path, 'open');
       this.state.upper.checkName(vfsBasename(entry.path), path);
-      await this.state.upper.fs.writeFile(entry.path, data, {
-        mode: 'create-new',
-        fileMode: options.fileMode,
-      });
+      await this.replacingWhiteout(entry, () =>
+        this.state.upper.fs.writeFile(entry.path, data, {
+          mode: 'create-new',
+          fileMode: options.fileMode,
+        }),
+      );
       this.state.index.set(entry.path, new UpperEntry('file'));
       return;
     }
@@ -241,14 +248,20 @@ export class OverlayFilesystem implements Filesystem {
       throw new VfsError('EEXIST', 'mkdir', path);
     await this.createdAt(entry, path, 'mkdir', true);
     this.state.upper.checkName(vfsBasename(entry.path), path);
-    await this.state.upper.fs.mkdir(entry.path, { mode: options.mode ?? 0o755 });
-    const indexed = new UpperEntry('directory');
-    this.state.index.set(entry.path, indexed);
-    if (entry.lower !== null || entry.whiteout) {
+    const opaque = entry.lower !== null || entry.whiteout;
+    await this.replacingWhiteout(entry, async () => {
+      await this.state.upper.fs.mkdir(entry.path, { mode: options.mode ?? 0o755 });
       // Where the lower has (had) something, the new directory replaces it: nothing shows through.
-      await this.state.upper.setOpaque(entry.path);
-      indexed.opaque = true;
-    }
+      if (opaque) {
+        await this.state.upper.setOpaque(entry.path).catch(async (error: unknown) => {
+          await this.state.upper.fs.remove(entry.path, { recursive: true, force: true });
+          throw error;
+        });
+      }
+    });
+    const indexed = new UpperEntry('directory');
+    indexed.opaque = opaque;
+    this.state.index.set(entry.path, indexed);
   }
 
   async remove(
@@ -307,15 +320,13 @@ export class OverlayFilesystem implements Filesystem {
       if (a.ino === b.ino) return;
     }
     const replacesLower = target.lower !== null || target.whiteout;
-    if (target.type !== null) await this.dropEntry(target);
-    await this.ensureUpperDir(vfsDirname(target.path));
-    if (this.state.index.get(target.path)?.kind === 'whiteout') {
-      await this.state.upper.clearWhiteout(target.path);
-      this.state.index.delete(target.path);
-    }
     const upper = this.state.upper.fs;
     if (source.upper && (source.type !== 'directory' || source.lower === null)) {
       // The upper holds all of it: a plain rename there (hard links and all).
+      if (source.lower !== null) this.reserve(1, vfsBasename(source.path), from);
+      if (target.type !== null) await this.dropEntry(target);
+      await this.ensureUpperDir(vfsDirname(target.path));
+      await this.clearIndexedWhiteout(target.path);
       await upper.rename(source.path, target.path);
       const moved = this.state.index.get(source.path)!;
       this.state.index.delete(source.path);
@@ -326,9 +337,22 @@ export class OverlayFilesystem implements Filesystem {
         this.state.index.set(source.path, new UpperEntry('whiteout'));
       }
     } else {
-      // The lower is involved: copy the merged entry up under the new name (the kernel without
-      // redirect_dir refuses with EXDEV and lets mv do this), then drop the old name.
-      await copyEntry(this, source.path, upper, target.path, { replace: false });
+      // The lower is involved: copy the merged entry up under a temporary name (the kernel without
+      // redirect_dir refuses with EXDEV and lets mv copy), then put it in place and drop the old
+      // name. Nothing visible changes until the copy is whole.
+      await this.ensureUpperDir(vfsDirname(target.path));
+      const temporary = join(vfsDirname(target.path), `.berth-rename-${randomBytes(6).toString('hex')}`);
+      try {
+        await copyEntry(this, source.path, upper, temporary, { replace: false });
+        // What is left to do creates at most two whiteouts and one name: make sure they fit.
+        this.reserve(2, `${vfsBasename(source.path)}${vfsBasename(target.path)}`, from);
+      } catch (error) {
+        await upper.remove(temporary, { recursive: true, force: true }).catch(() => undefined);
+        throw error;
+      }
+      if (target.type !== null) await this.dropEntry(target);
+      await this.clearIndexedWhiteout(target.path);
+      await upper.rename(temporary, target.path);
       await this.indexSubtree(target.path);
       if (source.type === 'directory') {
         this.state.index.get(target.path)!.opaque = true;
@@ -355,7 +379,7 @@ export class OverlayFilesystem implements Filesystem {
     if (entry.mustBeDir) throw new VfsError('ENOENT', 'symlink', target, { dest: path });
     await this.createdAt(entry, path, 'symlink');
     this.state.upper.checkName(vfsBasename(entry.path), path);
-    await this.state.upper.fs.symlink(target, entry.path);
+    await this.replacingWhiteout(entry, () => this.state.upper.fs.symlink(target, entry.path));
     this.state.index.set(entry.path, new UpperEntry('symlink'));
   }
 
@@ -370,7 +394,7 @@ export class OverlayFilesystem implements Filesystem {
     if (!source.upper) await this.copyUp(source, true);
     await this.createdAt(target, path, 'link');
     this.state.upper.checkName(vfsBasename(target.path), path);
-    await this.state.upper.fs.link(source.path, target.path);
+    await this.replacingWhiteout(target, () => this.state.upper.fs.link(source.path, target.path));
     this.state.index.set(target.path, new UpperEntry(source.type === 'symlink' ? 'symlink' : 'file'));
   }
 
@@ -557,10 +581,6 @@ export class OverlayFilesystem implements Filesystem {
     if (entry.path === '/' || dotted(path)) throw new VfsError('EEXIST', syscall, path);
     if (entry.mustBeDir && !directory) throw new VfsError('EISDIR', syscall, path);
     await this.ensureUpperDir(vfsDirname(entry.path));
-    if (entry.whiteout) {
-      await this.state.upper.clearWhiteout(entry.path);
-      this.state.index.delete(entry.path);
-    }
     if (!this.state.origins.has(entry.path)) this.recordOrigin(entry.path, null);
   }
 
@@ -622,6 +642,39 @@ export class OverlayFilesystem implements Filesystem {
       await this.ensureUpperDir(vfsDirname(entry.path));
       await this.state.upper.whiteout(entry.path);
       this.state.index.set(entry.path, new UpperEntry('whiteout'));
+    }
+  }
+
+  /**
+   * Fail with `ENOSPC` now, before anything changes, when the budget has no room for `nodes`
+   * more entries named `names` (what the rest of a compound change will create).
+   */
+  private reserve(nodes: number, names: string, path: string): void {
+    const budget = this.state.upper.kind === 'memory' ? this.state.budget : undefined;
+    if (!budget) return;
+    budget.charge(utf8Length(names), nodes, 'rename', path);
+    budget.release(utf8Length(names), nodes);
+  }
+
+  private async clearIndexedWhiteout(path: string): Promise<void> {
+    if (this.state.index.get(path)?.kind !== 'whiteout') return;
+    await this.state.upper.clearWhiteout(path);
+    this.state.index.delete(path);
+  }
+
+  /**
+   * Run a creation at a name a whiteout holds: the whiteout goes first (the name must be free)
+   * and comes back if the creation fails, so a full budget never resurrects the lower's entry.
+   */
+  private async replacingWhiteout<T>(entry: MergedEntry, create: () => Promise<T>): Promise<T> {
+    if (!entry.whiteout) return create();
+    await this.clearIndexedWhiteout(entry.path);
+    try {
+      return await create();
+    } catch (error) {
+      await this.state.upper.whiteout(entry.path);
+      this.state.index.set(entry.path, new UpperEntry('whiteout'));
+      throw error;
     }
   }
 
