@@ -94,23 +94,7 @@ export class ContainedFilesystem implements Filesystem {
   }
 
   async readFile(path: string): Promise<Uint8Array> {
-    return this.run('open', path, async () => {
-      const handle = await this.openHandle(path, { read: true });
-      try {
-        const size = (await handle.stat()).size;
-        const chunks: Uint8Array[] = [];
-        let total = 0;
-        for (;;) {
-          const chunk = await handle.read(Math.max(size - total, 65536));
-          if (chunk.length === 0) break;
-          chunks.push(chunk);
-          total += chunk.length;
-        }
-        return chunks.length === 1 ? chunks[0]! : concat(chunks, total);
-      } finally {
-        await handle.close();
-      }
-    });
+    return (await this.readFileResolved(path)).data;
   }
 
   /**
@@ -129,6 +113,7 @@ export class ContainedFilesystem implements Filesystem {
         const stat = await opened.handle.stat();
         if (stat.isDirectory()) throw new VfsError('EISDIR', 'read', path);
         if (!stat.isFile()) throw new VfsError('EINVAL', 'read', path, { detail: 'not a regular file' });
+        if (path.length > 1 && path.endsWith('/')) throw new VfsError('ENOTDIR', 'open', path);
         const data = new Uint8Array(stat.size);
         let total = 0;
         while (total < data.length) {
@@ -143,7 +128,7 @@ export class ContainedFilesystem implements Filesystem {
           stat: toVfsStat(stat),
         };
       } finally {
-        await opened.handle.close();
+        void opened.handle.close().catch(() => undefined); // read-only: nothing to flush, no need to wait
       }
     });
   }
@@ -552,16 +537,6 @@ async function removeContents(dir: OpenedPath, name: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const whole = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, at);
-    at += chunk.length;
-  }
-  return whole;
 }
 
 function codeOf(error: unknown): string | undefined {

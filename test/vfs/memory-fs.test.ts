@@ -37,6 +37,19 @@ describe('memory filesystem', () => {
     expect(calls).toBe(1);
   });
 
+  it('stores a copy: reusing the Buffer that was written changes nothing (Buffer#slice is a view)', async () => {
+    const fs = createMemoryFilesystem();
+    const buffer = Buffer.from('original');
+    await fs.writeFile('/f', buffer);
+    await fs.setXattr('/f', 'user.x', buffer);
+    buffer.fill(0);
+    expect(text(await fs.readFile('/f'))).toBe('original');
+    expect(text((await fs.getXattr('/f', 'user.x'))!)).toBe('original');
+    const read = await fs.readFile('/f');
+    read.fill(0);
+    expect(text(await fs.readFile('/f'))).toBe('original');
+  });
+
   it('refuses unknown options and bad seeds with a typed error', () => {
     expect(() => createMemoryFilesystem({ file: {} } as never)).toThrow(InvalidArgumentError);
     expect(() => createMemoryFilesystem({ files: { '/a': 'x', '/a/b': 'y' } })).toThrow(/non-directory/);

@@ -7,6 +7,7 @@
  */
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { ByteBudget } from '../byte-budget.js';
+import { copyBytes } from '../copy-bytes.js';
 import { nextDeviceId } from '../device-ids.js';
 import {
   type Filesystem,
@@ -367,7 +368,8 @@ export class MemoryFilesystem implements Filesystem, Mountable {
 
   async getXattr(path: string, name: string): Promise<Uint8Array | null> {
     const node = this.existing(path, 'getxattr', false);
-    return node.xattrs?.get(name)?.slice() ?? null;
+    const value = node.xattrs?.get(name);
+    return value === undefined ? null : copyBytes(value);
   }
 
   async setXattr(path: string, name: string, value: Uint8Array | null): Promise<void> {
@@ -377,7 +379,7 @@ export class MemoryFilesystem implements Filesystem, Mountable {
       return;
     }
     node.xattrs ??= new Map();
-    node.xattrs.set(name, value.slice());
+    node.xattrs.set(name, copyBytes(value));
     node.ctimeMs = this.tree.now();
   }
 
@@ -425,7 +427,7 @@ export class MemoryFilesystem implements Filesystem, Mountable {
       throw new VfsError('EIO', 'read', path, { detail: 'the seed loader returned neither bytes nor text' });
     }
     this.tree.budget?.charge(bytes.length, 0, 'read', path);
-    node.content = bytes.length === 0 ? null : bytes.slice();
+    node.content = bytes.length === 0 ? null : copyBytes(bytes);
     node.loader = null;
   }
 }

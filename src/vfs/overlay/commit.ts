@@ -89,6 +89,7 @@ export async function commitChanges(
   const deletions = changes.filter((change) => change.type === null).sort((a, b) => byDepth(b, a));
   const metadata = changes.filter((change) => change.type === 'directory' && change.kind === 'modified');
   const staged: Staged[] = [];
+  const linked = new Map<number, string>();
   let current = '';
   try {
     for (const change of creations) {
@@ -103,7 +104,12 @@ export async function commitChanges(
       const parent = vfsDirname(change.path);
       const temp = `${parent === '/' ? '' : parent}/.berth-commit-${randomBytes(8).toString('hex')}`;
       staged.push({ change, temp });
-      await copyEntry(upper, change.path, lower, temp, { replace: false });
+      // Hard links made in the overlay stay hard links: the second name links to the first's copy.
+      const stat = await upper.lstat(change.path);
+      const twin = stat.type === 'file' && stat.nlink > 1 ? linked.get(stat.ino) : undefined;
+      if (twin !== undefined) await lower.link(twin, temp);
+      else await copyEntry(upper, change.path, lower, temp, { replace: false });
+      if (stat.type === 'file' && stat.nlink > 1 && twin === undefined) linked.set(stat.ino, temp);
     }
     for (const { change, temp } of staged.splice(0)) {
       current = change.path;

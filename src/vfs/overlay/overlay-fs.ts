@@ -401,12 +401,14 @@ export class OverlayFilesystem implements Filesystem {
   async chmod(path: string, mode: number): Promise<void> {
     const entry = await this.existing(path, 'chmod', true);
     if (!entry.upper) await this.copyUp(entry, true);
+    if (entry.path === '/') await this.adoptRootMetadata(entry);
     await this.state.upper.fs.chmod(entry.path, mode);
   }
 
   async utimes(path: string, atimeMs: number, mtimeMs: number): Promise<void> {
     const entry = await this.existing(path, 'utime', true);
     if (!entry.upper) await this.copyUp(entry, true);
+    if (entry.path === '/') await this.adoptRootMetadata(entry);
     await this.state.upper.fs.utimes(entry.path, atimeMs, mtimeMs);
   }
 
@@ -565,6 +567,8 @@ export class OverlayFilesystem implements Filesystem {
   }
 
   private async statOf(entry: MergedEntry): Promise<VfsStat> {
+    // The upper's root is the state directory itself: the lower's root shows unless set here.
+    if (entry.path === '/' && !this.state.index.root.metadataSet && entry.lower) return entry.lower;
     if (entry.upper) return this.state.upper.fs.lstat(entry.path);
     return entry.lower!;
   }
@@ -676,6 +680,17 @@ export class OverlayFilesystem implements Filesystem {
       this.state.index.set(entry.path, new UpperEntry('whiteout'));
       throw error;
     }
+  }
+
+  /** Before the root's mode or times are first set here, take the lower root's as the start. */
+  private async adoptRootMetadata(entry: MergedEntry): Promise<void> {
+    const root = this.state.index.root;
+    if (root.metadataSet) return;
+    if (entry.lower) {
+      await this.state.upper.fs.chmod('/', entry.lower.mode);
+      await this.state.upper.fs.utimes('/', entry.lower.atimeMs, entry.lower.mtimeMs);
+    }
+    root.metadataSet = true;
   }
 
   /** Index what was just put in the upper at `path` (and below it). */

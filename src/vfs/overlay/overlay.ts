@@ -5,7 +5,7 @@
  * drops it, `fork()` starts an independent overlay from the current state in O(changes).
  * @module
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { ByteBudget } from '../byte-budget.js';
@@ -90,6 +90,9 @@ async function openStateDirectory(lower: Filesystem, directory: string, budget: 
     openedAtMs = meta.openedAtMs;
   } else {
     writeFileSync(metaPath, JSON.stringify({ version: STATE_VERSION, openedAtMs }), { mode: 0o600 });
+    // A kernel overlay shows the upper root's mode as the merged root's: make it the lower's.
+    const root = await lower.stat('/').catch(() => null);
+    if (root) chmodSync(upperDir, root.mode);
   }
   const originsPath = join(directory, 'origins.jsonl');
   const origins = new Map<string, LowerFingerprint>();

@@ -10,6 +10,8 @@ export type UpperKind = 'directory' | 'file' | 'symlink' | 'whiteout' | 'other';
 export class UpperEntry {
   /** Children of a directory (null for anything else). */
   children: Map<string, UpperEntry> | null;
+  /** The root only: its mode or times were set through the overlay (else the lower's show). */
+  metadataSet = false;
   constructor(
     public kind: UpperKind,
     /** A directory whose lower namesake is hidden (replaced, not merged). */
