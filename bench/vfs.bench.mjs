@@ -85,9 +85,9 @@ const scenarios = {
     return { ms: performance.now() - start };
   },
 
-  async changes(tree) {
+  async changes(tree, files) {
     const { createContainedFilesystem, createOverlay } = await import(vfsUrl);
-    const count = Number(process.argv[4]);
+    const count = Number(files);
     const overlay = await createOverlay({ lower: createContainedFilesystem({ root: tree }) });
     for (const index of spread(CHANGED, count))
       await overlay.writeFile(pathOf(index), Buffer.from('changed'));
@@ -99,10 +99,10 @@ const scenarios = {
     return { ms };
   },
 
-  async memoryResidency() {
+  async memoryResidency(files, bytes) {
     const { createMemoryFilesystem } = await import(vfsUrl);
-    const count = Number(process.argv[4]);
-    const size = Number(process.argv[5]);
+    const count = Number(files);
+    const size = Number(bytes);
     const fs = createMemoryFilesystem();
     for (let d = 0; d < 100; d++) await fs.mkdir(`/d${String(d).padStart(2, '0')}`);
     const piece = Buffer.alloc(size, 120);
@@ -137,9 +137,9 @@ function fastest(runs) {
 
 // Scenario mode: `node vfs.bench.mjs <scenario> [args...]`.
 if (process.argv[1] === thisFile) {
-  const [name, arg] = process.argv.slice(2);
+  const [name, ...args] = process.argv.slice(2);
   await import(vfsUrl);
-  console.log(JSON.stringify(await scenarios[name](arg)));
+  console.log(JSON.stringify(await scenarios[name](...args)));
 }
 
 const fmt = (n, digits = 2) => n.toFixed(digits);

@@ -262,7 +262,7 @@ describe.runIf(canMount)('the on-disk upper under a real kernel overlay mount', 
     await overlay.writeFile('/dir/new', bytes('new'));
     await overlay.writeFile('/sub/y', bytes('y'));
     const translated = await toKernelLayout(join(state, 'upper'));
-    expect(translated).toMatchObject({ whiteouts: 1, opaqueDirectories: 1 });
+    expect(translated).toMatchObject({ whiteouts: 1, opaqueDirectories: 1, bridge: 'sh' });
     expect(lstatSync(join(state, 'upper', 'gone.txt')).isCharacterDevice()).toBe(true);
     const kernel = kernelView(lowerDir, state);
     expect(kernel).toBe('./dir/\n./dir/new=new\n./keep.txt=keep\n./sub/\n./sub/x=x\n./sub/y=y\n');
@@ -273,6 +273,30 @@ describe.runIf(canMount)('the on-disk upper under a real kernel overlay mount', 
     });
     expect(await snapshot(reopened)).toEqual(await snapshot(overlay));
   });
+
+  it.runIf(spawnSync('python3', ['-c', '']).status === 0)(
+    'a large batch goes through one python3 process and means the same to the kernel',
+    async () => {
+      const { lowerDir, state } = layout();
+      const many = join(lowerDir, 'many');
+      mkdirSync(many);
+      for (let index = 0; index < 80; index++) writeFileSync(join(many, `m${index}`), 'm');
+      const overlay = await createOverlay({
+        lower: createContainedFilesystem({ root: lowerDir }),
+        upper: { directory: state },
+      });
+      for (let index = 0; index < 80; index += 2) await overlay.remove(`/many/m${index}`);
+      await overlay.remove('/dir', { recursive: true });
+      await overlay.mkdir('/dir');
+      const translated = await toKernelLayout(join(state, 'upper'));
+      expect(translated).toMatchObject({ whiteouts: 40, opaqueDirectories: 1, bridge: 'python3' });
+      const kernel = kernelView(lowerDir, state);
+      const expected = ['./dir/', './gone.txt=gone', './keep.txt=keep', './many/'];
+      for (let index = 1; index < 80; index += 2) expected.push(`./many/m${index}=m`);
+      expected.push('./sub/', './sub/x=x');
+      expect(kernel.split('\n').filter(Boolean).sort()).toEqual(expected.sort());
+    },
+  );
 
   it('what a kernel overlay wrote (devices, trusted. xattrs) reads back as the same changes', async () => {
     const { lowerDir, state } = layout();
@@ -318,7 +342,11 @@ describe.runIf(canMount)('the on-disk upper under a real kernel overlay mount', 
     await overlay.remove('/dir', { recursive: true });
     await overlay.mkdir('/dir');
     execFileSync('chown', ['-R', '65534:65534', state]);
-    await toKernelLayout(join(state, 'upper'), { xattrNamespace: 'user' });
+    const translated = await toKernelLayout(join(state, 'upper'), {
+      xattrNamespace: 'user',
+      withoutPython: true,
+    });
+    expect(translated).toMatchObject({ whiteouts: 1, opaqueDirectories: 1, bridge: 'sh' });
     execFileSync('chown', ['-R', '65534:65534', state]);
     const kernel = kernelView(lowerDir, state, { unprivileged: true });
     expect(kernel).toBe('./dir/\n./keep.txt=keep\n./sub/\n./sub/x=x\n');
