@@ -208,6 +208,45 @@ describe('overlay', () => {
   });
 });
 
+describe('overlay state directories', () => {
+  it('fork from an on-disk upper into memory and into another state directory, both independent', async () => {
+    const lower = createMemoryFilesystem({ files: { '/a': 'a', '/d/x': 'x' } });
+    const disk = await createOverlay({ lower, upper: { directory: join(base, 'one') } });
+    await disk.writeFile('/a', bytes('disk'));
+    await disk.remove('/d', { recursive: true });
+    await disk.mkdir('/d');
+    const inMemory = await disk.fork();
+    const onDisk = await disk.fork({ upper: { directory: join(base, 'two') } });
+    for (const fork of [inMemory, onDisk]) {
+      expect(await snapshot(fork)).toEqual(await snapshot(disk));
+      expect((await fork.changes()).map((change) => `${change.kind} ${change.path}`)).toEqual(
+        (await disk.changes()).map((change) => `${change.kind} ${change.path}`),
+      );
+    }
+    await onDisk.writeFile('/only-two', bytes('2'));
+    await inMemory.writeFile('/a', bytes('memory'));
+    expect(text(await disk.readFile('/a'))).toBe('disk');
+    await expect(disk.readFile('/only-two')).rejects.toMatchObject({ code: 'ENOENT' });
+    const reopened = await createOverlay({ lower, upper: { directory: join(base, 'two') } });
+    expect(text(await reopened.readFile('/only-two'))).toBe('2');
+    expect(await reopened.readdir('/d')).toEqual([]);
+  });
+
+  it('rescan() picks up changes made to the upper directory by something else', async () => {
+    const lower = createMemoryFilesystem({ files: { '/a': 'a' } });
+    const overlay = await createOverlay({ lower, upper: { directory: join(base, 'state') } });
+    expect(await overlay.changes()).toEqual([]);
+    writeFileSync(join(base, 'state', 'upper', 'made-outside'), 'tool output');
+    writeFileSync(join(base, 'state', 'upper', '.wh.a'), '');
+    await overlay.rescan();
+    expect((await overlay.changes()).map((change) => `${change.kind} ${change.path}`)).toEqual([
+      'deleted /a',
+      'added /made-outside',
+    ]);
+    expect(text(await overlay.readFile('/made-outside'))).toBe('tool output');
+  });
+});
+
 describe('overlay over the contained local backend: the attack corpus', () => {
   containmentCorpus(
     async (root) => createOverlay({ lower: createContainedFilesystem({ root }) }),
