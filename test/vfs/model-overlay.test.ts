@@ -82,7 +82,7 @@ describe('overlay against node:fs', () => {
       ),
       { numRuns: 150 },
     );
-    // Not vacuous: most runs changed something that a commit then applied.
+    // Not vacuous: many runs changed something that a commit then applied (about 240 of 450).
     expect(committedSomething).toBeGreaterThan(150);
   });
 });

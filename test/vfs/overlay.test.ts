@@ -178,6 +178,20 @@ describe('overlay', () => {
     expect(readFileSync(join(dir, 'src', 'a.txt'), 'utf8')).toBe('one\n2\nthree\n');
   });
 
+  it('a name created where an opaque directory hides a lower entry commits without a false conflict', async () => {
+    const lower = createMemoryFilesystem();
+    await lower.mkdir('/b/a', { recursive: true });
+    const overlay = await createOverlay({ lower });
+    await overlay.remove('/b', { recursive: true });
+    await overlay.mkdir('/b');
+    await overlay.writeFile('/b/a', bytes('now a file'));
+    expect((await overlay.changes()).map((change) => `${change.kind} ${change.path}`)).toEqual([
+      'type-changed /b/a',
+    ]);
+    await overlay.commit();
+    expect(text(await lower.readFile('/b/a'))).toBe('now a file');
+  });
+
   it('discard drops the changes under the paths given', async () => {
     const lower = createMemoryFilesystem({ files: { '/a/x': 'x', '/b': 'b' } });
     const overlay = await createOverlay({ lower });

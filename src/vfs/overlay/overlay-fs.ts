@@ -585,7 +585,9 @@ export class OverlayFilesystem implements Filesystem {
     if (entry.path === '/' || dotted(path)) throw new VfsError('EEXIST', syscall, path);
     if (entry.mustBeDir && !directory) throw new VfsError('EISDIR', syscall, path);
     await this.ensureUpperDir(vfsDirname(entry.path));
-    if (!this.state.origins.has(entry.path)) this.recordOrigin(entry.path, null);
+    // What the lower itself holds there, even where the merged view hides it (an opaque
+    // directory, a whiteout above): that is what a commit will replace.
+    if (!this.state.origins.has(entry.path)) this.recordOrigin(entry.path, await this.lowerLstat(entry.path));
   }
 
   /** Make the merged directory `path` (canonical) exist in the upper, copying parents up. */
