@@ -63,7 +63,7 @@ export async function createOverlay(options: OverlayOptions): Promise<Overlay> {
       upper,
       index: await upper.scan(),
       origins: new Map(),
-      openedAtMs: Date.now(),
+      openedAtMs: preciseNow(),
       budget: options.budget,
     });
   }
@@ -78,7 +78,7 @@ async function openStateDirectory(lower: Filesystem, directory: string, budget: 
   mkdirSync(upperDir, { recursive: true, mode: 0o700 });
   mkdirSync(join(directory, 'work'), { recursive: true, mode: 0o700 });
   const metaPath = join(directory, 'overlay.json');
-  let openedAtMs = Date.now();
+  let openedAtMs = preciseNow();
   if (existsSync(metaPath)) {
     const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { version?: number; openedAtMs?: number };
     if (meta.version !== STATE_VERSION || typeof meta.openedAtMs !== 'number') {
@@ -294,6 +294,14 @@ export class Overlay extends OverlayFilesystem {
       roots.some((root) => isVfsPathWithin(root, change.path)),
     );
   }
+}
+
+/**
+ * Now in epoch milliseconds with the fraction (file ctimes have one): a change made just before
+ * the overlay opened must not look like one made after it.
+ */
+function preciseNow(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 function normalizePaths(paths: readonly string[] | undefined): string[] {
