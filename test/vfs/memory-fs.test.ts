@@ -140,6 +140,7 @@ describe('memory filesystem', () => {
   it('renames atomically with rename(2) rules', async () => {
     const fs = createMemoryFilesystem({ files: { '/d/f': 'x', '/e/g': 'y', '/file': 'z' } });
     expect(await codeOf(fs.rename('/d', '/d/sub'))).toBe('EINVAL');
+    expect(await codeOf(fs.rename('/d/f', '/d'))).toBe('ENOTEMPTY'); // onto its own ancestor
     expect(await codeOf(fs.rename('/d', '/e'))).toBe('ENOTEMPTY');
     expect(await codeOf(fs.rename('/d', '/file'))).toBe('ENOTDIR');
     expect(await codeOf(fs.rename('/file', '/e'))).toBe('EISDIR');

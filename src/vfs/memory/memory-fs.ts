@@ -275,6 +275,13 @@ export class MemoryFilesystem implements Filesystem, Mountable {
     }
     if (dotted(from) || dotted(to)) throw new VfsError('EINVAL', 'rename', from, { dest: to });
     if (target.node === node) return; // the same file under both names: nothing to do (rename(2))
+    if (
+      target.node?.type === 'directory' &&
+      isVfsPathWithin(this.tree.pathOf(target.node), this.tree.pathOf(source.parent))
+    ) {
+      // rename(2): a target that is an ancestor of the source is ENOTEMPTY, before any type check.
+      throw new VfsError('ENOTEMPTY', 'rename', from, { dest: to });
+    }
     if (target.node === undefined) this.creatable(target, to, 'rename');
     const existing = target.node;
     if (node.type === 'directory') {

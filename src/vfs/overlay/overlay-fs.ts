@@ -294,6 +294,10 @@ export class OverlayFilesystem implements Filesystem {
     if (source.path === '/' || target.path === '/') throw new VfsError('EBUSY', 'rename', from, { dest: to });
     if (dotted(from) || dotted(to)) throw new VfsError('EINVAL', 'rename', from, { dest: to });
     if (source.path === target.path) return;
+    if (target.type === 'directory' && isVfsPathWithin(target.path, vfsDirname(source.path))) {
+      // rename(2): a target that is an ancestor of the source is ENOTEMPTY, before any type check.
+      throw new VfsError('ENOTEMPTY', 'rename', from, { dest: to });
+    }
     if (target.type === null) await this.createdAt(target, to, 'rename', source.type === 'directory');
     if (source.type === 'directory') {
       if (isVfsPathWithin(source.path, target.path)) {
