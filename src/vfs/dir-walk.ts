@@ -16,7 +16,7 @@ import { isWithin, type PathScope } from './path-scope.js';
 /** POSIX allows 40 hops before ELOOP; berth uses the same bound. */
 const MAX_SYMLINK_HOPS = 40;
 const PROC_FD = '/proc/self/fd';
-/** How long the shared root descriptor stays open after the last walk released it. */
+/** How long the shared root descriptor lives: after the last walk released it, and at most. */
 const ROOT_IDLE_MS = 200;
 const hasProcFd = existsSync(PROC_FD);
 
@@ -69,6 +69,13 @@ export function selfPath(opened: OpenedPath): string {
 
 /** True when the kernel-level guard is active (false: path-based checks only, see docs/vfs.md). */
 export const fdRelativeWalk = hasProcFd;
+
+interface SharedRoot {
+  readonly opened: OpenedPath;
+  users: number;
+  timer: NodeJS.Timeout | null;
+  readonly openedAt: number;
+}
 
 /** Opens paths inside one {@link PathScope}. */
 export class DirWalker {
@@ -148,10 +155,21 @@ export class DirWalker {
    * so a walk starts without an open and a close of its own. Counted: it is closed only when no
    * walk holds it, so its descriptor number can never be reused under a walk.
    */
-  private shared: { opened: OpenedPath; users: number; timer: NodeJS.Timeout | null } | null = null;
+  private shared: SharedRoot | null = null;
+  /** Shared roots replaced while walks still held them: closed when the last one lets go. */
+  private readonly retired = new Set<SharedRoot>();
 
   private async acquireRoot(): Promise<OpenedPath> {
-    const shared = this.shared;
+    let shared = this.shared;
+    // Reopened at least every ROOT_IDLE_MS, so a root directory removed and made again is seen.
+    if (shared && performance.now() - shared.openedAt > ROOT_IDLE_MS) {
+      this.shared = null;
+      if (shared.users === 0) {
+        if (shared.timer) clearTimeout(shared.timer);
+        void shared.opened.handle.close().catch(() => undefined);
+      } else this.retired.add(shared);
+      shared = null;
+    }
     if (shared) {
       shared.users++;
       if (shared.timer) {
@@ -165,12 +183,20 @@ export class DirWalker {
       await opened.handle.close(); // another walk opened it meanwhile
       return this.acquireRoot();
     }
-    this.shared = { opened, users: 1, timer: null };
+    this.shared = { opened, users: 1, timer: null, openedAt: performance.now() };
     return opened;
   }
 
   /** Close a directory of a walk (the shared root is released instead). */
   private async release(dir: OpenedPath): Promise<void> {
+    for (const old of this.retired) {
+      if (old.opened !== dir) continue;
+      if (--old.users === 0) {
+        this.retired.delete(old);
+        await old.opened.handle.close();
+      }
+      return;
+    }
     const shared = this.shared;
     if (shared === null || dir !== shared.opened) {
       await dir.handle.close();
