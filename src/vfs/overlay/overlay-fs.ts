@@ -29,6 +29,7 @@ import {
 import type { MemoryFilesystem } from '../memory/memory-fs.js';
 import { MAX_SYMLINK_HOPS } from '../memory/memory-tree.js';
 import { mkdirParents } from '../mkdir-parents.js';
+import { MOUNTED_VIEW, type Mountable, VfsRedirect } from '../mount-redirect.js';
 import { readChunksVia } from '../read-chunks.js';
 import {
   assertAbsoluteVfsPath,
@@ -101,15 +102,25 @@ const ABSENT: LowerFingerprint = Object.freeze({
 const join = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
 
 /** The overlay filesystem. Create with `createOverlay` (overlay.ts). */
-export class OverlayFilesystem implements Filesystem {
+export class OverlayFilesystem implements Filesystem, Mountable {
   readonly capabilities = CAPABILITIES;
   /** Reported for merged directories so `(dev, ino)` stays unique within the overlay. */
   readonly dev = nextDeviceId();
+
+  /** Resolving for a mount table (set on the mounted view only). */
+  protected readonly outer: boolean = false;
 
   constructor(
     /** @internal */
     readonly state: OverlayState,
   ) {}
+
+  /** The same overlay, resolving for a mount table (see `mount-redirect.ts`). */
+  [MOUNTED_VIEW](): Filesystem {
+    const view = Object.create(this) as OverlayFilesystem;
+    Object.defineProperty(view, 'outer', { value: true });
+    return view;
+  }
 
   get lower(): Filesystem {
     return this.state.lower;
@@ -289,7 +300,7 @@ export class OverlayFilesystem implements Filesystem {
 
   async rename(from: string, to: string): Promise<void> {
     const source = await this.resolve(from, 'rename', false);
-    const target = await this.resolve(to, 'rename', false);
+    const target = await this.resolve(to, 'rename', false, 1);
     if (source.type === null) throw new VfsError('ENOENT', 'rename', from, { dest: to });
     if (source.path === '/' || target.path === '/') throw new VfsError('EBUSY', 'rename', from, { dest: to });
     if (dotted(from) || dotted(to)) throw new VfsError('EINVAL', 'rename', from, { dest: to });
@@ -390,7 +401,7 @@ export class OverlayFilesystem implements Filesystem {
   async link(existing: string, path: string): Promise<void> {
     const source = await this.resolve(existing, 'link', false);
     if (source.type === null) throw new VfsError('ENOENT', 'link', existing, { dest: path });
-    const target = await this.resolve(path, 'link', false);
+    const target = await this.resolve(path, 'link', false, 1);
     if (target.type !== null || target.path === '/')
       throw new VfsError('EEXIST', 'link', existing, { dest: path });
     if (target.mustBeDir) throw new VfsError('EISDIR', 'link', existing, { dest: path });
@@ -418,8 +429,12 @@ export class OverlayFilesystem implements Filesystem {
 
   // --- the merged walk ---
 
-  /** Resolve `path` in the merged view (see {@link MergedEntry}). */
-  async resolve(path: string, syscall: string, follow: boolean): Promise<MergedEntry> {
+  /**
+   * Resolve `path` in the merged view (see {@link MergedEntry}). In a mounted view, an absolute
+   * symlink target or `..` above the root is handed back to the mount table (`VfsRedirect`).
+   * @param argument - which path argument of the call this is, for a redirect.
+   */
+  async resolve(path: string, syscall: string, follow: boolean, argument = 0): Promise<MergedEntry> {
     assertAbsoluteVfsPath(path, syscall);
     const raw = path.split('/');
     const lastRaw = raw[raw.length - 1];
@@ -438,6 +453,7 @@ export class OverlayFilesystem implements Filesystem {
     while (pending.length > 0) {
       const part = pending.pop()!;
       if (part === '..') {
+        if (dir === '/' && this.outer) throw outward(['..'], pending, mustBeDir, argument);
         if (dir !== '/') {
           dir = vfsDirname(dir);
           const parent = await this.resolve(dir, syscall, true);
@@ -475,6 +491,7 @@ export class OverlayFilesystem implements Filesystem {
         const target = upper
           ? await this.state.upper.fs.readlink(candidate)
           : await this.state.lower.readlink(candidate);
+        if (target.startsWith('/') && this.outer) throw outward([target], pending, mustBeDir, argument);
         const parts = target.split('/');
         for (let at = parts.length - 1; at >= 0; at--) {
           const piece = parts[at]!;
@@ -540,7 +557,7 @@ export class OverlayFilesystem implements Filesystem {
     try {
       if (typeof lower.readFileResolved === 'function') {
         const { data, realpath, stat } = await lower.readFileResolved(path);
-        if (realpath !== path && !index.untouched(realpath)) return null;
+        if (realpath !== path && (this.outer || !index.untouched(realpath))) return null;
         this.recordOrigin(realpath, stat);
         return data;
       }
@@ -732,6 +749,18 @@ export class OverlayFilesystem implements Filesystem {
   get memoryUpper(): MemoryFilesystem | null {
     return this.state.upper.kind === 'memory' ? (this.state.upper.fs as MemoryFilesystem) : null;
   }
+}
+
+/** The rest of a walk, from `head` on, as a redirect to the mount table. */
+function outward(
+  head: readonly string[],
+  pending: readonly string[],
+  mustBeDir: boolean,
+  argument: number,
+): VfsRedirect {
+  let target = [...head, ...[...pending].reverse()].join('/');
+  if (mustBeDir && !target.endsWith('/')) target += '/';
+  return new VfsRedirect(target, argument);
 }
 
 function upperType(kind: UpperKind): VfsFileType | null {
