@@ -192,6 +192,19 @@ describe('overlay', () => {
     expect(text(await lower.readFile('/b/a'))).toBe('now a file');
   });
 
+  it('a directory made where the lower has a symlink (even a looping one) replaces just the link', async () => {
+    const lower = createMemoryFilesystem();
+    await lower.symlink('c/a', '/c');
+    const overlay = await createOverlay({ lower });
+    await overlay.remove('/c');
+    await overlay.mkdir('/c');
+    expect((await overlay.changes()).map((change) => `${change.kind} ${change.path}`)).toEqual([
+      'type-changed /c',
+    ]);
+    await overlay.commit();
+    expect((await lower.lstat('/c')).type).toBe('directory');
+  });
+
   it('discard drops the changes under the paths given', async () => {
     const lower = createMemoryFilesystem({ files: { '/a/x': 'x', '/b': 'b' } });
     const overlay = await createOverlay({ lower });

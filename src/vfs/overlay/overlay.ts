@@ -157,7 +157,9 @@ export class Overlay extends OverlayFilesystem {
       // shows none of the lower's entries: those the upper does not name are deleted.
       const replaced =
         entry.opaque || replacedAbove || (path !== '/' && (await this.lowerTypeOf(path)) !== 'directory');
-      if (replaced) {
+      // (A lower symlink there is replaced itself; what it points to is not below it.)
+      const hidesLowerEntries = replaced && (path === '/' || (await this.lowerTypeOf(path)) === 'directory');
+      if (hidesLowerEntries) {
         for (const child of await this.lowerList(path)) {
           if (entry.children!.has(child.name)) continue;
           const childPath = path === '/' ? `/${child.name}` : `${path}/${child.name}`;
@@ -264,7 +266,7 @@ export class Overlay extends OverlayFilesystem {
     try {
       return await this.state.lower.readdir(path);
     } catch (error) {
-      if (isVfsError(error, 'ENOENT', 'ENOTDIR')) return [];
+      if (isVfsError(error, 'ENOENT', 'ENOTDIR', 'ELOOP')) return [];
       throw error;
     }
   }
