@@ -397,6 +397,25 @@ describe.runIf(canMount)('the on-disk upper under a real kernel overlay mount', 
     expect(readdirSync(join(lowerDir, 'dir'))).toEqual(['f']);
   });
 
+  it('a person editing, after the session opened, a path real tools changed is a conflict', async () => {
+    const { lowerDir, state } = layout();
+    const lower = createContainedFilesystem({ root: lowerDir });
+    const opened = await createOverlay({ lower, upper: { directory: state } }); // the session starts
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    kernelView(lowerDir, state, { script: 'echo tool >> keep.txt && echo tool > sub/x && rm gone.txt' });
+    writeFileSync(join(lowerDir, 'keep.txt'), 'person\n'); // meanwhile, in the real directory
+    await opened.rescan();
+    const error = await opened.commit().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OverlayConflictError);
+    expect((error as OverlayConflictError).paths).toEqual(['/keep.txt']);
+    expect(readFileSync(join(lowerDir, 'sub', 'x'), 'utf8')).toBe('x'); // nothing written
+    const { applied } = await opened.commit({ paths: ['/sub', '/gone.txt'] });
+    expect([...applied].sort()).toEqual(['/gone.txt', '/sub/x']);
+    expect(readFileSync(join(lowerDir, 'sub', 'x'), 'utf8')).toBe('tool\n');
+    expect(existsSync(join(lowerDir, 'gone.txt'))).toBe(false);
+    expect(readFileSync(join(lowerDir, 'keep.txt'), 'utf8')).toBe('person\n');
+  });
+
   it('unprivileged (user namespace, userxattr, user. xattrs) the translation means the same', async () => {
     const { lowerDir, state } = layout();
     execFileSync('chmod', ['-R', 'a+rwX', base]);
