@@ -205,6 +205,22 @@ describe('overlay', () => {
     expect((await lower.lstat('/c')).type).toBe('directory');
   });
 
+  it('a directory remade inside a replaced one commits with its own mode, not the old one', async () => {
+    const lower = createMemoryFilesystem();
+    await lower.mkdir('/a/b', { recursive: true });
+    await lower.chmod('/a/b', 0o700);
+    const overlay = await createOverlay({ lower });
+    await overlay.remove('/a', { recursive: true });
+    await overlay.mkdir('/a/b/c', { recursive: true });
+    expect((await overlay.changes()).map((change) => `${change.kind} ${change.path}`)).toEqual([
+      'modified /a/b',
+      'added /a/b/c',
+    ]);
+    await overlay.commit();
+    expect((await lower.stat('/a/b')).mode).toBe(0o755);
+    expect(await overlay.changes()).toEqual([]);
+  });
+
   it('discard drops the changes under the paths given', async () => {
     const lower = createMemoryFilesystem({ files: { '/a/x': 'x', '/b': 'b' } });
     const overlay = await createOverlay({ lower });

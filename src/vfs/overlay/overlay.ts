@@ -149,7 +149,7 @@ export class Overlay extends OverlayFilesystem {
     const found: OverlayChange[] = [];
     const visit = async (path: string, entry: UpperEntry, replacedAbove: boolean): Promise<void> => {
       if (path !== '/') {
-        const change = await this.classify(path, entry, replacedAbove);
+        const change = await this.classify(path, entry);
         if (change) found.push(change);
       }
       if (entry.kind !== 'directory') return;
@@ -271,7 +271,7 @@ export class Overlay extends OverlayFilesystem {
     }
   }
 
-  private async classify(path: string, entry: UpperEntry, hidden: boolean): Promise<OverlayChange | null> {
+  private async classify(path: string, entry: UpperEntry): Promise<OverlayChange | null> {
     const origin = this.state.origins.get(path);
     const lowerType = await this.lowerTypeOf(path);
     if (entry.kind === 'whiteout') {
@@ -281,7 +281,6 @@ export class Overlay extends OverlayFilesystem {
     if (lowerType === null) return { path, kind: 'added', type, lowerType, origin };
     if (lowerType !== type) return { path, kind: 'type-changed', type, lowerType, origin };
     if (type !== 'directory') return { path, kind: 'modified', type, lowerType, origin };
-    if (hidden) return null;
     // A directory in both: a change only when its mode differs.
     const lowerMode = origin?.mode ?? (await this.lowerStat(path))?.mode;
     const upper = await this.state.upper.fs.lstat(path);
