@@ -51,7 +51,9 @@ describe('memory filesystem', () => {
   });
 
   it('refuses unknown options and bad seeds with a typed error', () => {
-    expect(() => createMemoryFilesystem({ file: {} } as never)).toThrow(InvalidArgumentError);
+    expect(() => createMemoryFilesystem({ file: {} } as never)).toThrow(
+      /file: is not an option of createMemoryFilesystem; its options are: files, budget/,
+    );
     expect(() => createMemoryFilesystem({ files: { '/a': 'x', '/a/b': 'y' } })).toThrow(/non-directory/);
     expect(() => createMemoryFilesystem({ files: { relative: 'x' } })).toThrow(VfsError);
   });

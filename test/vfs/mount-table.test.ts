@@ -137,6 +137,9 @@ describe('mount table', () => {
     expect(() => createMountTable({ mounts: [{ path: '/a', fs: createMemoryFilesystem() }] })).toThrow(
       /"\/"/,
     );
+    expect(() =>
+      createMountTable({ mounts: [{ path: '/', fs: createMemoryFilesystem(), readonly: true } as never] }),
+    ).toThrow(/mounts\[0\]\.readonly: is not an option of a mount; its options are: path, fs, readOnly/);
   });
 });
 

@@ -79,8 +79,12 @@ export class MemoryFilesystem implements Filesystem, Mountable {
       return;
     }
     for (const key of Object.keys(options)) {
-      if (!KNOWN_OPTIONS.has(key))
-        throw new InvalidArgumentError(key, `is not an option of createMemoryFilesystem`);
+      if (!KNOWN_OPTIONS.has(key)) {
+        throw new InvalidArgumentError(
+          key,
+          `is not an option of createMemoryFilesystem; its options are: ${[...KNOWN_OPTIONS].join(', ')}`,
+        );
+      }
     }
     this.tree = new MemoryTree(
       nextDeviceId(),
