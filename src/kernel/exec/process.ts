@@ -1,0 +1,68 @@
+/**
+ * A new shell process inside the kernel (a script file, `bash -c`, `sh script`): a fresh shell
+ * with only the exported environment of its parent, the parent's descriptors, its own jobs; it
+ * runs its text command by command and ends with its `EXIT` trap.
+ * @module
+ */
+import {
+  CancelControl,
+  ExitControl,
+  LimitControl,
+  ReturnControl,
+  SignalControl,
+} from '../runtime/control.js';
+import { createShell } from '../runtime/init.js';
+import { JobTable } from '../runtime/jobs.js';
+import type { Shell } from '../runtime/shell.js';
+import { exportedEnv } from '../runtime/vars.js';
+import { runSource, type SourceKind } from './source-loop.js';
+import { runExitTrap } from './trap.js';
+
+export interface ProcessSpec {
+  readonly text: string;
+  readonly arg0: string;
+  readonly args: readonly string[];
+  readonly mode: 'c' | 'stdin' | 'file';
+  /** The script's name for messages (`mode: 'file'`). */
+  readonly name?: string | undefined;
+  readonly env?: ReadonlyMap<string, string> | undefined;
+  /** Set options before it runs (`bash -e -x -c ...`). */
+  readonly setup?: ((sh: Shell) => void) | undefined;
+}
+
+export async function runShellProcess(parent: Shell, spec: ProcessSpec): Promise<number> {
+  const env = exportedEnv(parent);
+  for (const [k, v] of spec.env ?? []) env.set(k, v);
+  const release = parent.rt.budget.process();
+  const sh = createShell(parent.rt, {
+    env,
+    cwd: parent.cwd,
+    arg0: spec.arg0,
+    args: spec.args,
+    jobs: new JobTable(),
+    mode: spec.mode,
+    source: spec.name,
+  });
+  sh.fds = parent.fds.fork();
+  sh.signal = parent.signal;
+  sh.subshellLevel = 0;
+  sh.umask = parent.umask;
+  let status = 0;
+  try {
+    spec.setup?.(sh);
+    const kind: SourceKind = spec.mode;
+    try {
+      status = await runSource(sh, spec.text, { kind, name: spec.name, topLevel: true });
+    } catch (error) {
+      if (error instanceof ExitControl || error instanceof SignalControl || error instanceof ReturnControl)
+        status = error.status;
+      else if (error instanceof CancelControl || error instanceof LimitControl) throw error;
+      else throw error;
+    }
+    status = await runExitTrap(sh, status);
+  } finally {
+    sh.fds.dispose();
+    release();
+  }
+  return status;
+}
