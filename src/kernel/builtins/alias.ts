@@ -14,7 +14,8 @@ export const alias: Builtin = {
   synopsis: 'alias [-p] [name[=value] ... ]',
   help: 'Define aliases (NAME=VALUE) or print them (alias NAME, alias, alias -p).',
   async run({ sh, argv }) {
-    const args = argv.slice(1).filter((a, i) => !(i === 0 && a === '-p'));
+    let args = argv.slice(1).filter((a, i) => !(i === 0 && a === '-p'));
+    if (args[0] === '--') args = args.slice(1);
     if (args.length === 0) {
       const names = sh.aliases.keys().sort();
       await print(
@@ -56,7 +57,8 @@ export const unalias: Builtin = {
   synopsis: 'unalias [-a] name [name ...]',
   help: 'Remove aliases (-a: all of them).',
   async run({ sh, argv }) {
-    const args = argv.slice(1);
+    let args = argv.slice(1);
+    if (args[0] === '--') args = args.slice(1);
     if (args[0] === '-a') {
       for (const n of sh.aliases.keys()) sh.aliases.delete(n);
       return 0;

@@ -12,6 +12,7 @@ import { decodeEscapes } from '../expand/escapes.js';
 import { backslashQuote } from '../expand/quote.js';
 import type { Shell } from '../runtime/shell.js';
 import { getVar, isValidName, setElement, setVar } from '../runtime/vars.js';
+import { ATTR_EXPORT } from '../state/variables.js';
 import { byteChar } from '../syntax/word-parser.js';
 import { strftime } from '../text/strftime.js';
 import { complain, usageLine } from './support.js';
@@ -309,7 +310,7 @@ function parseSpec(format: string, at: number): { spec: Spec; end: number } | un
     }
   }
   // Length modifiers are accepted and ignored.
-  while (i < format.length && 'hlLqjzt'.includes(format[i] as string)) i += 1;
+  while (i < format.length && 'hlLjzt'.includes(format[i] as string)) i += 1;
   const conv = format[i];
   if (conv === undefined) return undefined;
   if (conv === '(') {
@@ -388,7 +389,10 @@ async function convert(
       if (t === -1n) epoch = sh.rt.now();
       else if (t === -2n) epoch = sh.rt.secondsBase;
       else epoch = Number(t) * 1000;
-      const text = strftime(spec.timeFormat ?? '', epoch, getVar(sh, 'TZ'));
+      const tzVar = sh.vars.find('TZ');
+      const tz = tzVar !== undefined && tzVar.variable.attrs & ATTR_EXPORT ? getVar(sh, 'TZ') : undefined;
+      let text = strftime(spec.timeFormat ?? '', epoch, tz);
+      if (encodeText(text).length >= 128) text = '';
       let bytes = encodeText(text);
       if (spec.precision !== undefined && bytes.length > spec.precision)
         bytes = bytes.subarray(0, spec.precision);
@@ -405,7 +409,7 @@ async function convert(
     case 'u':
     case 'x':
     case 'X': {
-      let n = toInteger(sh, arg ?? '0', state);
+      let n = toInteger(sh, arg ?? '0', state, true);
       if (n < 0n) n = BigInt.asUintN(64, n);
       const base = spec.conv === 'o' ? 8 : spec.conv === 'u' ? 10 : 16;
       let text = formatInteger(n, spec, base, spec.conv === 'X');
@@ -447,13 +451,10 @@ function formatInteger(n: bigint, spec: Spec, base: number, upper: boolean): str
 }
 
 /** C's strtoimax with base detection, plus `'c`; reports bash's errors, returns what it read. */
-function toInteger(sh: Shell, text: string, state: { status: number }): bigint {
+function toInteger(sh: Shell, text: string, state: { status: number }, unsigned = false): bigint {
   const t = text;
-  if (t.startsWith("'") || t.startsWith('"')) {
-    const ch = t.slice(1);
-    if (ch === '') return 0n;
-    return BigInt(ch.codePointAt(0) as number);
-  }
+  if (t.startsWith("'") || t.startsWith('"')) return BigInt(charCode(t.slice(1)));
+  if (t === '') return 0n;
   const m = /^[ \t\n]*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)/.exec(t);
   if (m === null) {
     void complainSync(sh, `${text}: invalid number`);
@@ -466,16 +467,46 @@ function toInteger(sh: Shell, text: string, state: { status: number }): bigint {
     : body.length > 1 && body.startsWith('0')
       ? BigInt(`0o${body.slice(1)}`)
       : BigInt(body);
-  if (m[1] === '-') v = -v;
-  if (v > INT64_MAX || v < INT64_MIN) {
-    void complainSync(sh, `warning: ${text}: Numerical result out of range`);
-    v = v > INT64_MAX ? INT64_MAX : INT64_MIN;
+  if (unsigned) {
+    // strtoumax: a negative number wraps, and the range ends at 2^64 - 1.
+    if (v > UINT64_MAX) {
+      void complainSync(sh, `warning: ${text}: Numerical result out of range`);
+      v = UINT64_MAX;
+    } else if (m[1] === '-') v = BigInt.asUintN(64, -v);
+  } else {
+    if (m[1] === '-') v = -v;
+    if (v > INT64_MAX || v < INT64_MIN) {
+      void complainSync(sh, `warning: ${text}: Numerical result out of range`);
+      v = v > INT64_MAX ? INT64_MAX : INT64_MIN;
+    }
   }
   if (m[0].length !== t.length) {
     void complainSync(sh, `${text}: invalid number`);
     state.status = 1;
   }
   return v;
+}
+
+const UINT64_MAX = (1n << 64n) - 1n;
+
+/**
+ * The number of the first character of `s` (`printf %d "'x"`): its code point when its bytes
+ * form a UTF-8 sequence (even one above U+10FFFF, as the C library reads it), else its first byte.
+ */
+function charCode(s: string): number {
+  if (s === '') return 0;
+  const bytes = encodeText(s);
+  const b0 = bytes[0] as number;
+  const need = b0 >= 0xf0 && b0 <= 0xf7 ? 4 : b0 >= 0xe0 ? 3 : b0 >= 0xc2 && b0 < 0xe0 ? 2 : 1;
+  if (b0 < 0x80 || need === 1 || bytes.length < need) return b0;
+  let cp = b0 & (need === 2 ? 0x1f : need === 3 ? 0x0f : 0x07);
+  for (let i = 1; i < need; i += 1) {
+    const b = bytes[i] as number;
+    if ((b & 0xc0) !== 0x80) return b0;
+    cp = (cp << 6) | (b & 0x3f);
+  }
+  const min = need === 2 ? 0x80 : need === 3 ? 0x800 : 0x10000;
+  return cp < min ? b0 : cp;
 }
 
 function toFloat(sh: Shell, text: string, state: { status: number }): number {

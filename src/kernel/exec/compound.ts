@@ -269,7 +269,7 @@ async function arithStatus(sh: Shell, word: Word, label: string): Promise<number
 
 async function arithCommand(sh: Shell, cmd: ArithCommand): Promise<number> {
   const text = await expandToString(sh, cmd.expr);
-  if (sh.opts.o('xtrace')) await traceText(sh, `((${text}))`);
+  if (sh.opts.o('xtrace')) await traceText(sh, `(( ${text} ))`);
   try {
     return arithRaw(sh, text) !== 0n ? 0 : 1;
   } catch (error) {

@@ -139,16 +139,22 @@ async function runScriptFile(
     await shellMessage(sh, `${argv[0]}: No such file or directory`);
     return 127;
   }
-  if (bytes.length > sh.rt.limits.maxStringBytes)
-    throw limitReached(sh.rt.limits, 'maxStringBytes', `a script of ${bytes.length} bytes`);
-  const text = new TextDecoder().decode(bytes);
-  const shebang = /^#![ \t]*([^ \t\n]+)(?:[ \t]+([^\n]*))?/.exec(text);
+  const binary = bytes[0] === 0x7f && bytes[1] === 0x45 && bytes[2] === 0x4c && bytes[3] === 0x46;
+  if (binary) {
+    // A host program: only the external gate can run it.
+    if (sh.rt.external?.allows(argv)) return invokeExternal(sh, argv, env);
+    await shellMessage(sh, `${argv[0]}: cannot execute binary file: Exec format error`);
+    return 126;
+  }
+  const head = new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.length, 256)));
+  const shebang = /^#![ \t]*([^ \t\n]+)(?:[ \t]+([^\n]*))?/.exec(head);
   if (shebang !== null) {
     const interpreter = shebang[1] as string;
     const arg = shebang[2]?.trim();
     const base = interpreter.slice(interpreter.lastIndexOf('/') + 1);
     const name = base === 'env' && arg !== undefined ? (arg.split(/\s+/)[0] as string) : base;
     if (name !== 'bash' && name !== 'sh') {
+      if (sh.rt.external?.allows(argv)) return invokeExternal(sh, argv, env);
       // Another interpreter: run it if it is a command we have (`python3 script`).
       const interpArgv =
         base === 'env'
@@ -162,14 +168,11 @@ async function runScriptFile(
       return runResolved(sh, r, interpArgv, { env });
     }
   }
-  return runShellProcess(sh, {
-    text,
-    arg0: argv[0] as string,
-    args: argv.slice(1),
-    mode: 'file',
-    name: argv[0] as string,
-    env,
-  });
+  if (bytes.length > sh.rt.limits.maxStringBytes) {
+    throw limitReached(sh.rt.limits, 'maxStringBytes', `a script of ${bytes.length} bytes`);
+  }
+  const text = new TextDecoder().decode(bytes);
+  return runShellProcess(sh, { text, arg0: argv[0] as string, args: argv.slice(1), mode: 'file', name: argv[0] as string, env });
 }
 
 /** The dispatcher a command gets for running other commands, bound to the shell it runs in. */

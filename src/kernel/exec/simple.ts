@@ -20,7 +20,7 @@ import { applyRedirects } from './redirect.js';
 import { afterLeaf } from './run.js';
 import { closeProcessSubstitutions } from './substitution.js';
 import { runDebugTrap } from './trap.js';
-import { traceAssignment, traceCommand } from './xtrace.js';
+import { traceAssignment, traceCommand, traceQuote, traceText } from './xtrace.js';
 
 const DECLARATION = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 
@@ -81,14 +81,14 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
       sh.vars.push('temp');
       try {
         await assignAll(sh, cmd.assignments, { temp: true });
-        if (trace) await traceCommand(sh, argv);
+        if (trace) await traceDeclaration(sh, argv, decl);
         return await runResolved(sh, resolved, argv, { decl, redirects: cmd.redirects });
       } finally {
         sh.vars.pop();
       }
     }
     const env = cmd.assignments.length > 0 ? await assignmentEnv(sh, cmd.assignments) : undefined;
-    if (trace) await traceCommand(sh, argv);
+    if (trace) await traceDeclaration(sh, argv, decl);
     sh.lastArg = argv[argv.length - 1] as string;
     return await runResolved(sh, resolved, argv, { decl, redirects: cmd.redirects, env });
   } finally {
@@ -96,6 +96,30 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
     if (table !== base) table.dispose();
     sh.lastArg = argv[argv.length - 1] as string;
   }
+}
+
+/** `set -x` of a command; a declaration builtin's assignments show as bash shows them. */
+async function traceDeclaration(sh: Shell, argv: readonly string[], decl: readonly DeclArg[] | undefined): Promise<void> {
+  if (decl === undefined) {
+    await traceCommand(sh, argv);
+    return;
+  }
+  const shown: string[] = [argv[0] as string];
+  const after: string[] = [];
+  for (const d of decl) {
+    if (d.kind === 'word') shown.push(d.text);
+    else if (d.array !== undefined) {
+      const items = d.array.map((i) => (i.key === undefined ? traceQuote(i.value) : `[${i.key}]=${traceQuote(i.value)}`));
+      await traceText(sh, `${d.name}${d.append ? '+=' : '='}(${items.join(' ')})`);
+      shown.push(d.name);
+    } else {
+      const text = `${d.name}${d.index === undefined ? '' : `[${d.index}]`}${d.append ? '+=' : '='}${d.value ?? ''}`;
+      shown.push(text);
+      if (argv[0] === 'readonly' || argv[0] === 'export') after.push(`${d.name}${d.index === undefined ? '' : `[${d.index}]`}${d.append ? '+=' : '='}${traceQuote(d.value ?? '')}`);
+    }
+  }
+  await traceCommand(sh, shown);
+  for (const a of after) await traceText(sh, a);
 }
 
 /** Words of the command; for declaration builtins, assignments are kept whole. */
@@ -192,20 +216,23 @@ interface AssignHow {
 
 async function assignAll(sh: Shell, assignments: readonly Assignment[], how: AssignHow): Promise<void> {
   for (const a of assignments) {
-    const value = await assignOne(sh, a, how);
-    if (sh.opts.o('xtrace')) await traceAssignment(sh, a, value);
+    await assignOne(sh, a, how);
   }
 }
 
 /** Perform one assignment; returns the value text (for `set -x`). */
 async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<string> {
   const opts = how.temp ? { local: true } : {};
+  const trace = sh.opts.o('xtrace');
   if (a.array !== undefined) {
     const items = await expandArrayItems(sh, a);
+    const shown = a.text.slice(a.text.indexOf('=') + 1);
+    if (trace) await traceAssignment(sh, a, shown);
     assignArray(sh, a.name, items, { ...opts, append: a.append });
-    return `(${items.map((i) => i.value).join(' ')})`;
+    return shown;
   }
   const value = a.value === undefined ? '' : await expandAssignment(sh, a.value);
+  if (trace) await traceAssignment(sh, a, value);
   if (a.index !== undefined) {
     const key = await expandToString(sh, a.index);
     setElement(sh, a.name, key, value, { ...opts, append: a.append });
@@ -230,7 +257,6 @@ async function assignmentEnv(sh: Shell, assignments: readonly Assignment[]): Pro
   try {
     for (const a of assignments) {
       const value = await assignOne(sh, a, { temp: true });
-      if (sh.opts.o('xtrace')) await traceAssignment(sh, a, value);
       if (a.array === undefined && a.index === undefined) env.set(a.name, value);
     }
   } finally {

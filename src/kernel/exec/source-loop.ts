@@ -47,6 +47,10 @@ export async function runSource(sh: Shell, text: string, options: SourceOptions)
       return sh.status;
     }
     if (statements === undefined) return sh.status;
+    if (sh.opts.o('verbose')) {
+      const text = parser.lastText;
+      await writeStderr(sh, text.endsWith('\n') ? text : `${text}\n`);
+    }
     if (sh.opts.o('noexec')) continue;
     try {
       for (const stmt of statements) await runStatement(sh, stmt);

@@ -31,8 +31,11 @@ import {
   ATTR_READONLY,
   ATTR_TRACE,
   ATTR_UPPER,
+  isArrayValue,
 } from '../state/variables.js';
 import type { ParamPart, Word } from '../syntax/ast.js';
+import { Parser } from '../syntax/parser.js';
+import { parseArithText } from '../syntax/word-parser.js';
 import { decodeEscapes } from './escapes.js';
 import { expandPieces, expandReplacement, expandToPattern, expandToString } from './expand.js';
 import { Pattern } from './pattern.js';
@@ -56,9 +59,14 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
       .names()
       .filter((n) => n.startsWith(p.name) && lookup(sh, n) !== undefined && isSetName(sh, n))
       .sort();
+    if (p.prefixNames === '*' && !inDq) {
+      const ifs = getVar(sh, 'IFS');
+      return [{ s: names.join(ifs === undefined ? ' ' : ifs.slice(0, 1)), q: false, x: true }];
+    }
     return listPieces(sh, names, p.prefixNames === '*', inDq);
   }
-  let value = await baseValue(sh, p);
+  const target: { name: string; index: ParamPart['index'] } = { name: p.name, index: p.index };
+  let value = await baseValue(sh, p, target);
   if (p.length) {
     if (value.kind === 'list') return scalarPieces(String(value.values.length), inDq);
     if (value.value === undefined) checkNounset(sh, p);
@@ -70,6 +78,7 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
       return scalarPieces(value.value ?? '', inDq);
     }
     if (value.values.length === 0 && !isAtOrStar(p)) checkNounset(sh, p);
+    if (value.keys !== undefined && value.star && !inDq) return [{ s: value.values.join(' '), q: false, x: true }];
     return listPieces(sh, value.values, value.star, inDq);
   }
   switch (op.kind) {
@@ -85,15 +94,15 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
       const missing = op.colon ? isNull : unset;
       switch (op.op) {
         case '-':
-          if (missing) return expandPieces(sh, op.arg.parts, inDq);
+          if (missing) return argPieces(sh, op.arg, inDq);
           break;
         case '+':
-          if (!missing) return expandPieces(sh, op.arg.parts, inDq);
+          if (!missing) return argPieces(sh, op.arg, inDq);
           return inDq ? [{ s: '', q: true, x: true }] : [];
         case '=': {
           if (!missing) break;
           const text = await expandToString(sh, op.arg);
-          assignDefault(sh, p, text);
+          await assignDefault(sh, p, target, text);
           return scalarPieces(text, inDq);
         }
         case '?': {
@@ -158,6 +167,13 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
   return [];
 }
 
+/** The pieces of a `${x:-word}` argument: its unquoted text is expansion output (it splits). */
+async function argPieces(sh: Shell, word: Word, inDq: boolean): Promise<Piece[]> {
+  const pieces = await expandPieces(sh, word.parts, inDq);
+  if (inDq) return pieces;
+  return pieces.map((p) => ('brk' in p || p.q || p.x ? p : { s: p.s, q: false, x: true }));
+}
+
 /** A step of synchronous work: ends it when the call's time is up. */
 function tick(sh: Shell): void {
   sh.rt.checkTime();
@@ -200,9 +216,11 @@ export function listPieces(sh: Shell, values: readonly string[], star: boolean, 
     const sep = ifs === undefined ? ' ' : ifs.slice(0, 1);
     return [{ s: values.join(sep), q: true, x: true }];
   }
+  const ifs = getVar(sh, 'IFS');
+  const sep = star ? (ifs === undefined ? ' ' : ifs.slice(0, 1)) : ' ';
   const out: Piece[] = [];
   values.forEach((v, i) => {
-    if (i > 0) out.push({ brk: true, q: inDq });
+    if (i > 0) out.push({ brk: true, q: inDq, sep });
     out.push({ s: v, q: inDq, x: true });
   });
   return out;
@@ -217,35 +235,34 @@ function mapValues(sh: Shell, value: Value, inDq: boolean, f: (s: string) => str
 }
 
 /** The value of the parameter itself. */
-async function baseValue(sh: Shell, p: ParamPart): Promise<Value> {
+async function baseValue(sh: Shell, p: ParamPart, target: { name: string; index: ParamPart['index'] }): Promise<Value> {
   let name = p.name;
   let index = p.index;
   if (p.indirect) {
-    if (index === '@' || index === '*') {
-      // `${!a[@]}`: the keys.
-      return { kind: 'list', values: arrayKeys(sh, name), star: index === '*' };
+    if ((index === '@' || index === '*') && p.op === undefined && !p.length) {
+      // `${!a[@]}`: the keys (`${!a[*]}` unquoted is one word, joined by spaces, in bash).
+      return { kind: 'list', values: arrayKeys(sh, name), star: index === '*', keys: [] };
     }
-    const ref =
-      (await valueNamed(sh, name, index)).kind === 'scalar' ? await scalarOf(sh, name, index) : undefined;
-    if (ref === undefined || ref === '') {
-      if (
-        lookup(sh, name)?.variable.attrs !== undefined &&
-        (lookup(sh, name)?.variable.attrs ?? 0) & ATTR_NAMEREF
-      ) {
-        return { kind: 'scalar', value: name };
-      }
-      if (sh.opts.o('nounset')) throw new ShellError(`${name}: unbound variable`, 1, 'exit');
-      throw discard(`${p.text}: invalid indirect expansion`);
-    }
-    if ((lookup(sh, name)?.variable.attrs ?? 0) & ATTR_NAMEREF && index === undefined) {
+    const own = sh.vars.find(name);
+    if (own !== undefined && own.variable.attrs & ATTR_NAMEREF && index === undefined) {
       // `${!ref}` on a nameref is the name it refers to.
       return { kind: 'scalar', value: refTarget(sh, name) };
+    }
+    const target = await valueNamed(sh, name, index);
+    let ref: string | undefined;
+    if (target.kind === 'list') ref = target.values.length === 0 ? undefined : target.values.join(' ');
+    else ref = target.value;
+    if (ref === undefined) {
+      if (own !== undefined && isArrayValue(own.variable.value)) return { kind: 'scalar', value: undefined };
+      if (sh.opts.o('nounset')) throw new ShellError(`${name}: unbound variable`, 1, 'exit');
+      if (p.op?.kind === 'transform') return { kind: 'scalar', value: undefined };
+      throw discard(`${name}: invalid indirect expansion`);
     }
     const m = /^([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]$/s.exec(ref);
     if (m !== null) {
       name = m[1] as string;
       const sub = m[2] as string;
-      index = sub === '@' || sub === '*' ? sub : { parts: [{ type: 'lit', value: sub }], text: sub };
+      index = sub === '@' || sub === '*' ? sub : subscriptWord(sh, sub);
     } else if (isValidName(ref) || /^[0-9]+$/.test(ref) || SPECIAL.has(ref)) {
       name = ref;
       index = undefined;
@@ -253,7 +270,15 @@ async function baseValue(sh: Shell, p: ParamPart): Promise<Value> {
       throw discard(`${ref}: invalid variable name`);
     }
   }
+  target.name = name;
+  target.index = index;
   return valueNamed(sh, name, index);
+}
+
+/** A subscript given as text (through a reference): parsed as a word, expanded when used. */
+export function subscriptWord(sh: Shell, text: string): Word {
+  const parser = new Parser(text, { extglob: () => sh.opts.s('extglob') });
+  return { ...parseArithText(parser), text };
 }
 
 function refTarget(sh: Shell, name: string): string {
@@ -321,16 +346,16 @@ async function valueNamed(sh: Shell, name: string, index: ParamPart['index']): P
   return { kind: 'scalar', value: getVar(sh, name) };
 }
 
-function assignDefault(sh: Shell, p: ParamPart, text: string): void {
-  if (/^[0-9]+$/.test(p.name) || SPECIAL.has(p.name)) {
+async function assignDefault(sh: Shell, p: ParamPart, target: { name: string; index: ParamPart['index'] }, text: string): Promise<void> {
+  const { name, index } = target;
+  if (/^[0-9]+$/.test(name) || SPECIAL.has(name)) {
     throw discard(`$${p.name}: cannot assign in this way`);
   }
-  if (p.index !== undefined && p.index !== '@' && p.index !== '*') {
-    const key = p.index.text ?? '';
-    setElement(sh, p.name, key, text);
+  if (index !== undefined && index !== '@' && index !== '*') {
+    setElement(sh, name, await expandToString(sh, index), text);
     return;
   }
-  setVar(sh, p.name, text);
+  setVar(sh, name, text);
 }
 
 function sliceList(

@@ -13,10 +13,16 @@ export interface Seg {
   readonly x: boolean;
 }
 
-/** A field boundary between the elements of `$@`/`${a[@]}`; `q`: inside double quotes. */
+/**
+ * A boundary between the elements of `$@`/`$*`/`${a[@]}`. Inside double quotes (`q`) it always
+ * separates fields. Unquoted, bash joins the elements with the first character of IFS and splits
+ * the result, so a boundary acts as that delimiter (with an empty IFS, elements stay separate
+ * words); `sep` is what joins the elements where nothing is split (assignments).
+ */
 export interface Break {
   readonly brk: true;
   readonly q: boolean;
+  readonly sep: string;
 }
 
 export type Piece = Seg | Break;
@@ -43,22 +49,54 @@ export function splitFields(pieces: readonly Piece[], ifs: string | undefined): 
   let started = false;
   /** A blank IFS run just ended a field: a following non-blank delimiter belongs to it. */
   let afterBlankDelimiter = false;
+  let run = '';
   const emit = (): void => {
     fields.push(cur);
     cur = [];
     started = false;
   };
+  const flushRun = (): void => {
+    if (run !== '') {
+      cur.push({ s: run, q: false, x: true });
+      started = true;
+      run = '';
+    }
+  };
+  /** One character of an unquoted expansion. */
+  const feed = (c: string): void => {
+    if (!sep.includes(c)) {
+      run += c;
+      afterBlankDelimiter = false;
+      return;
+    }
+    flushRun();
+    if (c === ' ' || c === '\t' || c === '\n') {
+      if (started) {
+        emit();
+        afterBlankDelimiter = true;
+      }
+      return;
+    }
+    // A non-blank delimiter ends the field, even an empty one.
+    if (afterBlankDelimiter) {
+      afterBlankDelimiter = false;
+      return;
+    }
+    emit();
+  };
   for (const p of pieces) {
     if (isBreak(p)) {
-      if (started || cur.length > 0 || p.q) emit();
-      else {
-        cur = [];
-        started = false;
+      flushRun();
+      if (!p.q && sep !== '') {
+        feed(sep[0] as string);
+        continue;
       }
+      if (started || cur.length > 0 || p.q) emit();
       afterBlankDelimiter = false;
       continue;
     }
     if (p.q || !p.x || sep === '') {
+      flushRun();
       if (p.s !== '' || p.q) {
         cur.push(p);
         started = true;
@@ -66,41 +104,10 @@ export function splitFields(pieces: readonly Piece[], ifs: string | undefined): 
       }
       continue;
     }
-    // An unquoted expansion: split.
-    const s = p.s;
-    let run = '';
-    for (let i = 0; i < s.length; i += 1) {
-      const c = s[i] as string;
-      if (!sep.includes(c)) {
-        run += c;
-        afterBlankDelimiter = false;
-        continue;
-      }
-      if (run !== '') {
-        cur.push({ s: run, q: false, x: true });
-        started = true;
-        run = '';
-      }
-      if (c === ' ' || c === '\t' || c === '\n') {
-        if (started) {
-          emit();
-          afterBlankDelimiter = true;
-        }
-        continue;
-      }
-      // A non-blank delimiter: ends the field, even an empty one.
-      if (afterBlankDelimiter) {
-        afterBlankDelimiter = false;
-        continue;
-      }
-      emit();
-      afterBlankDelimiter = false;
-    }
-    if (run !== '') {
-      cur.push({ s: run, q: false, x: true });
-      started = true;
-    }
+    for (let i = 0; i < p.s.length; i += 1) feed(p.s[i] as string);
+    flushRun();
   }
+  flushRun();
   if (started) emit();
   return fields;
 }
@@ -108,6 +115,6 @@ export function splitFields(pieces: readonly Piece[], ifs: string | undefined): 
 /** Join pieces without splitting (assignments, `[[`, heredocs): breaks become spaces. */
 export function joinPieces(pieces: readonly Piece[]): string {
   let out = '';
-  for (const p of pieces) out += isBreak(p) ? ' ' : p.s;
+  for (const p of pieces) out += isBreak(p) ? p.sep : p.s;
   return out;
 }

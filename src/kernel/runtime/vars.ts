@@ -16,6 +16,7 @@ import {
   ATTR_NAMEREF,
   ATTR_READONLY,
   ATTR_UPPER,
+  CIRCULAR,
   isArrayValue,
   type Scope,
   type Variable,
@@ -156,6 +157,7 @@ export function setVar(sh: Shell, name: string, value: string, opts: AssignOptio
   let target = name;
   const existingRef = sh.vars.find(name);
   if (!((existingRef?.variable.attrs ?? 0) & ATTR_NAMEREF) || opts.local !== true) target = refName(sh, name);
+  if (target === CIRCULAR) throw new ShellError(`${name}: circular name reference`);
   const bracket = target.indexOf('[');
   if (bracket > 0 && target.endsWith(']')) {
     setElement(sh, target.slice(0, bracket), target.slice(bracket + 1, -1), value, opts);
@@ -352,7 +354,7 @@ export function exportedEnv(sh: Shell): Map<string, string> {
   for (const name of sh.vars.names()) {
     const f = sh.vars.find(name);
     if (f === undefined || !(f.variable.attrs & ATTR_EXPORT)) continue;
-    const value = getVar(sh, name);
+    const value = f.variable.attrs & ATTR_NAMEREF ? (typeof f.variable.value === 'string' ? f.variable.value : undefined) : getVar(sh, name);
     if (value === undefined) continue;
     if (isArrayValue(f.variable.value)) continue;
     env.set(name, value);
@@ -380,6 +382,10 @@ export function setAttributes(
     return;
   }
   const v = sh.vars.mutable(scope, name) as Variable;
+  // `declare -n` on a variable whose value names no variable leaves it a plain variable.
+  if (add & ATTR_NAMEREF && typeof v.value === 'string' && !/^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?$/s.test(v.value)) {
+    add &= ~ATTR_NAMEREF;
+  }
   v.attrs = (v.attrs | add) & ~remove;
   if (add & ATTR_ASSOC && !(v.value instanceof AssocArray)) {
     const arr = new AssocArray();

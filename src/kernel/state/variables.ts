@@ -53,6 +53,9 @@ export function isArrayValue(v: VarValue): v is IndexedArray | AssocArray {
   return v instanceof IndexedArray || v instanceof AssocArray;
 }
 
+/** What a circular chain of namerefs resolves to: a name no variable can have (reads are empty). */
+export const CIRCULAR = '\u0000circular';
+
 /** Where a name was found. */
 export interface Found {
   readonly variable: Variable;
@@ -122,9 +125,10 @@ export class VarStore {
       const f = this.find(current);
       if (f === undefined || !(f.variable.attrs & ATTR_NAMEREF)) return current;
       const target = f.variable.value;
-      if (typeof target !== 'string' || target === '') return current;
-      const base = target.replace(/\[.*$/, '');
-      if (seen.has(base)) return current;
+      // A value that names no variable (`#`, `1`) is read as the reference's own value.
+      if (typeof target !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?$/s.test(target)) return current;
+      const base = target.replace(/\[.*$/s, '');
+      if (seen.has(base)) return CIRCULAR;
       seen.add(base);
       current = target;
       if (current !== base) return current;

@@ -108,8 +108,11 @@ export class Parser implements WordHost {
   private readonly options: ParserOptions;
   private readonly pending: PendingHereDoc[] = [];
   private readonly aliasRegions: AliasRegion[] = [];
-  /** The previous alias ended with a blank: the next word may be an alias too. */
-  private aliasNext = false;
+  /**
+   * Where the text of an alias ending in a blank ends: the word starting there may be an alias
+   * too (bash's rule). Cleared once that word is read.
+   */
+  private aliasCheckAt: number | undefined;
   /** Nesting of constructs, for the end-of-input message. */
   private depth = 0;
 
@@ -127,9 +130,21 @@ export class Parser implements WordHost {
   }
 
   /** The next complete command (the statements up to a top-level newline), or `undefined` at the end. */
+  /** Source text of the command {@link parseNext} returned last (for `set -o verbose`). */
+  lastText = '';
+
   parseNext(): Statement[] | undefined {
     this.skipLinebreaks();
     if (this.cur.eof) return undefined;
+    const start = this.cur.pos;
+    try {
+      return this.parseNextAt();
+    } finally {
+      this.lastText = this.cur.src.slice(start, this.cur.pos);
+    }
+  }
+
+  private parseNextAt(): Statement[] {
     const statements: Statement[] = [];
     for (;;) {
       const line = this.cur.line;
@@ -562,6 +577,7 @@ export class Parser implements WordHost {
   /** `name [in words...] (; | newline)` */
   private parseForHeader(): { variable: string; words: Word[] | undefined } {
     this.skipBlanks();
+    while (this.aliasDue() && this.expandAlias()) this.skipBlanks();
     const nameWord = parseWord(this, 'command');
     const variable = nameWord?.literal;
     if (variable === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {
@@ -569,6 +585,7 @@ export class Parser implements WordHost {
       this.error('message', `\`${wordText(nameWord.word)}': not a valid identifier`);
     }
     this.skipLinebreaks();
+    while (this.aliasDue() && this.expandAlias()) this.skipBlanks();
     let words: Word[] | undefined;
     if (this.peekReserved() === 'in') {
       this.cur.skip(2);
@@ -582,6 +599,7 @@ export class Parser implements WordHost {
         }
         if (this.cur.eof) break;
         if (op !== undefined) this.unexpected();
+        if (this.aliasDue() && this.expandAlias()) continue;
         const w = parseWord(this, 'command');
         if (w === undefined) this.unexpected();
         words.push(w.word);
@@ -801,14 +819,17 @@ export class Parser implements WordHost {
       }
       const commandWord = words.length === 0;
       const start = cur.pos;
-      if (commandWord && this.expandAlias()) {
-        if (assignments.length === 0 && redirects.length === 0) {
+      // The command word may be an alias; so may the word after an alias ending in a blank.
+      if ((commandWord || this.aliasDue()) && this.expandAlias()) {
+        if (commandWord && assignments.length === 0 && redirects.length === 0) {
           // The alias text starts a new command: it may be a reserved word or a compound.
+          this.skipBlanks();
           const reserved = this.peekReserved();
           if (reserved !== undefined || this.peekOp() === '(') return this.parseCommand();
         }
         continue;
       }
+      if (this.aliasDue()) this.aliasCheckAt = undefined;
       const parsed: ParsedWord | undefined = parseWord(this, 'command', {
         assignments: commandWord || declaration,
         arrays: true,
@@ -827,7 +848,6 @@ export class Parser implements WordHost {
       if (commandWord) {
         const name = parsed.literal;
         declaration = name !== undefined && DECLARATION_BUILTINS.has(name);
-        if (name !== undefined && this.aliasNext) this.aliasNext = false;
       }
       words.push(parsed.word);
       if (cur.pos === start) break;
@@ -849,6 +869,11 @@ export class Parser implements WordHost {
     cur.next();
     if (name === undefined) this.error('unexpected-token', '(');
     return this.finishFunction(name, start < 0 ? cur.pos : start, line);
+  }
+
+  /** The word at the cursor follows an alias that ended in a blank. */
+  private aliasDue(): boolean {
+    return this.aliasCheckAt !== undefined && this.cur.pos >= this.aliasCheckAt;
   }
 
   /**
@@ -880,7 +905,7 @@ export class Parser implements WordHost {
     for (const r of this.aliasRegions) if (r.end > from) r.end += delta;
     cur.splice(from, value);
     this.aliasRegions.push({ name, end: from + value.length });
-    this.aliasNext = /[ \t]$/.test(value);
+    this.aliasCheckAt = /[ \t]$/.test(value) ? from + value.length : undefined;
     return true;
   }
 }

@@ -455,16 +455,23 @@ function readAnsiC(host: WordHost): string {
   const cur = host.cur;
   cur.next();
   let out = '';
+  // A NUL ends the string, as in bash's C strings (the rest is read but dropped).
+  let ended = false;
   for (;;) {
     const c = cur.next();
     if (c === '') host.error('unmatched', "'");
     if (c === "'") return out;
     if (c !== '\\') {
-      out += c;
+      if (!ended) out += c;
       continue;
     }
     const d = cur.next();
-    out += decodeAnsiEscape(d, cur);
+    const decoded = decodeAnsiEscape(d, cur);
+    const nul = decoded.indexOf('\0');
+    if (nul !== -1) {
+      if (!ended) out += decoded.slice(0, nul);
+      ended = true;
+    } else if (!ended) out += decoded;
   }
 }
 
