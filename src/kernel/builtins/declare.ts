@@ -8,7 +8,7 @@
 import { runSource, SyntaxAbort } from '../exec/source-loop.js';
 import { arrayLiteral, attributeLetters } from '../expand/param.js';
 import { doubleQuote } from '../expand/quote.js';
-import { ShellError } from '../runtime/errors.js';
+import { discard, ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
 import {
   type ArrayItem,
@@ -157,7 +157,7 @@ async function runDeclaration(kind: Kind, call: BuiltinCall): Promise<number> {
     try {
       await declareOne(sh, kind, arg, add, remove, local, global);
     } catch (error) {
-      if (error instanceof ShellError && error.effect !== 'exit') {
+      if (error instanceof ShellError && error.effect === 'status') {
         await complain(sh, kind, error.message);
         status = 1;
         continue;
@@ -222,6 +222,13 @@ async function declareOne(
   }
   const opts = { local, global };
   const nameref = (add & ATTR_NAMEREF) !== 0;
+  const current = existing?.value;
+  if (add & ATTR_ASSOC && current instanceof IndexedArray && current.size > 0) {
+    throw discard(`${name}: cannot convert indexed to associative array`);
+  }
+  if (add & ATTR_INDEXED && current instanceof AssocArray) {
+    throw discard(`${name}: cannot convert associative to indexed array`);
+  }
   // Attributes first (so -i, -l, -u apply to the value), except readonly (after the value).
   const early = add & ~ATTR_READONLY;
   if (early !== 0 || remove !== 0 || local) {
@@ -241,11 +248,8 @@ async function declareOne(
       attrs: (scope.vars.get(name)?.attrs ?? 0) | ATTR_NAMEREF | (add & ~ATTR_NAMEREF),
     });
   } else if (arg.array !== undefined) {
-    assignArray(sh, name, arg.array, {
-      ...opts,
-      append: arg.append,
-      assoc: (add & ATTR_ASSOC) !== 0 || undefined,
-    });
+    const warnings = assignArray(sh, name, arg.array, { ...opts, append: arg.append, assoc: (add & ATTR_ASSOC) !== 0 || undefined });
+    for (const w of warnings) await complain(sh, kind, w);
   } else if (arg.index !== undefined) {
     setElement(sh, name, arg.index, arg.value ?? '', { ...opts, append: arg.append });
   } else if (add & ATTR_ASSOC && !arg.append) {

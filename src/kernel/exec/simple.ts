@@ -9,8 +9,11 @@ import type { DeclArg } from '../builtins/types.js';
 import { expandAssignment, expandToString, expandWords } from '../expand/expand.js';
 import { ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
-import { type ArrayItem, assignArray, setElement, setVar } from '../runtime/vars.js';
+import { type ArrayItem, assignArray, lookup, setElement, setVar } from '../runtime/vars.js';
+import { AssocArray } from '../state/arrays.js';
 import { ATTR_EXPORT } from '../state/variables.js';
+import { Parser } from '../syntax/parser.js';
+import { parseWord } from '../syntax/word-parser.js';
 import type { Assignment, SimpleCommand, Word } from '../syntax/ast.js';
 import { checkpoint } from './checkpoint.js';
 import { runResolved } from './dispatch.js';
@@ -170,7 +173,15 @@ async function expandDeclAssignment(sh: Shell, a: Assignment): Promise<DeclArg> 
 /** The elements of `( ... )`: plain ones split and globbed, `[k]=v` ones not. */
 export async function expandArrayItems(sh: Shell, a: Assignment): Promise<ArrayItem[]> {
   const items: ArrayItem[] = [];
+  const assoc = lookup(sh, a.name)?.variable.value instanceof AssocArray;
   for (const el of a.array ?? []) {
+    if (el.key !== undefined && el.braceText !== undefined && !assoc) {
+      const parsed = parseWord(new Parser(el.braceText, { extglob: () => sh.opts.s('extglob') }), 'command');
+      if (parsed !== undefined) {
+        for (const value of await expandWords(sh, [parsed.word])) items.push({ value });
+        continue;
+      }
+    }
     if (el.key !== undefined) {
       items.push({
         key: await expandToString(sh, el.key),
@@ -228,7 +239,7 @@ async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<stri
     const items = await expandArrayItems(sh, a);
     const shown = a.text.slice(a.text.indexOf('=') + 1);
     if (trace) await traceAssignment(sh, a, shown);
-    assignArray(sh, a.name, items, { ...opts, append: a.append });
+    for (const w of assignArray(sh, a.name, items, { ...opts, append: a.append })) await shellMessage(sh, w);
     return shown;
   }
   const value = a.value === undefined ? '' : await expandAssignment(sh, a.value);

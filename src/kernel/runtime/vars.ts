@@ -256,52 +256,67 @@ export function assignArray(
   name: string,
   items: readonly ArrayItem[],
   opts: AssignOptions & { readonly assoc?: boolean } = {},
-): void {
+): string[] {
   const target = refName(sh, name);
   const { scope, existing } = targetScope(sh, target, opts);
   checkWritable(target, existing);
   const attrs = existing?.attrs ?? 0;
-  const assoc = opts.assoc === true || (attrs & ATTR_ASSOC) !== 0;
-  let arr: IndexedArray | AssocArray;
-  if (opts.append && existing !== undefined && isArrayValue(existing.value)) {
-    arr = (sh.vars.mutable(scope, target) as Variable).value as IndexedArray | AssocArray;
-  } else if (opts.append && typeof existing?.value === 'string') {
-    arr = assoc ? new AssocArray() : IndexedArray.from([existing.value]);
-    if (arr instanceof AssocArray) arr.set('0', existing.value);
-  } else {
-    arr = assoc ? new AssocArray() : new IndexedArray();
+  const assoc = opts.assoc === true || (attrs & ATTR_ASSOC) !== 0 || existing?.value instanceof AssocArray;
+  const warnings: string[] = [];
+  // The array is live while its items are assigned: `a=([0]=1 [a[0]]=2)` sees a[0].
+  if (!(opts.append && existing !== undefined && isArrayValue(existing.value))) {
+    const fresh = assoc ? new AssocArray() : new IndexedArray();
+    if (opts.append && typeof existing?.value === 'string') {
+      if (fresh instanceof AssocArray) fresh.set('0', existing.value);
+      else fresh.set(0, existing.value);
+    }
+    const kind = assoc ? ATTR_ASSOC : ATTR_INDEXED;
+    const exported = sh.opts.o('allexport') ? ATTR_EXPORT : 0;
+    sh.vars.put(scope, target, { value: fresh, attrs: ((attrs & ~(ATTR_ASSOC | ATTR_INDEXED)) | kind | exported) & ~ATTR_NAMEREF });
   }
-  let next = arr instanceof IndexedArray ? arr.end : 0;
+  const arrOf = (): IndexedArray | AssocArray => (sh.vars.mutable(scope, target) as Variable).value as IndexedArray | AssocArray;
   let bytes = 0;
+  // `+=` on an element appends only inside `name+=(...)`; inside `name=(...)` it assigns.
+  const appendItem = (item: ArrayItem): boolean => item.append === true && (!assoc || opts.append === true);
+  if (assoc && items.length > 0 && items[0]?.key === undefined) {
+    // bash 5.1+: `assoc=(key value key value ...)`.
+    for (let k = 0; k < items.length; k += 2) {
+      const key = (items[k] as ArrayItem).value;
+      const value = items[k + 1]?.value ?? '';
+      const arr = arrOf() as AssocArray;
+      arr.set(key, transform(sh, attrs, value, arr.get(key), false));
+      bytes += key.length + value.length;
+    }
+    charge(sh, bytes);
+    return warnings;
+  }
+  let next = assoc ? 0 : (arrOf() as IndexedArray).end;
   for (const item of items) {
     bytes += item.value.length;
+    const arr = arrOf();
     if (arr instanceof AssocArray) {
       if (item.key === undefined) {
-        throw new ShellError(`${target}: ${item.value}: must use subscript when assigning associative array`);
+        warnings.push(`${target}: ${item.value}: must use subscript when assigning associative array`);
+        continue;
       }
-      const value = transform(sh, attrs, item.value, arr.get(item.key), item.append === true);
-      arr.set(item.key, value);
+      arr.set(item.key, transform(sh, attrs, item.value, arr.get(item.key), appendItem(item)));
       bytes += item.key.length;
       continue;
     }
     let index = next;
     if (item.key !== undefined) {
       const raw = Number(arith(sh, item.key));
-      const resolved = arr.resolve(raw);
+      const resolved = (arrOf() as IndexedArray).resolve(raw);
       if (resolved === undefined) throw new ShellError(`${target}[${item.key}]: bad array subscript`);
       index = resolved;
     }
-    arr.set(index, transform(sh, attrs, item.value, arr.get(index), item.append === true));
-    if (arr.size > sh.rt.limits.maxArrayElements) throw limitArray(sh);
+    const live = arrOf() as IndexedArray;
+    live.set(index, transform(sh, attrs, item.value, live.get(index), appendItem(item)));
+    if (live.size > sh.rt.limits.maxArrayElements) throw limitArray(sh);
     next = index + 1;
   }
   charge(sh, bytes);
-  const kind = arr instanceof AssocArray ? ATTR_ASSOC : ATTR_INDEXED;
-  const exported = sh.opts.o('allexport') ? ATTR_EXPORT : 0;
-  sh.vars.put(scope, target, {
-    value: arr,
-    attrs: ((attrs & ~(ATTR_ASSOC | ATTR_INDEXED)) | kind | exported) & ~ATTR_NAMEREF,
-  });
+  return warnings;
 }
 
 /** `unset name`: bash's dynamic unset (a local of the current function stays, as unset). */

@@ -171,6 +171,8 @@ export interface ArrayElement {
   readonly key?: Word | undefined;
   readonly append?: boolean;
   readonly value: Word;
+  /** The element's text when it brace-expands (`[k]=-{a,b}-`): plain words for an indexed array. */
+  readonly braceText?: string | undefined;
 }
 
 export interface SimpleCommand {

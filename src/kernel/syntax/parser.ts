@@ -577,7 +577,7 @@ export class Parser implements WordHost {
   /** `name [in words...] (; | newline)` */
   private parseForHeader(): { variable: string; words: Word[] | undefined } {
     this.skipBlanks();
-    while (this.aliasDue() && this.expandAlias()) this.skipBlanks();
+    if (this.aliasDue()) while (this.expandAlias()) this.skipBlanks();
     const nameWord = parseWord(this, 'command');
     const variable = nameWord?.literal;
     if (variable === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {
@@ -585,7 +585,7 @@ export class Parser implements WordHost {
       this.error('message', `\`${wordText(nameWord.word)}': not a valid identifier`);
     }
     this.skipLinebreaks();
-    while (this.aliasDue() && this.expandAlias()) this.skipBlanks();
+    if (this.aliasDue()) while (this.expandAlias()) this.skipBlanks();
     let words: Word[] | undefined;
     if (this.peekReserved() === 'in') {
       this.cur.skip(2);
@@ -833,6 +833,7 @@ export class Parser implements WordHost {
       const parsed: ParsedWord | undefined = parseWord(this, 'command', {
         assignments: commandWord || declaration,
         arrays: true,
+        declaration: !commandWord && declaration,
       });
       if (parsed === undefined) break;
       if (parsed.assignment !== undefined) {

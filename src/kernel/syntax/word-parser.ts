@@ -5,6 +5,7 @@
  * @module
  */
 import type { ArrayElement, Assignment, ParamOp, ParamPart, Script, Word, WordPart } from './ast.js';
+import { expandBraceText } from '../expand/brace.js';
 import type { Cursor } from './cursor.js';
 import type { SyntaxErrorKind } from './syntax-error.js';
 
@@ -49,6 +50,10 @@ interface Ctx {
   mode: WordMode;
   /** Tilde prefixes may follow `=` and `:` (assignment values, assignment-like words). */
   tildeAfterColon: boolean;
+  /** The text is an assignment's value: a tilde after any `:` is a prefix. */
+  value?: boolean;
+  /** No tilde prefixes at all (elements of a declaration builtin's array). */
+  noTilde?: boolean;
 }
 
 class PartsBuilder {
@@ -93,11 +98,11 @@ class PartsBuilder {
 export function parseWord(
   host: WordHost,
   mode: WordMode,
-  options: { readonly assignments?: boolean; readonly arrays?: boolean } = {},
+  options: { readonly assignments?: boolean; readonly arrays?: boolean; readonly declaration?: boolean } = {},
 ): ParsedWord | undefined {
   const cur = host.cur;
   if (options.assignments) {
-    const assignment = tryAssignment(host, options.arrays ?? true);
+    const assignment = tryAssignment(host, options.arrays ?? true, options.declaration === true);
     if (assignment !== undefined) {
       return { word: assignmentWord(assignment), literal: undefined, assignment };
     }
@@ -127,7 +132,7 @@ function readUnquoted(host: WordHost, b: PartsBuilder, ctx: Ctx, startDepth: num
   const cur = host.cur;
   let depth = startDepth;
   let atStart = b.empty;
-  let afterEquals = false;
+  let afterEquals = ctx.value === true;
   for (;;) {
     const c = cur.peek();
     if (c === '') return;
@@ -146,7 +151,7 @@ function readUnquoted(host: WordHost, b: PartsBuilder, ctx: Ctx, startDepth: num
       atStart = false;
       continue;
     }
-    if (atStart && c === '~' && ctx.mode !== 'regex') {
+    if (atStart && c === '~' && ctx.mode !== 'regex' && !ctx.noTilde) {
       if (readTilde(host, b, ctx)) {
         atStart = false;
         continue;
@@ -900,7 +905,7 @@ function readParamArg(
  * `name=value`, `name+=value`, `name[sub]=value`, `name=(...)` at the cursor, or `undefined`
  * (cursor unchanged).
  */
-function tryAssignment(host: WordHost, arrays: boolean): Assignment | undefined {
+function tryAssignment(host: WordHost, arrays: boolean, declaration: boolean): Assignment | undefined {
   const cur = host.cur;
   const mark = cur.mark();
   if (!NAME_START.test(cur.peek())) return undefined;
@@ -928,11 +933,11 @@ function tryAssignment(host: WordHost, arrays: boolean): Assignment | undefined 
   cur.next();
   if (cur.peek() === '(' && arrays && index === undefined) {
     cur.next();
-    const array = readArrayElements(host);
+    const array = readArrayElements(host, declaration);
     return { name, append, value: undefined, array, text: cur.src.slice(mark.pos, cur.pos) };
   }
   const b = new PartsBuilder();
-  readUnquoted(host, b, { mode: 'command', tildeAfterColon: true }, 0);
+  readUnquoted(host, b, { mode: 'command', tildeAfterColon: true, value: true }, 0);
   // `a=~/x`: a tilde right after `=` is at the start of the value.
   return { name, index, append, value: b.build(), text: cur.src.slice(mark.pos, cur.pos) };
 }
@@ -951,7 +956,7 @@ function findSubscriptEnd(src: string, open: number): number {
 }
 
 /** The elements of `( ... )`: the cursor is after `(`; consumes the `)`. */
-function readArrayElements(host: WordHost): ArrayElement[] {
+function readArrayElements(host: WordHost, declaration: boolean): ArrayElement[] {
   const cur = host.cur;
   const elements: ArrayElement[] = [];
   for (;;) {
@@ -965,7 +970,10 @@ function readArrayElements(host: WordHost): ArrayElement[] {
     if (c === '[') {
       const mark = cur.mark();
       const close = findSubscriptEnd(cur.src, cur.pos);
-      if (close !== -1 && (cur.src[close + 1] === '=' || cur.src.startsWith('+=', close + 1))) {
+      const keyed = close !== -1 && (cur.src[close + 1] === '=' || cur.src.startsWith('+=', close + 1));
+      if (keyed) {
+        // `[k]=-{a,b}-` brace-expands: for an indexed array it is then plain words (decided when run).
+        const braceText = bracesExpand(host, mark);
         const key = readSubscript(host);
         let append = false;
         if (cur.peek() === '+') {
@@ -974,9 +982,9 @@ function readArrayElements(host: WordHost): ArrayElement[] {
         }
         cur.next();
         const b = new PartsBuilder();
-        readUnquoted(host, b, { mode: 'command', tildeAfterColon: true }, 0);
+        readUnquoted(host, b, { mode: 'command', tildeAfterColon: !declaration, value: true, noTilde: declaration }, 0);
         const keyWord = key === '@' || key === '*' ? { parts: [{ type: 'lit' as const, value: key }] } : key;
-        elements.push({ key: keyWord, append, value: b.build() });
+        elements.push({ key: keyWord, append, value: b.build(), braceText });
         continue;
       }
       cur.reset(mark);
@@ -985,6 +993,17 @@ function readArrayElements(host: WordHost): ArrayElement[] {
     if (parsed === undefined) host.error('unexpected-token', cur.peek());
     elements.push({ value: parsed.word });
   }
+}
+
+/** The element's text at `mark` when it holds a brace expansion, else `undefined`. */
+function bracesExpand(host: WordHost, mark: { pos: number; line: number }): string | undefined {
+  const cur = host.cur;
+  const here = cur.mark();
+  cur.reset(mark);
+  const parsed = parseWord(host, 'command');
+  const text = cur.src.slice(mark.pos, cur.pos);
+  cur.reset(here);
+  return parsed?.word.braces === true && expandBraceText(text, 1_000_000) !== undefined ? text : undefined;
 }
 
 function skipArrayBlanks(cur: Cursor): void {
