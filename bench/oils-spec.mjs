@@ -9,11 +9,14 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { oilsHelpers } from './support/oils-helpers.mjs';
-import { caseId, gradedSpecFiles, grade } from './support/oils-spec.mjs';
+import { caseId, grade, gradedSpecFiles } from './support/oils-spec.mjs';
 
-process.on('unhandledRejection', (e) => { console.error('UNHANDLED', e?.stack ?? e); });
+process.on('unhandledRejection', (e) => {
+  console.error('UNHANDLED', e?.stack ?? e);
+});
 const here = dirname(fileURLToPath(import.meta.url));
-export const OILS_ROOT = process.env.BERTH_OILS_ROOT ?? join(here, '..', '..', '..', 'shared', 'compat', 'oils');
+export const OILS_ROOT =
+  process.env.BERTH_OILS_ROOT ?? join(here, '..', '..', '..', 'shared', 'compat', 'oils');
 const VIRTUAL_ROOT = '/oils';
 const HELPERS = ['argv.py', 'printenv.py', 'stdout_stderr.py', 'read_from_fd.py'];
 
@@ -72,11 +75,16 @@ async function runCaseOnHost(env, kase, options) {
       external: { context: env.hostContext, handle, allow: onHost },
     });
     const helpers = oilsHelpers(env.encodeText);
-    for (const name of HELPERS) kernel.defineCommand(name, helpers[name], { paths: [`${root}/spec/bin/${name}`] });
+    for (const name of HELPERS)
+      kernel.defineCommand(name, helpers[name], { paths: [`${root}/spec/bin/${name}`] });
     const r = await kernel.exec(kase.code, { timeoutMs: options.timeoutMs ?? 10_000 });
     (env.hostHandles ??= []).push(handle);
     const decode = (bytes, text) => (bytes === null ? text : Buffer.from(bytes).toString('utf8'));
-    const outcome = { stdout: decode(r.stdoutBytes, r.stdout), stderr: decode(r.stderrBytes, r.stderr), status: r.exitCode ?? 128 };
+    const outcome = {
+      stdout: decode(r.stdoutBytes, r.stdout),
+      stderr: decode(r.stderrBytes, r.stderr),
+      status: r.exitCode ?? 128,
+    };
     return { outcome, result: grade(kase, outcome) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -104,10 +112,15 @@ export async function runCase(env, kase, options = {}) {
     },
   });
   const helpers = oilsHelpers(encodeText);
-  for (const name of HELPERS) kernel.defineCommand(name, helpers[name], { paths: [`${VIRTUAL_ROOT}/spec/bin/${name}`] });
+  for (const name of HELPERS)
+    kernel.defineCommand(name, helpers[name], { paths: [`${VIRTUAL_ROOT}/spec/bin/${name}`] });
   const r = await kernel.exec(kase.code, { timeoutMs: options.timeoutMs ?? 10_000 });
   const decode = (bytes, text) => (bytes === null ? text : Buffer.from(bytes).toString('utf8'));
-  const outcome = { stdout: decode(r.stdoutBytes, r.stdout), stderr: decode(r.stderrBytes, r.stderr), status: r.exitCode ?? 128 };
+  const outcome = {
+    stdout: decode(r.stdoutBytes, r.stdout),
+    stderr: decode(r.stderrBytes, r.stderr),
+    status: r.exitCode ?? 128,
+  };
   return { outcome, result: grade(kase, outcome) };
 }
 
@@ -145,7 +158,10 @@ export async function runAll(options = {}) {
       try {
         res = await runCase(env, kase, options);
       } catch (error) {
-        res = { outcome: { stdout: '', stderr: String(error?.stack ?? error), status: -1 }, result: { pass: false, problems: ['crash'], expected: {} } };
+        res = {
+          outcome: { stdout: '', stderr: String(error?.stack ?? error), status: -1 },
+          result: { pass: false, problems: ['crash'], expected: {} },
+        };
       }
       total += 1;
       if (res.result.pass) {
@@ -153,7 +169,15 @@ export async function runAll(options = {}) {
         filePassed += 1;
         passing.push(id);
       } else {
-        failures.push({ id, name: kase.name, problems: res.result.problems, missing: missingCommands(res.outcome.stderr), expected: res.result.expected, got: res.outcome, code: kase.code });
+        failures.push({
+          id,
+          name: kase.name,
+          problems: res.result.problems,
+          missing: missingCommands(res.outcome.stderr),
+          expected: res.result.expected,
+          got: res.outcome,
+          code: kase.code,
+        });
       }
       options.onCase?.(id, res.result.pass);
     }
@@ -168,7 +192,12 @@ export async function run() {
   const missing = r.failures.filter((f) => f.missing.length > 0).length;
   rows.push({ name: 'failures explained by a missing command', value: String(missing) });
   const rate = (100 * r.passed) / r.total;
-  rows.push({ name: 'total', value: `${r.passed}/${r.total} = ${rate.toFixed(1)}%`, goal: '>= 94%', met: rate >= 94 });
+  rows.push({
+    name: 'total',
+    value: `${r.passed}/${r.total} = ${rate.toFixed(1)}%`,
+    goal: '>= 94%',
+    met: rate >= 94,
+  });
   return rows;
 }
 
@@ -188,16 +217,28 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     else if (args[i] === '--failures') showFailures = true;
     else if (args[i] === '--host-commands') hostCommands = true;
   }
-  const r = await runAll({ files: files.length ? files : undefined, only: only.length ? only : undefined, hostCommands });
-  for (const f of r.perFile) if (f.total > 0) console.log(`${f.file.padEnd(34)} ${String(f.passed).padStart(4)}/${f.total}`);
+  const r = await runAll({
+    files: files.length ? files : undefined,
+    only: only.length ? only : undefined,
+    hostCommands,
+  });
+  for (const f of r.perFile)
+    if (f.total > 0) console.log(`${f.file.padEnd(34)} ${String(f.passed).padStart(4)}/${f.total}`);
   const missingCount = r.failures.filter((f) => f.missing.length > 0).length;
   const byCommand = new Map();
   for (const f of r.failures) for (const m of f.missing) byCommand.set(m, (byCommand.get(m) ?? 0) + 1);
   console.log(`\ntotal ${r.passed}/${r.total} = ${((100 * r.passed) / r.total).toFixed(1)}%`);
-  console.log(`failures with a missing command: ${missingCount} (${[...byCommand].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ')})`);
+  console.log(
+    `failures with a missing command: ${missingCount} (${[...byCommand]
+      .sort((a, b) => b[1] - a[1])
+      .map(([c, n]) => `${c} ${n}`)
+      .join(', ')})`,
+  );
   if (showFailures || verbose) {
     for (const f of r.failures) {
-      console.log(`FAIL ${f.id} ${f.name} [${f.problems.join(',')}]${f.missing.length ? ` missing: ${f.missing.join(' ')}` : ''}`);
+      console.log(
+        `FAIL ${f.id} ${f.name} [${f.problems.join(',')}]${f.missing.length ? ` missing: ${f.missing.join(' ')}` : ''}`,
+      );
       if (verbose) {
         console.log(f.code);
         console.log('  expected:', JSON.stringify(f.expected));

@@ -248,7 +248,11 @@ async function declareOne(
       attrs: (scope.vars.get(name)?.attrs ?? 0) | ATTR_NAMEREF | (add & ~ATTR_NAMEREF),
     });
   } else if (arg.array !== undefined) {
-    const warnings = assignArray(sh, name, arg.array, { ...opts, append: arg.append, assoc: (add & ATTR_ASSOC) !== 0 || undefined });
+    const warnings = assignArray(sh, name, arg.array, {
+      ...opts,
+      append: arg.append,
+      assoc: (add & ATTR_ASSOC) !== 0 || undefined,
+    });
     for (const w of warnings) await complain(sh, kind, w);
   } else if (arg.index !== undefined) {
     setElement(sh, name, arg.index, arg.value ?? '', { ...opts, append: arg.append });

@@ -11,7 +11,7 @@ import { writeFd } from '../exec/io.js';
 import { decodeEscapes } from '../expand/escapes.js';
 import { backslashQuote } from '../expand/quote.js';
 import type { Shell } from '../runtime/shell.js';
-import { getVar, isValidName, setElement, setVar } from '../runtime/vars.js';
+import { getVar, isValidName, rawKey, setElement, setVar } from '../runtime/vars.js';
 import { ATTR_EXPORT } from '../state/variables.js';
 import { byteChar } from '../syntax/word-parser.js';
 import { strftime } from '../text/strftime.js';
@@ -159,7 +159,7 @@ export const printf: Builtin = {
     }
     if (target !== undefined) {
       const m = /^([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]$/s.exec(target);
-      if (m !== null) setElement(sh, m[1] as string, m[2] as string, out.value());
+      if (m !== null) setElement(sh, m[1] as string, rawKey(sh, m[2] as string), out.value());
       else setVar(sh, target, out.value());
     } else await out.flush();
     return state.status;

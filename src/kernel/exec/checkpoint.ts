@@ -7,9 +7,17 @@
  */
 import { CancelControl } from '../runtime/control.js';
 import type { Shell } from '../runtime/shell.js';
+import { shellMessage } from './messages.js';
 import { deliverSignals } from './trap.js';
 
+/** Print the warnings raised since the last step. */
+export async function flushWarnings(sh: Shell): Promise<void> {
+  const list = sh.warnings.splice(0);
+  for (const w of list) await shellMessage(sh, w);
+}
+
 export async function checkpoint(sh: Shell): Promise<void> {
+  if (sh.warnings.length > 0) await flushWarnings(sh);
   if (sh.signal.aborted) throw sh.signal.reason ?? new CancelControl('abort');
   if (sh.pendingSignals.length > 0) await deliverSignals(sh);
   const wait = sh.rt.cooperate();

@@ -8,7 +8,7 @@ import { expandToPattern, expandToRegex, expandToString } from '../expand/expand
 import { Pattern } from '../expand/pattern.js';
 import { arithRaw } from '../runtime/arith-scope.js';
 import type { Shell } from '../runtime/shell.js';
-import { assignArray, lookup, unsetVar } from '../runtime/vars.js';
+import { assignArray, lookup, rawKey, unsetVar } from '../runtime/vars.js';
 import { AssocArray, IndexedArray } from '../state/arrays.js';
 import { ATTR_NAMEREF } from '../state/variables.js';
 import type { CondNode } from '../syntax/ast.js';
@@ -136,7 +136,7 @@ function isSet(sh: Shell, operand: string): boolean {
   const f = lookup(sh, m[1] as string);
   if (f === undefined) return false;
   const value = f.variable.value;
-  const key = m[2];
+  const key = m[2] === undefined || m[2] === '@' || m[2] === '*' ? m[2] : rawKey(sh, m[2]);
   if (key === undefined) {
     if (value instanceof IndexedArray) return value.has(0);
     if (value instanceof AssocArray) return value.has('0');
@@ -150,6 +150,7 @@ function isSet(sh: Shell, operand: string): boolean {
   const index = Number(arithRaw(sh, key));
   if (value instanceof IndexedArray) {
     const i = value.resolve(index);
+    if (i === undefined) sh.warnings.push(`${m[1]}: bad array subscript`);
     return i !== undefined && value.has(i);
   }
   return index === 0 && value !== undefined;

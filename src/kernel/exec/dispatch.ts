@@ -172,7 +172,14 @@ async function runScriptFile(
     throw limitReached(sh.rt.limits, 'maxStringBytes', `a script of ${bytes.length} bytes`);
   }
   const text = new TextDecoder().decode(bytes);
-  return runShellProcess(sh, { text, arg0: argv[0] as string, args: argv.slice(1), mode: 'file', name: argv[0] as string, env });
+  return runShellProcess(sh, {
+    text,
+    arg0: argv[0] as string,
+    args: argv.slice(1),
+    mode: 'file',
+    name: argv[0] as string,
+    env,
+  });
 }
 
 /** The dispatcher a command gets for running other commands, bound to the shell it runs in. */

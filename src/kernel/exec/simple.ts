@@ -12,10 +12,10 @@ import type { Shell } from '../runtime/shell.js';
 import { type ArrayItem, assignArray, lookup, setElement, setVar } from '../runtime/vars.js';
 import { AssocArray } from '../state/arrays.js';
 import { ATTR_EXPORT } from '../state/variables.js';
+import type { Assignment, SimpleCommand, Word } from '../syntax/ast.js';
 import { Parser } from '../syntax/parser.js';
 import { parseWord } from '../syntax/word-parser.js';
-import type { Assignment, SimpleCommand, Word } from '../syntax/ast.js';
-import { checkpoint } from './checkpoint.js';
+import { checkpoint, flushWarnings } from './checkpoint.js';
 import { runResolved } from './dispatch.js';
 import { resolveCommand } from './lookup.js';
 import { shellMessage } from './messages.js';
@@ -42,6 +42,7 @@ export async function runSimple(sh: Shell, cmd: SimpleCommand): Promise<number> 
     } else throw error;
   } finally {
     closeProcessSubstitutions(sh, mark);
+    if (sh.warnings.length > 0) await flushWarnings(sh);
   }
   sh.status = status;
   await afterLeaf(sh, status);
@@ -83,7 +84,11 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
     if (tempScope) {
       sh.vars.push('temp');
       try {
-        await assignAll(sh, cmd.assignments, { temp: true });
+        await assignAll(
+          sh,
+          cmd.assignments.filter((a) => a.index === undefined && a.array === undefined),
+          { temp: true },
+        );
         if (trace) await traceDeclaration(sh, argv, decl);
         return await runResolved(sh, resolved, argv, { decl, redirects: cmd.redirects });
       } finally {
@@ -102,7 +107,11 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
 }
 
 /** `set -x` of a command; a declaration builtin's assignments show as bash shows them. */
-async function traceDeclaration(sh: Shell, argv: readonly string[], decl: readonly DeclArg[] | undefined): Promise<void> {
+async function traceDeclaration(
+  sh: Shell,
+  argv: readonly string[],
+  decl: readonly DeclArg[] | undefined,
+): Promise<void> {
   if (decl === undefined) {
     await traceCommand(sh, argv);
     return;
@@ -112,13 +121,18 @@ async function traceDeclaration(sh: Shell, argv: readonly string[], decl: readon
   for (const d of decl) {
     if (d.kind === 'word') shown.push(d.text);
     else if (d.array !== undefined) {
-      const items = d.array.map((i) => (i.key === undefined ? traceQuote(i.value) : `[${i.key}]=${traceQuote(i.value)}`));
+      const items = d.array.map((i) =>
+        i.key === undefined ? traceQuote(i.value) : `[${i.key}]=${traceQuote(i.value)}`,
+      );
       await traceText(sh, `${d.name}${d.append ? '+=' : '='}(${items.join(' ')})`);
       shown.push(d.name);
     } else {
       const text = `${d.name}${d.index === undefined ? '' : `[${d.index}]`}${d.append ? '+=' : '='}${d.value ?? ''}`;
       shown.push(text);
-      if (argv[0] === 'readonly' || argv[0] === 'export') after.push(`${d.name}${d.index === undefined ? '' : `[${d.index}]`}${d.append ? '+=' : '='}${traceQuote(d.value ?? '')}`);
+      if (argv[0] === 'readonly' || argv[0] === 'export')
+        after.push(
+          `${d.name}${d.index === undefined ? '' : `[${d.index}]`}${d.append ? '+=' : '='}${traceQuote(d.value ?? '')}`,
+        );
     }
   }
   await traceCommand(sh, shown);
@@ -139,7 +153,8 @@ async function expandCommandWords(
   for (let i = 0; i < cmd.words.length; i += 1) {
     const assignment = cmd.declAssignments.get(i);
     if (assignment !== undefined) {
-      const arg = await expandDeclAssignment(sh, assignment);
+      const assocFlag = argv.some((w) => /^-[a-zA-Z]*A/.test(w));
+      const arg = await expandDeclAssignment(sh, assignment, assocFlag);
       decl.push(arg);
       argv.push(arg.kind === 'assign' ? `${arg.name}${arg.append ? '+=' : '='}${arg.value ?? ''}` : arg.text);
       continue;
@@ -154,7 +169,7 @@ async function expandCommandWords(
   return { argv, decl: decl.slice(1) };
 }
 
-async function expandDeclAssignment(sh: Shell, a: Assignment): Promise<DeclArg> {
+async function expandDeclAssignment(sh: Shell, a: Assignment, assoc: boolean): Promise<DeclArg> {
   const index = a.index === undefined ? undefined : await expandToString(sh, a.index);
   if (a.array !== undefined) {
     return {
@@ -162,7 +177,7 @@ async function expandDeclAssignment(sh: Shell, a: Assignment): Promise<DeclArg> 
       name: a.name,
       index,
       append: a.append,
-      array: await expandArrayItems(sh, a),
+      array: await expandArrayItems(sh, a, assoc),
       text: a.text,
     };
   }
@@ -171,9 +186,9 @@ async function expandDeclAssignment(sh: Shell, a: Assignment): Promise<DeclArg> 
 }
 
 /** The elements of `( ... )`: plain ones split and globbed, `[k]=v` ones not. */
-export async function expandArrayItems(sh: Shell, a: Assignment): Promise<ArrayItem[]> {
+export async function expandArrayItems(sh: Shell, a: Assignment, assocHint = false): Promise<ArrayItem[]> {
   const items: ArrayItem[] = [];
-  const assoc = lookup(sh, a.name)?.variable.value instanceof AssocArray;
+  const assoc = assocHint || lookup(sh, a.name)?.variable.value instanceof AssocArray;
   for (const el of a.array ?? []) {
     if (el.key !== undefined && el.braceText !== undefined && !assoc) {
       const parsed = parseWord(new Parser(el.braceText, { extglob: () => sh.opts.s('extglob') }), 'command');
@@ -267,8 +282,18 @@ async function assignmentEnv(sh: Shell, assignments: readonly Assignment[]): Pro
   sh.vars.push('temp');
   try {
     for (const a of assignments) {
+      if (a.index !== undefined) {
+        // An element cannot be a command's environment.
+        await shellMessage(sh, `\`${a.text.slice(0, a.text.indexOf('='))}': not a valid identifier`);
+        continue;
+      }
+      if (a.array !== undefined) {
+        // `b=(1) cmd`: the command sees the text.
+        env.set(a.name, a.text.slice(a.text.indexOf('=') + 1));
+        continue;
+      }
       const value = await assignOne(sh, a, { temp: true });
-      if (a.array === undefined && a.index === undefined) env.set(a.name, value);
+      env.set(a.name, value);
     }
   } finally {
     sh.vars.pop();

@@ -78,7 +78,8 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
       return scalarPieces(value.value ?? '', inDq);
     }
     if (value.values.length === 0 && !isAtOrStar(p)) checkNounset(sh, p);
-    if (value.keys !== undefined && value.star && !inDq) return [{ s: value.values.join(' '), q: false, x: true }];
+    if (value.keys !== undefined && value.star && !inDq)
+      return [{ s: value.values.join(' '), q: false, x: true }];
     return listPieces(sh, value.values, value.star, inDq);
   }
   switch (op.kind) {
@@ -235,7 +236,11 @@ function mapValues(sh: Shell, value: Value, inDq: boolean, f: (s: string) => str
 }
 
 /** The value of the parameter itself. */
-async function baseValue(sh: Shell, p: ParamPart, target: { name: string; index: ParamPart['index'] }): Promise<Value> {
+async function baseValue(
+  sh: Shell,
+  p: ParamPart,
+  target: { name: string; index: ParamPart['index'] },
+): Promise<Value> {
   let name = p.name;
   let index = p.index;
   if (p.indirect) {
@@ -346,7 +351,12 @@ async function valueNamed(sh: Shell, name: string, index: ParamPart['index']): P
   return { kind: 'scalar', value: getVar(sh, name) };
 }
 
-async function assignDefault(sh: Shell, p: ParamPart, target: { name: string; index: ParamPart['index'] }, text: string): Promise<void> {
+async function assignDefault(
+  sh: Shell,
+  p: ParamPart,
+  target: { name: string; index: ParamPart['index'] },
+  text: string,
+): Promise<void> {
   const { name, index } = target;
   if (/^[0-9]+$/.test(name) || SPECIAL.has(name)) {
     throw discard(`$${p.name}: cannot assign in this way`);

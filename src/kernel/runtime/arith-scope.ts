@@ -8,6 +8,7 @@ import { ArithError, type ArithVar } from '../arith/arith-parser.js';
 import { AssocArray } from '../state/arrays.js';
 import { ShellError } from './errors.js';
 import type { Shell } from './shell.js';
+import { expandSubscript } from './subscript.js';
 import { getElement, getVar, lookup, setElement, setVar } from './vars.js';
 
 /** Evaluate; an arithmetic error abandons the line with bash's message. */
@@ -29,7 +30,7 @@ export function arithRaw(sh: Shell, text: string): bigint {
 }
 
 function subscriptKey(sh: Shell, v: ArithVar): string {
-  const raw = (v.sub as { raw: string }).raw;
+  const raw = expandSubscript(sh, (v.sub as { raw: string }).raw, (t) => arithRaw(sh, t));
   const found = lookup(sh, v.name);
   if (found?.variable.value instanceof AssocArray) return raw;
   return String(arithRaw(sh, raw));

@@ -180,6 +180,8 @@ export class Shell {
   procSubTables: FdTable[] = [];
   /** The status of the last command substitution of the command being run. */
   lastSubStatus: number | undefined;
+  /** Warnings to print at the next step (raised where no output is at hand). */
+  warnings: string[] = [];
   /** `enable -n NAME` */
   disabledBuiltins: Set<string> = new Set();
   /** How the script was given: messages and `BASH_SOURCE` depend on it. */
@@ -238,6 +240,7 @@ export class Shell {
     child.isCommandSub = false;
     child.inTrap = undefined;
     child.pendingSignals = [];
+    child.warnings = [];
     child.procSubs = [];
     child.procSubTables = [];
     child.disabledBuiltins = new Set(this.disabledBuiltins);

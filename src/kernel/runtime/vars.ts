@@ -25,6 +25,7 @@ import {
 import { arith } from './arith-scope.js';
 import { discard, ShellError } from './errors.js';
 import type { Shell } from './shell.js';
+import { expandSubscript } from './subscript.js';
 
 /** Computed on every read; assigning may have an effect (`RANDOM=seed`, `SECONDS=0`). */
 export const ATTR_DYNAMIC = 1 << 12;
@@ -51,7 +52,7 @@ export function getVar(sh: Shell, name: string): string | undefined {
   const target = refName(sh, name);
   const bracket = target.indexOf('[');
   if (bracket > 0 && target.endsWith(']')) {
-    return getElement(sh, target.slice(0, bracket), target.slice(bracket + 1, -1));
+    return getElement(sh, target.slice(0, bracket), rawKey(sh, target.slice(bracket + 1, -1)));
   }
   const f = sh.vars.find(target);
   if (f === undefined) return undefined;
@@ -72,7 +73,11 @@ export function getElement(sh: Shell, name: string, key: string): string | undef
   const index = Number(arith(sh, key));
   if (value instanceof IndexedArray) {
     const i = value.resolve(index);
-    if (i === undefined) throw new ShellError(`${name}[${key}]: bad array subscript`);
+    if (i === undefined) {
+      // Reading before the start: bash warns and reads nothing.
+      sh.warnings.push(`${name}: bad array subscript`);
+      return undefined;
+    }
     return value.get(i);
   }
   if (index === 0 || index === -1) return value;
@@ -160,7 +165,7 @@ export function setVar(sh: Shell, name: string, value: string, opts: AssignOptio
   if (target === CIRCULAR) throw new ShellError(`${name}: circular name reference`);
   const bracket = target.indexOf('[');
   if (bracket > 0 && target.endsWith(']')) {
-    setElement(sh, target.slice(0, bracket), target.slice(bracket + 1, -1), value, opts);
+    setElement(sh, target.slice(0, bracket), rawKey(sh, target.slice(bracket + 1, -1)), value, opts);
     return;
   }
   const { scope, existing } = targetScope(sh, target, opts);
@@ -272,9 +277,13 @@ export function assignArray(
     }
     const kind = assoc ? ATTR_ASSOC : ATTR_INDEXED;
     const exported = sh.opts.o('allexport') ? ATTR_EXPORT : 0;
-    sh.vars.put(scope, target, { value: fresh, attrs: ((attrs & ~(ATTR_ASSOC | ATTR_INDEXED)) | kind | exported) & ~ATTR_NAMEREF });
+    sh.vars.put(scope, target, {
+      value: fresh,
+      attrs: ((attrs & ~(ATTR_ASSOC | ATTR_INDEXED)) | kind | exported) & ~ATTR_NAMEREF,
+    });
   }
-  const arrOf = (): IndexedArray | AssocArray => (sh.vars.mutable(scope, target) as Variable).value as IndexedArray | AssocArray;
+  const arrOf = (): IndexedArray | AssocArray =>
+    (sh.vars.mutable(scope, target) as Variable).value as IndexedArray | AssocArray;
   let bytes = 0;
   // `+=` on an element appends only inside `name+=(...)`; inside `name=(...)` it assigns.
   const appendItem = (item: ArrayItem): boolean => item.append === true && (!assoc || opts.append === true);
@@ -334,7 +343,14 @@ export function unsetVar(sh: Shell, name: string): void {
 }
 
 /** `unset 'name[key]'`. */
-export function unsetElement(sh: Shell, name: string, key: string): void {
+/** A subscript that came as text (through a nameref, `unset`, `printf -v`): expanded now. */
+export function rawKey(sh: Shell, raw: string): string {
+  return expandSubscript(sh, raw, (t) => arith(sh, t));
+}
+
+/** `unset 'name[key]'` (`rawSubscript`: the key as the user gave it, expanded here). */
+export function unsetElement(sh: Shell, name: string, rawSubscript: string): void {
+  const key = rawSubscript === '@' || rawSubscript === '*' ? rawSubscript : rawKey(sh, rawSubscript);
   const target = refName(sh, name);
   const f = sh.vars.find(target);
   if (f === undefined) return;
@@ -352,7 +368,7 @@ export function unsetElement(sh: Shell, name: string, key: string): void {
   const raw = Number(arith(sh, key));
   if (value instanceof IndexedArray) {
     const index = value.resolve(raw);
-    if (index === undefined) throw new ShellError(`${target}[${key}]: bad array subscript`);
+    if (index === undefined) throw new ShellError(`[${key}]: bad array subscript`);
     ((sh.vars.mutable(f.scope, target) as Variable).value as IndexedArray).delete(index);
     return;
   }
@@ -369,7 +385,12 @@ export function exportedEnv(sh: Shell): Map<string, string> {
   for (const name of sh.vars.names()) {
     const f = sh.vars.find(name);
     if (f === undefined || !(f.variable.attrs & ATTR_EXPORT)) continue;
-    const value = f.variable.attrs & ATTR_NAMEREF ? (typeof f.variable.value === 'string' ? f.variable.value : undefined) : getVar(sh, name);
+    const value =
+      f.variable.attrs & ATTR_NAMEREF
+        ? typeof f.variable.value === 'string'
+          ? f.variable.value
+          : undefined
+        : getVar(sh, name);
     if (value === undefined) continue;
     if (isArrayValue(f.variable.value)) continue;
     env.set(name, value);
@@ -398,7 +419,11 @@ export function setAttributes(
   }
   const v = sh.vars.mutable(scope, name) as Variable;
   // `declare -n` on a variable whose value names no variable leaves it a plain variable.
-  if (add & ATTR_NAMEREF && typeof v.value === 'string' && !/^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?$/s.test(v.value)) {
+  if (
+    add & ATTR_NAMEREF &&
+    typeof v.value === 'string' &&
+    !/^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?$/s.test(v.value)
+  ) {
     add &= ~ATTR_NAMEREF;
   }
   v.attrs = (v.attrs | add) & ~remove;

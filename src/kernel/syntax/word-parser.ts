@@ -4,8 +4,9 @@
  * operand, a regular expression, a `${...}` argument, a double-quoted string, a heredoc body).
  * @module
  */
-import type { ArrayElement, Assignment, ParamOp, ParamPart, Script, Word, WordPart } from './ast.js';
+
 import { expandBraceText } from '../expand/brace.js';
+import type { ArrayElement, Assignment, ParamOp, ParamPart, Script, Word, WordPart } from './ast.js';
 import type { Cursor } from './cursor.js';
 import type { SyntaxErrorKind } from './syntax-error.js';
 
@@ -913,7 +914,8 @@ function tryAssignment(host: WordHost, arrays: boolean, declaration: boolean): A
   while (NAME_CHAR.test(cur.peek())) name += cur.next();
   let index: Word | undefined;
   if (cur.peek() === '[') {
-    const close = findSubscriptEnd(cur.src, cur.pos);
+    // A declaration builtin's arguments are words already: no blanks in a subscript there.
+    const close = findSubscriptEnd(cur.src, cur.pos, declaration);
     if (close === -1) {
       cur.reset(mark);
       return undefined;
@@ -942,10 +944,11 @@ function tryAssignment(host: WordHost, arrays: boolean, declaration: boolean): A
   return { name, index, append, value: b.build(), text: cur.src.slice(mark.pos, cur.pos) };
 }
 
-function findSubscriptEnd(src: string, open: number): number {
+function findSubscriptEnd(src: string, open: number, blanksEnd = false): number {
   let depth = 0;
   for (let i = open; i < src.length; i += 1) {
     const c = src[i];
+    if (blanksEnd && (c === ' ' || c === '\t')) return -1;
     if (c === '[') depth += 1;
     else if (c === ']') {
       depth -= 1;
@@ -982,7 +985,12 @@ function readArrayElements(host: WordHost, declaration: boolean): ArrayElement[]
         }
         cur.next();
         const b = new PartsBuilder();
-        readUnquoted(host, b, { mode: 'command', tildeAfterColon: !declaration, value: true, noTilde: declaration }, 0);
+        readUnquoted(
+          host,
+          b,
+          { mode: 'command', tildeAfterColon: !declaration, value: true, noTilde: declaration },
+          0,
+        );
         const keyWord = key === '@' || key === '*' ? { parts: [{ type: 'lit' as const, value: key }] } : key;
         elements.push({ key: keyWord, append, value: b.build(), braceText });
         continue;
