@@ -78,7 +78,8 @@ async function runCaseOnHost(env, kase, options) {
     for (const name of HELPERS)
       kernel.defineCommand(name, helpers[name], { paths: [`${root}/spec/bin/${name}`] });
     const r = await kernel.exec(kase.code, { timeoutMs: options.timeoutMs ?? 10_000 });
-    (env.hostHandles ??= []).push(handle);
+    env.hostHandles ??= [];
+    env.hostHandles.push(handle);
     const decode = (bytes, text) => (bytes === null ? text : Buffer.from(bytes).toString('utf8'));
     const outcome = {
       stdout: decode(r.stdoutBytes, r.stdout),

@@ -58,7 +58,7 @@ export function oilsHelpers(encodeText) {
           const h = await ctx.fs.open(`/dev/fd/${fd}`, { read: true });
           data = await h.read(1024);
           await h.close();
-        } catch (error) {
+        } catch {
           await write(ctx.stderr, `FATAL: Error reading from fd ${fd}: [Errno 9] Bad file descriptor\n`);
           return 1;
         }

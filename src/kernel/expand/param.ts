@@ -291,11 +291,6 @@ function refTarget(sh: Shell, name: string): string {
   return typeof f?.variable.value === 'string' ? f.variable.value : name;
 }
 
-async function scalarOf(sh: Shell, name: string, index: ParamPart['index']): Promise<string | undefined> {
-  const v = await valueNamed(sh, name, index);
-  return v.kind === 'scalar' ? v.value : v.values.join(' ');
-}
-
 async function valueNamed(sh: Shell, name: string, index: ParamPart['index']): Promise<Value> {
   if (index === '@' || index === '*') {
     if (name === '@' || name === '*')

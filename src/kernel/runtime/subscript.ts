@@ -55,7 +55,7 @@ export function expandSubscript(sh: Shell, raw: string, arith: (text: string) =>
       const inner = raw.slice(i + 2, close);
       const sub = splitSubscripted(inner);
       if (sub !== undefined) out += getElement(sh, sub.name, expandSubscript(sh, sub.raw, arith)) ?? '';
-      else if (/^[A-Za-z_][A-Za-z0-9_]*$|^[0-9]+$/.test(inner)) out += valueOf(sh, inner);
+      else if (/^[A-Za-z_][A-Za-z0-9_]*$|^[0-9]+$/.test(inner)) out += paramValue(sh, inner);
       else throw new ShellError(`\${${inner}}: bad substitution`, 1, 'discard');
       i = close;
       continue;
@@ -65,13 +65,13 @@ export function expandSubscript(sh: Shell, raw: string, arith: (text: string) =>
       out += '$';
       continue;
     }
-    out += valueOf(sh, m[1] as string);
+    out += paramValue(sh, m[1] as string);
     i += (m[1] as string).length;
   }
   return out;
 }
 
-function valueOf(sh: Shell, name: string): string {
+function paramValue(sh: Shell, name: string): string {
   if (/^[0-9]+$/.test(name)) return name === '0' ? sh.arg0 : (sh.positional[Number(name) - 1] ?? '');
   switch (name) {
     case '#':
