@@ -22,7 +22,7 @@ import type { Filesystem } from '../vfs/filesystem.js';
 import { classifyName } from './exec/lookup.js';
 import { writeStderr } from './exec/messages.js';
 import { runSource } from './exec/source-loop.js';
-import { runExitTrap, runTrap } from './exec/trap.js';
+import { deliverSignals, runExitTrap, runTrap } from './exec/trap.js';
 import { createExternalGate, type ExternalCommands } from './external.js';
 import { Budget, type KernelLimits, resolveLimits } from './limits.js';
 import { checkOptions } from './options-check.js';
@@ -146,6 +146,8 @@ export class Kernel {
   private readonly options: KernelOptions;
   private readonly cooperate = createCooperate();
   private pid = 100;
+  /** Every live shell by pid (across the calls of a session). */
+  private readonly shells = new Map<number, Shell>();
   private session: Shell | undefined;
   /** Cancels what a session leaves running (its background jobs) when the kernel closes. */
   private readonly sessionController = new AbortController();
@@ -283,6 +285,7 @@ export class Kernel {
       try {
         try {
           await runSource(sh, script, { kind: this.options.scriptMode ?? 'c', topLevel: true });
+          if (sh.pendingSignals.length > 0) await deliverSignals(sh);
           return await this.finishShell(sh, sh.status);
         } catch (error) {
           if (
@@ -413,6 +416,7 @@ export class Kernel {
       now: () => Date.now(),
       watchdog,
       trash: this.options.trash,
+      shells: this.shells,
       track: (work) => {
         tracked.add(work);
         void work.finally(() => tracked.delete(work));

@@ -5,6 +5,7 @@
 
 import { decodeBytes } from '../../commands/byte-text.js';
 import { runSource, SyntaxAbort } from '../exec/source-loop.js';
+import { runTrap } from '../exec/trap.js';
 import { limitReached } from '../limits.js';
 import { ReturnControl } from '../runtime/control.js';
 import { resolvePath } from '../runtime/paths.js';
@@ -109,6 +110,7 @@ function sourceBuiltin(name: 'source' | '.'): Builtin {
           if (error instanceof SyntaxAbort) return error.status;
           throw error;
         } finally {
+          if (sh.traps.has('RETURN') && sh.inTrap !== 'RETURN') await runTrap(sh, 'RETURN').catch(() => {});
           sh.sourceDepth -= 1;
           sh.callStack.pop();
           sh.source = savedSource;

@@ -48,11 +48,12 @@ export const trap: Builtin = {
     }
     if (args[0] === '--') args = args.slice(1);
     if (args.length === 0 || args[0] === '-p') {
-      const wanted = args[0] === '-p' ? args.slice(1).map(signalName) : undefined;
+      const wanted = args[0] === '-p' && args.length > 1 ? args.slice(1).map(signalName) : undefined;
       const order = ['EXIT', ...Object.keys(SIGNALS), 'DEBUG', 'ERR', 'RETURN'];
       let out = '';
+      const shown = sh.traps.size === 0 && sh.parentTraps !== undefined ? sh.parentTraps : sh.traps;
       for (const name of order) {
-        const action = sh.traps.get(name);
+        const action = shown.get(name);
         if (action === undefined) continue;
         if (wanted !== undefined && !wanted.includes(name)) continue;
         out += `trap -- ${quote(action)} ${display(name)}\n`;
@@ -62,10 +63,7 @@ export const trap: Builtin = {
     }
     let action: string | undefined = args[0];
     let specs = args.slice(1);
-    if (
-      signalName(action as string) !== undefined &&
-      (specs.length === 0 || /^[0-9]+$/.test(action as string))
-    ) {
+    if (specs.length === 0 || (signalName(action as string) !== undefined && /^[0-9]+$/.test(action as string))) {
       // `trap INT` / `trap 0 1`: reset those signals.
       specs = args;
       action = undefined;

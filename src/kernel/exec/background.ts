@@ -16,6 +16,9 @@ import { runCommand } from './run.js';
 import { subshellStatus } from './substitution.js';
 import { runExitTrap } from './trap.js';
 
+/** Signals whose default action is to do nothing. */
+const IGNORED_BY_DEFAULT = new Set(['CHLD', 'URG', 'WINCH', 'CONT']);
+
 export async function startBackground(
   sh: Shell,
   cmd: Command,
@@ -68,11 +71,13 @@ export async function startBackground(
     kill: (signal: string) => {
       const name = signal.replace(/^SIG/, '');
       const number = SIGNALS[name] ?? 15;
-      if (child.traps.has(name) && child.traps.get(name) !== '') {
-        child.pendingSignals.push(name);
+      // The shell now running as this job (a nested `bash -c` takes the job's pid).
+      const target = sh.rt.shells.get(pid) ?? child;
+      if (target.traps.has(name) && target.traps.get(name) !== '') {
+        target.pendingSignals.push(name);
         return;
       }
-      if (child.traps.get(name) === '') return;
+      if (target.traps.get(name) === '' || IGNORED_BY_DEFAULT.has(name)) return;
       job.signal = name;
       controller.abort(new SignalControl(`SIG${name}` as SignalControl['signal'], 128 + number));
     },

@@ -21,6 +21,7 @@ import { applyRedirects } from './redirect.js';
 import { afterLeaf, runCommand, runScript } from './run.js';
 import { readSelectChoice } from './select.js';
 import { closeProcessSubstitutions, runSubshell } from './substitution.js';
+import { runDebugTrap } from './trap.js';
 import { traceText } from './xtrace.js';
 
 type Compound = Exclude<Command, { type: 'simple' | 'pipeline' | 'andor' }>;
@@ -150,6 +151,8 @@ async function runBody(
       try {
         for (const w of words) {
           await checkpoint(sh);
+          sh.line = cmd.line;
+          await runDebugTrap(sh);
           setVar(sh, cmd.variable, w);
           const r = await loopBody(sh, cmd.body);
           status = sh.status;
@@ -164,18 +167,18 @@ async function runBody(
       let status = 0;
       sh.loopDepth += 1;
       try {
-        if (cmd.init !== undefined && (await arithStatus(sh, cmd.init, '((')) === 2) return 1;
+        if (cmd.init !== undefined && (await arithStatus(sh, cmd.init, '((', cmd.line)) === 2) return 1;
         for (;;) {
           await checkpoint(sh);
           if (cmd.condition !== undefined) {
-            const c = await arithStatus(sh, cmd.condition, '((');
+            const c = await arithStatus(sh, cmd.condition, '((', cmd.line);
             if (c === 2) return 1;
             if (c !== 0) break;
           }
           const r = await loopBody(sh, cmd.body);
           status = sh.status;
           if (r === 'break') break;
-          if (cmd.step !== undefined && (await arithStatus(sh, cmd.step, '((')) === 2) return 1;
+          if (cmd.step !== undefined && (await arithStatus(sh, cmd.step, '((', cmd.line)) === 2) return 1;
         }
       } finally {
         sh.loopDepth -= 1;
@@ -206,6 +209,7 @@ async function runBody(
       return status;
     }
     case 'case': {
+      await runDebugTrap(sh);
       const subject = await expandToString(sh, cmd.word);
       if (sh.opts.o('xtrace')) await traceText(sh, `case ${subject} in`);
       let fallthrough = false;
@@ -254,7 +258,9 @@ async function patternMatches(sh: Shell, word: Word, subject: string): Promise<b
 }
 
 /** Evaluate an arithmetic word as a command: 0 (non-zero value), 1 (zero), 2 (error, reported). */
-async function arithStatus(sh: Shell, word: Word, label: string): Promise<number> {
+async function arithStatus(sh: Shell, word: Word, label: string, line: number): Promise<number> {
+  sh.line = line;
+  await runDebugTrap(sh);
   const text = await expandToString(sh, word);
   try {
     return arithRaw(sh, text) !== 0n ? 0 : 1;
@@ -268,6 +274,7 @@ async function arithStatus(sh: Shell, word: Word, label: string): Promise<number
 }
 
 async function arithCommand(sh: Shell, cmd: ArithCommand): Promise<number> {
+  await runDebugTrap(sh);
   const text = await expandToString(sh, cmd.expr);
   if (sh.opts.o('xtrace')) await traceText(sh, `(( ${text} ))`);
   try {
@@ -282,6 +289,7 @@ async function arithCommand(sh: Shell, cmd: ArithCommand): Promise<number> {
 }
 
 async function condCommand(sh: Shell, cmd: CondCommand): Promise<number> {
+  await runDebugTrap(sh);
   try {
     return (await evaluateCond(sh, cmd.expr)) ? 0 : 1;
   } catch (error) {

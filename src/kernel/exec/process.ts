@@ -16,7 +16,7 @@ import { JobTable } from '../runtime/jobs.js';
 import type { Shell } from '../runtime/shell.js';
 import { exportedEnv } from '../runtime/vars.js';
 import { runSource, type SourceKind } from './source-loop.js';
-import { runExitTrap } from './trap.js';
+import { deliverSignals, runExitTrap } from './trap.js';
 
 export interface ProcessSpec {
   readonly text: string;
@@ -45,6 +45,14 @@ export async function runShellProcess(parent: Shell, spec: ProcessSpec): Promise
   });
   sh.fds = parent.fds.fork();
   sh.signal = parent.signal;
+  // Run from a forked shell (`bash -c ... &`, a pipeline stage), the new shell takes its pid,
+  // as an exec would: `kill $!` reaches it.
+  const takeover = parent.isSubshell ? parent.pid : undefined;
+  if (takeover !== undefined) {
+    parent.rt.shells.delete(sh.pid);
+    (sh as { pid: number }).pid = takeover;
+    parent.rt.shells.set(takeover, sh);
+  }
   sh.subshellLevel = 0;
   sh.umask = parent.umask;
   let status = 0;
@@ -53,6 +61,8 @@ export async function runShellProcess(parent: Shell, spec: ProcessSpec): Promise
     const kind: SourceKind = spec.mode;
     try {
       status = await runSource(sh, spec.text, { kind, name: spec.name, topLevel: true });
+      // Signals that arrived during the last command are handled before the shell ends.
+      if (sh.pendingSignals.length > 0) await deliverSignals(sh);
     } catch (error) {
       if (error instanceof ExitControl || error instanceof SignalControl || error instanceof ReturnControl)
         status = error.status;
@@ -63,6 +73,8 @@ export async function runShellProcess(parent: Shell, spec: ProcessSpec): Promise
   } finally {
     sh.fds.dispose();
     release();
+    if (takeover !== undefined) parent.rt.shells.set(takeover, parent);
+    else parent.rt.shells.delete(sh.pid);
   }
   return status;
 }

@@ -9,6 +9,7 @@ import { ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
 import type { Command, Script, Statement } from '../syntax/ast.js';
 import { startBackground } from './background.js';
+import { checkpoint } from './checkpoint.js';
 import { runCompound } from './compound.js';
 import { shellMessage } from './messages.js';
 import { runPipeline } from './pipeline.js';
@@ -24,6 +25,7 @@ export async function runScript(sh: Shell, script: Script): Promise<number> {
 export async function runStatement(sh: Shell, stmt: Statement): Promise<void> {
   if (stmt.background) {
     sh.line = stmt.line;
+    await checkpoint(sh);
     await startBackground(sh, stmt.command);
     sh.status = 0;
     return;
@@ -90,6 +92,7 @@ async function runAndOr(sh: Shell, cmd: Extract<Command, { type: 'andor' }>): Pr
 export async function afterLeaf(sh: Shell, status: number): Promise<void> {
   if (status === 0 || sh.errexitSuppressed > 0) return;
   sh.status = status;
-  if (sh.traps.has('ERR') && sh.inTrap !== 'ERR') await runTrap(sh, 'ERR');
+  const inFunction = sh.callStack.some((f) => f.name !== 'source');
+  if (sh.traps.has('ERR') && sh.inTrap !== 'ERR' && (!inFunction || sh.opts.o('errtrace'))) await runTrap(sh, 'ERR');
   if (sh.opts.o('errexit')) throw new ExitControl(status);
 }

@@ -45,15 +45,16 @@ export async function runSimple(sh: Shell, cmd: SimpleCommand): Promise<number> 
     if (sh.warnings.length > 0) await flushWarnings(sh);
   }
   sh.status = status;
+  sh.pipeStatus = [status];
   await afterLeaf(sh, status);
   return status;
 }
 
 async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
   sh.lastSubStatus = undefined;
+  if (sh.traps.has('DEBUG')) await runDebugTrap(sh);
   const { argv, decl } = await expandCommandWords(sh, cmd);
   if (argv.length === 0) return assignmentsOnly(sh, cmd);
-  if (sh.traps.has('DEBUG') && sh.inTrap === undefined) await runDebugTrap(sh);
   const name = argv[0] as string;
   const resolved = await resolveCommand(sh, name, argv);
   const trace = sh.opts.o('xtrace');

@@ -21,11 +21,14 @@ export interface SourceOptions {
   readonly name?: string;
   /** Catch an abandoned command here and go on with the next (a shell's top level). */
   readonly topLevel: boolean;
+  /** The line the text starts on (a trap's action keeps its command's line). */
+  readonly firstLine?: number | undefined;
 }
 
 /** Run `text`; resolves with the status of the last command (2 after a syntax error). */
 export async function runSource(sh: Shell, text: string, options: SourceOptions): Promise<number> {
   const parser = new Parser(text, {
+    firstLine: options.firstLine,
     alias: (name) => (sh.opts.s('expand_aliases') ? sh.aliases.get(name)?.value : undefined),
     extglob: () => sh.opts.s('extglob'),
     warn: (message) => {

@@ -4,9 +4,9 @@
  * the shell's next step; an untrapped one ends the shell with 128 + its number).
  * @module
  */
-import { ExitControl, SIGNALS, SignalControl } from '../runtime/control.js';
+import { ExitControl, ReturnControl, SIGNALS, SignalControl } from '../runtime/control.js';
 import type { Shell } from '../runtime/shell.js';
-import { runSource } from './source-loop.js';
+import { runSource, SyntaxAbort } from './source-loop.js';
 
 /** Run the trap for `name`; `$?` is restored afterwards (unless the trap exits). */
 export async function runTrap(sh: Shell, name: string): Promise<void> {
@@ -14,16 +14,25 @@ export async function runTrap(sh: Shell, name: string): Promise<void> {
   if (action === undefined || action === '') return;
   const saved = sh.status;
   const savedTrap = sh.inTrap;
+  const savedLine = sh.line;
   sh.inTrap = name;
   try {
-    await runSource(sh, action, { kind: 'eval', topLevel: false });
+    await runSource(sh, action, { kind: 'eval', topLevel: false, firstLine: sh.line });
+  } catch (error) {
+    // `return` in a trap outside any function just ends the trap; a broken trap ends itself.
+    if (error instanceof SyntaxAbort) return;
+    if (!(error instanceof ReturnControl) || sh.callStack.length > 0) throw error;
   } finally {
     sh.inTrap = savedTrap;
+    sh.line = savedLine;
   }
   sh.status = saved;
 }
 
+/** The `DEBUG` trap, before a command (not inside functions unless `set -T`). */
 export async function runDebugTrap(sh: Shell): Promise<void> {
+  if (!sh.traps.has('DEBUG') || sh.inTrap !== undefined) return;
+  if (!sh.opts.o('functrace') && sh.callStack.some((f) => f.name !== 'source')) return;
   await runTrap(sh, 'DEBUG');
 }
 
@@ -38,6 +47,7 @@ export async function runExitTrap(sh: Shell, status: number): Promise<number> {
     await runSource(sh, action, { kind: 'eval', topLevel: false });
   } catch (error) {
     if (error instanceof ExitControl) return error.status;
+    if (error instanceof SyntaxAbort) return status;
     throw error;
   } finally {
     sh.inTrap = undefined;

@@ -73,6 +73,8 @@ export interface Runtime {
    */
   checkTime(): void;
   readonly commands: ReadonlyMap<string, RegisteredCommand>;
+  /** Every live shell of the call by pid (`kill PID` reaches shells of nested processes too). */
+  readonly shells: Map<number, Shell>;
   /** Keep track of concurrent work (process substitutions) so the call can end it. */
   track(work: Promise<unknown>): void;
   /** The registered command living at this absolute path (`/usr/bin/grep`). */
@@ -132,6 +134,8 @@ export class Shell {
   fds: FdTable;
   /** Signal name (`EXIT`, `ERR`, `INT`, ...) → command; `''` ignores it. */
   traps: Map<string, string>;
+  /** The traps of the shell this subshell was forked from (`trap -p` shows them until one is set). */
+  parentTraps: Map<string, string> | undefined;
   jobs: JobTable;
   /** `$?` */
   status = 0;
@@ -213,6 +217,7 @@ export class Shell {
     this.pid = init.pid;
     this.rootPid = init.pid;
     this.signal = rt.signal;
+    rt.shells.set(init.pid, this);
   }
 
   /**
@@ -228,7 +233,15 @@ export class Shell {
     child.aliases = this.aliases.fork();
     child.opts = this.opts.copy();
     child.fds = this.fds.fork();
-    child.traps = new Map([...this.traps].filter(([, action]) => action === ''));
+    // Ignored signals stay ignored; ERR is inherited with `set -E`, DEBUG and RETURN with `set -T`.
+    child.traps = new Map(
+      [...this.traps].filter(
+        ([name, action]) =>
+          action === '' ||
+          (name === 'ERR' && this.opts.o('errtrace')) ||
+          ((name === 'DEBUG' || name === 'RETURN') && this.opts.o('functrace')),
+      ),
+    );
     child.jobs = jobs;
     child.pid = this.rt.nextPid();
     child.subshellLevel = this.subshellLevel + 1;
@@ -236,6 +249,8 @@ export class Shell {
     child.dirStack = [...this.dirStack];
     child.hashed = new Map(this.hashed);
     child.releaseProcess = release;
+    this.rt.shells.set(child.pid, child);
+    child.parentTraps = this.traps.size > 0 ? this.traps : this.parentTraps;
     child.isSubshell = true;
     child.isCommandSub = false;
     child.inTrap = undefined;
@@ -264,5 +279,6 @@ export class Shell {
     this.aliases.dispose();
     this.releaseProcess?.();
     this.releaseProcess = undefined;
+    if (this.rt.shells.get(this.pid) === this) this.rt.shells.delete(this.pid);
   }
 }
