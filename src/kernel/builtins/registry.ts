@@ -3,6 +3,7 @@
  * @module
  */
 import { alias, unalias } from './alias.js';
+import { compgen, complete, compopt } from './completion.js';
 import { declare, exportBuiltin, local, readonly, typeset, unset } from './declare.js';
 import { cd, dirs, popd, pushd, pwd } from './directories.js';
 import { echo } from './echo.js';
@@ -77,6 +78,9 @@ const ALL: readonly Builtin[] = [
   exportBuiltin,
   readonly,
   unset,
+  complete,
+  compgen,
+  compopt,
 ];
 
 export const BUILTINS: ReadonlyMap<string, Builtin> = new Map(ALL.map((b) => [b.name, b]));

@@ -28,6 +28,10 @@ export async function runBashCommand(
       i += 1;
       break;
     }
+    if (a === '--rcfile' || a === '--init-file') {
+      i += 1;
+      continue;
+    }
     if (a.startsWith('--')) {
       if (
         ['--norc', '--noprofile', '--posix', '--login', '--noediting', '--restricted', '--verbose'].includes(

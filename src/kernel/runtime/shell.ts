@@ -186,6 +186,8 @@ export class Shell {
   lastSubStatus: number | undefined;
   /** Warnings to print at the next step (raised where no output is at hand). */
   warnings: string[] = [];
+  /** `complete` specifications by command name. */
+  completions: Map<string, import('../builtins/completion.js').CompSpec> = new Map();
   /** `enable -n NAME` */
   disabledBuiltins: Set<string> = new Set();
   /** How the script was given: messages and `BASH_SOURCE` depend on it. */
@@ -259,6 +261,7 @@ export class Shell {
     child.procSubs = [];
     child.procSubTables = [];
     child.disabledBuiltins = new Set(this.disabledBuiltins);
+    child.completions = new Map(this.completions);
     if (child.subshellLevel > this.rt.limits.maxSubshellDepth) {
       child.dispose();
       throw limitReached(this.rt.limits, 'maxSubshellDepth');
