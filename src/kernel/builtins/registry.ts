@@ -12,6 +12,7 @@ import { exec } from './exec.js';
 import { breakBuiltin, continueBuiltin, exit, returnBuiltin, shift } from './flow.js';
 import { getopts } from './getopts.js';
 import { help } from './help.js';
+import { fc, history } from './history.js';
 import { builtin, command, enable, hash, type } from './introspect.js';
 import { bg, disown, fg, jobs, kill, wait } from './jobs.js';
 import { mapfile, readarray } from './mapfile.js';
@@ -81,6 +82,8 @@ const ALL: readonly Builtin[] = [
   complete,
   compgen,
   compopt,
+  history,
+  fc,
 ];
 
 export const BUILTINS: ReadonlyMap<string, Builtin> = new Map(ALL.map((b) => [b.name, b]));

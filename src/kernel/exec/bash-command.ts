@@ -22,6 +22,8 @@ export async function runBashCommand(
   let command: string | undefined;
   let i = 1;
   let fromStdin = false;
+  let interactive = false;
+  let rcfile: string | null | undefined;
   for (; i < argv.length; i += 1) {
     const a = argv[i] as string;
     if (a === '--' || a === '-') {
@@ -29,7 +31,12 @@ export async function runBashCommand(
       break;
     }
     if (a === '--rcfile' || a === '--init-file') {
+      rcfile = argv[i + 1] ?? null;
       i += 1;
+      continue;
+    }
+    if (a === '--norc') {
+      rcfile = null;
       continue;
     }
     if (a.startsWith('--')) {
@@ -54,7 +61,8 @@ export async function runBashCommand(
         const c = a[j] as string;
         if (c === 'c') command = '';
         else if (c === 's') fromStdin = true;
-        else if (c === 'i' || c === 'l' || c === 'r') continue;
+        else if (c === 'i') interactive = true;
+        else if (c === 'l' || c === 'r') continue;
         else if (c === 'o') {
           const opt = argv[i + 1];
           i += 1;
@@ -80,13 +88,14 @@ export async function runBashCommand(
   const setup = (child: Shell): void => {
     for (const [opt, on] of sets) child.opts.set.set(opt, on);
   };
+  const session = interactive ? { rcfile } : undefined;
   if (command !== undefined) {
     const text = rest[0];
     if (text === undefined) {
       await writeStderr(sh, `${name}: -c: option requires an argument\n`);
       return 2;
     }
-    return runShellProcess(sh, { text, arg0: rest[1] ?? name, args: rest.slice(2), mode: 'c', env, setup });
+    return runShellProcess(sh, { text, arg0: rest[1] ?? name, args: rest.slice(2), mode: 'c', env, setup, interactive: session });
   }
   if (rest.length > 0 && !fromStdin) {
     const script = rest[0] as string;
@@ -112,6 +121,9 @@ export async function runBashCommand(
       env,
       setup,
     });
+  }
+  if (interactive) {
+    return runShellProcess(sh, { text: undefined, arg0: name, args: rest, mode: 'stdin', env, setup, interactive: session });
   }
   // The script is standard input.
   const input = sh.fds.get(0);

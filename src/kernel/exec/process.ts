@@ -15,11 +15,13 @@ import { createShell } from '../runtime/init.js';
 import { JobTable } from '../runtime/jobs.js';
 import type { Shell } from '../runtime/shell.js';
 import { exportedEnv } from '../runtime/vars.js';
+import { runInteractive } from './interactive.js';
 import { runSource, type SourceKind } from './source-loop.js';
 import { deliverSignals, runExitTrap } from './trap.js';
 
 export interface ProcessSpec {
-  readonly text: string;
+  /** The script; `undefined` for an interactive shell reading commands from stdin. */
+  readonly text: string | undefined;
   readonly arg0: string;
   readonly args: readonly string[];
   readonly mode: 'c' | 'stdin' | 'file';
@@ -28,6 +30,8 @@ export interface ProcessSpec {
   readonly env?: ReadonlyMap<string, string> | undefined;
   /** Set options before it runs (`bash -e -x -c ...`). */
   readonly setup?: ((sh: Shell) => void) | undefined;
+  /** `bash -i`: an rc file first (`null`: none), prompts, history. */
+  readonly interactive?: { readonly rcfile: string | null | undefined } | undefined;
 }
 
 export async function runShellProcess(parent: Shell, spec: ProcessSpec): Promise<number> {
@@ -60,7 +64,8 @@ export async function runShellProcess(parent: Shell, spec: ProcessSpec): Promise
     spec.setup?.(sh);
     const kind: SourceKind = spec.mode;
     try {
-      status = await runSource(sh, spec.text, { kind, name: spec.name, topLevel: true });
+      if (spec.interactive !== undefined) status = await runInteractive(sh, spec.text, spec.interactive.rcfile);
+      else status = await runSource(sh, spec.text ?? '', { kind, name: spec.name, topLevel: true });
       // Signals that arrived during the last command are handled before the shell ends.
       if (sh.pendingSignals.length > 0) await deliverSignals(sh);
     } catch (error) {

@@ -51,7 +51,11 @@ export async function runCommand(sh: Shell, cmd: Command): Promise<number> {
       // Reported here, where the prefix still names the function and line it happened in.
       await shellMessage(sh, error.message);
       if (error.effect === 'discard') throw new DiscardControl(error.status);
-      if (error.effect === 'exit') throw new ExitControl(error.status);
+      if (error.effect === 'exit') {
+        // An interactive shell survives what ends a script (`set -u`, `${x?}`).
+        if (sh.interactive) throw new DiscardControl(error.status);
+        throw new ExitControl(error.status);
+      }
       return error.status;
     }
     if (error instanceof RangeError && /call stack/i.test(error.message)) {

@@ -8,6 +8,7 @@ import type { CommandSpec } from '../../commands/command.js';
 import type { Cooperate } from '../../commands/cooperate.js';
 import type { Filesystem } from '../../vfs/filesystem.js';
 import { type Budget, type KernelLimits, limitReached } from '../limits.js';
+import { History } from '../builtins/history.js';
 import { CowMap, type Shareable } from '../state/cow-map.js';
 import { VarStore } from '../state/variables.js';
 import type { FunctionDefinition } from '../syntax/ast.js';
@@ -186,6 +187,10 @@ export class Shell {
   lastSubStatus: number | undefined;
   /** Warnings to print at the next step (raised where no output is at hand). */
   warnings: string[] = [];
+  /** An interactive shell (`bash -i`): errors do not end it. */
+  interactive = false;
+  /** The command history. */
+  history: History = new History();
   /** `complete` specifications by command name. */
   completions: Map<string, import('../builtins/completion.js').CompSpec> = new Map();
   /** `enable -n NAME` */
@@ -262,6 +267,7 @@ export class Shell {
     child.procSubTables = [];
     child.disabledBuiltins = new Set(this.disabledBuiltins);
     child.completions = new Map(this.completions);
+    child.history = this.history.copy();
     if (child.subshellLevel > this.rt.limits.maxSubshellDepth) {
       child.dispose();
       throw limitReached(this.rt.limits, 'maxSubshellDepth');
