@@ -13,6 +13,7 @@ import { breakBuiltin, continueBuiltin, exit, returnBuiltin, shift } from './flo
 import { getopts } from './getopts.js';
 import { help } from './help.js';
 import { fc, history } from './history.js';
+import { ulimit } from './ulimit.js';
 import { builtin, command, enable, hash, type } from './introspect.js';
 import { bg, disown, fg, jobs, kill, wait } from './jobs.js';
 import { mapfile, readarray } from './mapfile.js';
@@ -84,6 +85,7 @@ const ALL: readonly Builtin[] = [
   compopt,
   history,
   fc,
+  ulimit,
 ];
 
 export const BUILTINS: ReadonlyMap<string, Builtin> = new Map(ALL.map((b) => [b.name, b]));

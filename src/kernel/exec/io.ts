@@ -27,6 +27,7 @@ export async function writeFd(sh: Shell, fd: number, data: string | Uint8Array):
     await f.write(bytes);
   } catch (error) {
     if (isBrokenPipe(error)) throw new SignalControl('SIGPIPE', 141);
+    if ((error as { code?: string }).code === 'EFBIG') throw new SignalControl('SIGXFSZ', 153);
     const code = (error as { code?: string }).code;
     if (code === 'ENOSPC') throw new WriteError('No space left on device');
     throw new WriteError(error instanceof Error ? error.message : String(error));

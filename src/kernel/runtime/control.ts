@@ -36,16 +36,7 @@ export class DiscardControl {
 /** A signal ended the shell: SIGPIPE (141), SIGTERM (143), SIGINT (130), SIGKILL (137). */
 export class SignalControl {
   constructor(
-    readonly signal:
-      | 'SIGPIPE'
-      | 'SIGTERM'
-      | 'SIGINT'
-      | 'SIGKILL'
-      | 'SIGHUP'
-      | 'SIGUSR1'
-      | 'SIGUSR2'
-      | 'SIGQUIT'
-      | 'SIGALRM',
+    readonly signal: string,
     readonly status: number,
   ) {}
 }

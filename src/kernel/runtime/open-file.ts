@@ -148,11 +148,15 @@ export class WriterFile extends OpenFile {
 
 /** A file of the virtual filesystem, open for reading, writing or both. */
 export class VfsOpenFile extends OpenFile {
+  private written = 0;
+
   constructor(
     private readonly fileHandle: VfsFileHandle,
     path: string,
     readable: boolean,
     writable: boolean,
+    /** `ulimit -f` in bytes: a write past it fails with `EFBIG` (the writer gets SIGXFSZ). */
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
   ) {
     super(readable, writable, path);
   }
@@ -167,6 +171,10 @@ export class VfsOpenFile extends OpenFile {
   }
 
   protected override writeUnderlying(bytes: Uint8Array): Promise<void> {
+    if (this.written + bytes.length > this.maxBytes) {
+      return Promise.reject(Object.assign(new Error('File too large'), { code: 'EFBIG' }));
+    }
+    this.written += bytes.length;
     return this.fileHandle.write(bytes);
   }
 

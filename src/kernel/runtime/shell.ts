@@ -9,6 +9,7 @@ import type { Cooperate } from '../../commands/cooperate.js';
 import type { Filesystem } from '../../vfs/filesystem.js';
 import { type Budget, type KernelLimits, limitReached } from '../limits.js';
 import { History } from '../builtins/history.js';
+import { ResourceLimits } from '../builtins/ulimit.js';
 import { CowMap, type Shareable } from '../state/cow-map.js';
 import { VarStore } from '../state/variables.js';
 import type { FunctionDefinition } from '../syntax/ast.js';
@@ -189,6 +190,8 @@ export class Shell {
   warnings: string[] = [];
   /** An interactive shell (`bash -i`): errors do not end it. */
   interactive = false;
+  /** `ulimit`'s resource limits. */
+  limitsTable: ResourceLimits = new ResourceLimits();
   /** The command history. */
   history: History = new History();
   /** `complete` specifications by command name. */
@@ -268,6 +271,7 @@ export class Shell {
     child.disabledBuiltins = new Set(this.disabledBuiltins);
     child.completions = new Map(this.completions);
     child.history = this.history.copy();
+    child.limitsTable = this.limitsTable.copy();
     if (child.subshellLevel > this.rt.limits.maxSubshellDepth) {
       child.dispose();
       throw limitReached(this.rt.limits, 'maxSubshellDepth');
