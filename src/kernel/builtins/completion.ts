@@ -4,13 +4,14 @@
  * `-F` functions, `-C` commands, filtered by `-X`, with `-P`/`-S`), and `compopt`.
  * @module
  */
-import { expandToString } from '../expand/expand.js';
-import { Pattern } from '../expand/pattern.js';
-import { compareBytes, expandPathname } from '../expand/pathname.js';
+
 import { callFunction } from '../exec/dispatch.js';
 import { KEYWORDS } from '../exec/lookup.js';
 import { runSource, SyntaxAbort } from '../exec/source-loop.js';
 import { commandSubstitution } from '../exec/substitution.js';
+import { expandToString } from '../expand/expand.js';
+import { compareBytes, expandPathname } from '../expand/pathname.js';
+import { Pattern } from '../expand/pattern.js';
 import { DiscardControl } from '../runtime/control.js';
 import { SET_OPTIONS, SHOPT_OPTIONS } from '../runtime/options.js';
 import { resolvePath } from '../runtime/paths.js';
@@ -81,7 +82,16 @@ const ACTIONS = new Set([
   'variable',
 ]);
 
-const COMP_OPTIONS = new Set(['bashdefault', 'default', 'dirnames', 'filenames', 'noquote', 'nosort', 'nospace', 'plusdirs']);
+const COMP_OPTIONS = new Set([
+  'bashdefault',
+  'default',
+  'dirnames',
+  'filenames',
+  'noquote',
+  'nosort',
+  'nospace',
+  'plusdirs',
+]);
 
 const COMPGEN_USAGE =
   'compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [word]';
@@ -198,7 +208,12 @@ export const complete: Builtin = {
     const parsed = await parseSpec(sh, 'complete', argv.slice(1));
     if (typeof parsed === 'number') return parsed;
     const { spec, flags, rest } = parsed;
-    const names = [...rest, ...(flags.has('D') ? ['-D'] : []), ...(flags.has('E') ? ['-E'] : []), ...(flags.has('I') ? ['-I'] : [])];
+    const names = [
+      ...rest,
+      ...(flags.has('D') ? ['-D'] : []),
+      ...(flags.has('E') ? ['-E'] : []),
+      ...(flags.has('I') ? ['-I'] : []),
+    ];
     const hasSpec = spec.actions.length > 0 || spec.options.length > 0 || Object.keys(spec).length > 2;
     if (flags.has('r')) {
       if (names.length === 0) sh.completions.clear();
@@ -245,7 +260,9 @@ export const compopt: Builtin = {
         }
       }
     }
-    const named = args.filter((a, i) => !a.startsWith('-') && !a.startsWith('+') && args[i - 1] !== '-o' && args[i - 1] !== '+o');
+    const named = args.filter(
+      (a, i) => !a.startsWith('-') && !a.startsWith('+') && args[i - 1] !== '-o' && args[i - 1] !== '+o',
+    );
     if (named.length === 0) {
       await complain(sh, 'compopt', 'not currently executing completion function');
       return 1;
@@ -266,7 +283,12 @@ export const compgen: Builtin = {
     try {
       matches = await generate(sh, parsed.spec, word);
     } catch (error) {
-      if (error instanceof DiscardControl || error instanceof SyntaxAbort || error instanceof ShellSyntaxError) return 1;
+      if (
+        error instanceof DiscardControl ||
+        error instanceof SyntaxAbort ||
+        error instanceof ShellSyntaxError
+      )
+        return 1;
       throw error;
     }
     if (matches.length === 0) return 1;
@@ -282,7 +304,8 @@ async function generate(sh: Shell, spec: CompSpec, word: string): Promise<string
   if (spec.options.includes('default') || spec.options.includes('bashdefault')) {
     out.push(...(await files(sh, word, false)));
   }
-  if (spec.options.includes('dirnames') || spec.options.includes('plusdirs')) out.push(...(await files(sh, word, true)));
+  if (spec.options.includes('dirnames') || spec.options.includes('plusdirs'))
+    out.push(...(await files(sh, word, true)));
   if (spec.glob !== undefined) {
     out.push(...(await expandPathname(sh.rt.fs, sh.cwd, spec.glob, globOptions(sh), sh.rt.cooperate)));
   }
@@ -334,7 +357,11 @@ async function actionMatches(sh: Shell, action: string, word: string): Promise<s
     case 'arrayvar':
       return sorted(sh.vars.names().filter((n) => lookup(sh, n)?.variable.value instanceof IndexedArray));
     case 'export':
-      return sorted(sh.vars.names().filter((n) => (sh.vars.find(n)?.variable.attrs ?? 0) & ATTR_EXPORT && exportedEnv(sh).has(n)));
+      return sorted(
+        sh.vars
+          .names()
+          .filter((n) => (sh.vars.find(n)?.variable.attrs ?? 0) & ATTR_EXPORT && exportedEnv(sh).has(n)),
+      );
     case 'setopt':
       return sorted(SET_OPTIONS.map((o) => o[0]).filter((n) => n !== 'trash'));
     case 'shopt':
@@ -363,14 +390,20 @@ async function actionMatches(sh: Shell, action: string, word: string): Promise<s
     case 'directory':
       return files(sh, word, true);
     case 'command': {
-      const names = new Set<string>([...sh.aliases.keys(), ...BUILTINS.keys(), ...sh.functions.keys(), ...KEYWORDS]);
+      const names = new Set<string>([
+        ...sh.aliases.keys(),
+        ...BUILTINS.keys(),
+        ...sh.functions.keys(),
+        ...KEYWORDS,
+      ]);
       for (const dir of (getVar(sh, 'PATH') ?? '').split(':')) {
         try {
           for (const e of await sh.rt.fs.readdir(resolvePath(sh.cwd, dir || '.'))) names.add(e.name);
         } catch {
           // no such directory
         }
-        for (const c of sh.rt.commands.values()) if (c.paths.some((p) => p.startsWith(`${dir}/`))) names.add(c.spec.name);
+        for (const c of sh.rt.commands.values())
+          if (c.paths.some((p) => p.startsWith(`${dir}/`))) names.add(c.spec.name);
       }
       return sorted(names);
     }
@@ -410,7 +443,10 @@ async function files(sh: Shell, word: string, dirsOnly: boolean): Promise<string
 
 /** `-W wordlist`: expanded (parameters, command substitution), then split by IFS (`\\` quotes). */
 async function wordlist(sh: Shell, text: string): Promise<string[]> {
-  const expanded = await expandToString(sh, parseHereDocBody(new Parser(text, { extglob: () => sh.opts.s('extglob') })));
+  const expanded = await expandToString(
+    sh,
+    parseHereDocBody(new Parser(text, { extglob: () => sh.opts.s('extglob') })),
+  );
   const ifs = getVar(sh, 'IFS') ?? ' \t\n';
   const out: string[] = [];
   let cur = '';

@@ -81,7 +81,13 @@ export const history: Builtin = {
     }
     if (first === '-p') {
       h.entries.pop();
-      await print(sh, args.slice(1).map((a) => `${a}\n`).join(''));
+      await print(
+        sh,
+        args
+          .slice(1)
+          .map((a) => `${a}\n`)
+          .join(''),
+      );
       return 0;
     }
     if (first === '-a' || first === '-w' || first === '-r' || first === '-n') {
@@ -108,7 +114,11 @@ export const history: Builtin = {
     }
     if (first !== undefined && first.startsWith('-') && first !== '--') {
       await complain(sh, 'history', `${first.slice(0, 2)}: invalid option`);
-      await usageLine(sh, 'history', 'history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]');
+      await usageLine(
+        sh,
+        'history',
+        'history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]',
+      );
       return 2;
     }
     const count = first === undefined ? h.entries.length : Number.parseInt(first, 10);
@@ -118,7 +128,8 @@ export const history: Builtin = {
     }
     const start = Math.max(0, h.entries.length - count);
     let out = '';
-    for (let i = start; i < h.entries.length; i += 1) out += `${String(i + 1).padStart(5)}  ${h.entries[i]}\n`;
+    for (let i = start; i < h.entries.length; i += 1)
+      out += `${String(i + 1).padStart(5)}  ${h.entries[i]}\n`;
     await print(sh, out);
     return 0;
   },
@@ -131,7 +142,10 @@ export const fc: Builtin = {
   async run({ sh, argv }) {
     const h = sh.history;
     // The `fc` command itself is not part of what it lists or re-runs.
-    const current = h.entries.length > 0 && /^\s*fc\b/.test(h.entries[h.entries.length - 1] as string) ? h.entries.pop() : undefined;
+    const current =
+      h.entries.length > 0 && /^\s*fc\b/.test(h.entries[h.entries.length - 1] as string)
+        ? h.entries.pop()
+        : undefined;
     try {
       let list = false;
       let numbers = true;

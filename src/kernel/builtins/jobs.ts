@@ -232,7 +232,11 @@ export const kill: Builtin = {
     let status = 0;
     for (const t of targets) {
       const target = /^[0-9]+$/.test(t) ? sh.rt.shells.get(Number(t)) : undefined;
-      if (target !== undefined && target.jobs.byPid(Number(t)) === undefined && sh.jobs.byPid(Number(t)) === undefined) {
+      if (
+        target !== undefined &&
+        target.jobs.byPid(Number(t)) === undefined &&
+        sh.jobs.byPid(Number(t)) === undefined
+      ) {
         // A shell of this kernel (this one, or one of a nested process): deliver at its next step.
         if (signal !== 'EXIT') target.pendingSignals.push(signal);
         continue;

@@ -13,7 +13,6 @@ import { breakBuiltin, continueBuiltin, exit, returnBuiltin, shift } from './flo
 import { getopts } from './getopts.js';
 import { help } from './help.js';
 import { fc, history } from './history.js';
-import { ulimit } from './ulimit.js';
 import { builtin, command, enable, hash, type } from './introspect.js';
 import { bg, disown, fg, jobs, kill, wait } from './jobs.js';
 import { mapfile, readarray } from './mapfile.js';
@@ -26,6 +25,7 @@ import { bracket, test } from './test.js';
 import { trap } from './trap.js';
 import { colon, falseBuiltin, trueBuiltin } from './true-false.js';
 import type { Builtin } from './types.js';
+import { ulimit } from './ulimit.js';
 
 const ALL: readonly Builtin[] = [
   colon,

@@ -63,7 +63,10 @@ export const trap: Builtin = {
     }
     let action: string | undefined = args[0];
     let specs = args.slice(1);
-    if (specs.length === 0 || (signalName(action as string) !== undefined && /^[0-9]+$/.test(action as string))) {
+    if (
+      specs.length === 0 ||
+      (signalName(action as string) !== undefined && /^[0-9]+$/.test(action as string))
+    ) {
       // `trap INT` / `trap 0 1`: reset those signals.
       specs = args;
       action = undefined;

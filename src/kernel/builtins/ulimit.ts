@@ -106,7 +106,10 @@ export const ulimit: Builtin = {
         const label = r.unit === '' ? `(-${r.letter})` : `(${r.unit}, -${r.letter})`;
         out += `${r.text.padEnd(27)} ${label.padStart(17)} ${show((hard ? limits.hard : limits.soft).get(r.letter))}\n`;
       }
-      await print(sh, out.replace(/ +\(/g, (m) => m));
+      await print(
+        sh,
+        out.replace(/ +\(/g, (m) => m),
+      );
       return 0;
     }
     const which = letters.length === 0 ? ['f'] : letters;
@@ -137,7 +140,11 @@ export const ulimit: Builtin = {
         await complain(sh, 'ulimit', `${describe(letter)}: cannot modify limit: Invalid argument`);
         return 1;
       }
-      if (hard && sh.rt.identity.uid !== 0 && (hardNow === 'unlimited' ? false : limit === 'unlimited' || limit > hardNow)) {
+      if (
+        hard &&
+        sh.rt.identity.uid !== 0 &&
+        (hardNow === 'unlimited' ? false : limit === 'unlimited' || limit > hardNow)
+      ) {
         await complain(sh, 'ulimit', `${describe(letter)}: cannot modify limit: Operation not permitted`);
         return 1;
       }

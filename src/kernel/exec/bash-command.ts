@@ -95,7 +95,15 @@ export async function runBashCommand(
       await writeStderr(sh, `${name}: -c: option requires an argument\n`);
       return 2;
     }
-    return runShellProcess(sh, { text, arg0: rest[1] ?? name, args: rest.slice(2), mode: 'c', env, setup, interactive: session });
+    return runShellProcess(sh, {
+      text,
+      arg0: rest[1] ?? name,
+      args: rest.slice(2),
+      mode: 'c',
+      env,
+      setup,
+      interactive: session,
+    });
   }
   if (rest.length > 0 && !fromStdin) {
     const script = rest[0] as string;
@@ -123,7 +131,15 @@ export async function runBashCommand(
     });
   }
   if (interactive) {
-    return runShellProcess(sh, { text: undefined, arg0: name, args: rest, mode: 'stdin', env, setup, interactive: session });
+    return runShellProcess(sh, {
+      text: undefined,
+      arg0: name,
+      args: rest,
+      mode: 'stdin',
+      env,
+      setup,
+      interactive: session,
+    });
   }
   // The script is standard input.
   const input = sh.fds.get(0);

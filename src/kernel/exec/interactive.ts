@@ -19,7 +19,11 @@ import { writeStderr } from './messages.js';
 import { readUntil } from './read-input.js';
 import { runSource, SyntaxAbort } from './source-loop.js';
 
-export async function runInteractive(sh: Shell, command: string | undefined, rcfile: string | null | undefined): Promise<number> {
+export async function runInteractive(
+  sh: Shell,
+  command: string | undefined,
+  rcfile: string | null | undefined,
+): Promise<number> {
   sh.interactive = true;
   sh.opts.invocation = command === undefined ? 'is' : 'ic';
   sh.opts.set.set('history', true);
@@ -45,7 +49,8 @@ async function runRcFile(sh: Shell, path: string, explicit: boolean): Promise<vo
   try {
     text = decodeBytes(await sh.rt.fs.readFile(resolvePath(sh.cwd, path)));
   } catch {
-    if (explicit && path !== '/dev/null') await writeStderr(sh, `${sh.arg0}: ${path}: No such file or directory\n`);
+    if (explicit && path !== '/dev/null')
+      await writeStderr(sh, `${sh.arg0}: ${path}: No such file or directory\n`);
     return;
   }
   const saved = sh.source;
@@ -112,7 +117,9 @@ function incomplete(sh: Shell, text: string): boolean {
     new Parser(text, { extglob: () => sh.opts.s('extglob') }).parseAll();
     return false;
   } catch (error) {
-    return error instanceof ShellSyntaxError && (error.kind === 'unexpected-eof' || error.kind === 'unmatched');
+    return (
+      error instanceof ShellSyntaxError && (error.kind === 'unexpected-eof' || error.kind === 'unmatched')
+    );
   }
 }
 
@@ -136,7 +143,9 @@ async function saveHistory(sh: Shell): Promise<void> {
   const fresh = sh.history.entries.slice(sh.history.saved);
   if (fresh.length === 0) return;
   try {
-    await sh.rt.fs.writeFile(resolvePath(sh.cwd, file), encodeText(fresh.map((l) => `${l}\n`).join('')), { mode: 'append' });
+    await sh.rt.fs.writeFile(resolvePath(sh.cwd, file), encodeText(fresh.map((l) => `${l}\n`).join('')), {
+      mode: 'append',
+    });
     sh.history.saved = sh.history.entries.length;
   } catch {
     // the history file cannot be written: bash says nothing either

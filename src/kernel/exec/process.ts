@@ -64,7 +64,8 @@ export async function runShellProcess(parent: Shell, spec: ProcessSpec): Promise
     spec.setup?.(sh);
     const kind: SourceKind = spec.mode;
     try {
-      if (spec.interactive !== undefined) status = await runInteractive(sh, spec.text, spec.interactive.rcfile);
+      if (spec.interactive !== undefined)
+        status = await runInteractive(sh, spec.text, spec.interactive.rcfile);
       else status = await runSource(sh, spec.text ?? '', { kind, name: spec.name, topLevel: true });
       // Signals that arrived during the last command are handled before the shell ends.
       if (sh.pendingSignals.length > 0) await deliverSignals(sh);

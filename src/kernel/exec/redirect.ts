@@ -185,7 +185,13 @@ export async function openPath(sh: Shell, target: string, mode: OpenMode): Promi
       append: mode === 'append',
       mode: 0o666 & ~sh.umask,
     });
-    return new VfsOpenFile(handle, path, mode === 'read' || mode === 'readwrite', mode !== 'read', sh.limitsTable.fileSizeBytes());
+    return new VfsOpenFile(
+      handle,
+      path,
+      mode === 'read' || mode === 'readwrite',
+      mode !== 'read',
+      sh.limitsTable.fileSizeBytes(),
+    );
   } catch (error) {
     if (error instanceof ShellError) throw error;
     if (isVfsError(error)) throw new ShellError(`${target}: ${describeVfsCode(error.code)}`);

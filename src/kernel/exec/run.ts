@@ -97,6 +97,7 @@ export async function afterLeaf(sh: Shell, status: number): Promise<void> {
   if (status === 0 || sh.errexitSuppressed > 0) return;
   sh.status = status;
   const inFunction = sh.callStack.some((f) => f.name !== 'source');
-  if (sh.traps.has('ERR') && sh.inTrap !== 'ERR' && (!inFunction || sh.opts.o('errtrace'))) await runTrap(sh, 'ERR');
+  if (sh.traps.has('ERR') && sh.inTrap !== 'ERR' && (!inFunction || sh.opts.o('errtrace')))
+    await runTrap(sh, 'ERR');
   if (sh.opts.o('errexit')) throw new ExitControl(status);
 }

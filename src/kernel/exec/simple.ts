@@ -59,7 +59,11 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
   const resolved = await resolveCommand(sh, name, argv);
   const trace = sh.opts.o('xtrace');
   // `exec` without a command: the redirections stay.
-  if (resolved.kind === 'builtin' && name === 'exec' && (argv.length === 1 || (argv.length === 2 && argv[1] === '--'))) {
+  if (
+    resolved.kind === 'builtin' &&
+    name === 'exec' &&
+    (argv.length === 1 || (argv.length === 2 && argv[1] === '--'))
+  ) {
     if (trace) await traceCommand(sh, argv);
     await applyRedirects(sh, cmd.redirects, sh.fds, true);
     if (cmd.assignments.length > 0) await assignAll(sh, cmd.assignments, {});

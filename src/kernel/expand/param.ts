@@ -35,7 +35,7 @@ import {
 } from '../state/variables.js';
 import type { ParamPart, Word } from '../syntax/ast.js';
 import { Parser } from '../syntax/parser.js';
-import { parseArithText } from '../syntax/word-parser.js';
+import { parseArithText, parseHereDocBody } from '../syntax/word-parser.js';
 import { decodeEscapes } from './escapes.js';
 import { expandPieces, expandReplacement, expandToPattern, expandToString } from './expand.js';
 import { Pattern } from './pattern.js';
@@ -161,7 +161,7 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
       return listPieces(sh, sliceList(sh, p, value, offset, length), value.star, inDq);
     }
     case 'transform':
-      value = transform(sh, p, value, op.op);
+      value = op.op === 'P' ? await promptValue(sh, value) : transform(sh, p, value, op.op);
       if (value.kind === 'scalar') return scalarPieces(value.value ?? '', inDq);
       return listPieces(sh, value.values, value.star, inDq);
   }
@@ -396,6 +396,20 @@ function sliceList(
   const start = offset < 0 ? values.length + offset : offset;
   if (start < 0) return [];
   return values.slice(start, length === undefined ? undefined : start + length);
+}
+
+/** `${x@P}`: prompt escapes, then (`promptvars`) parameter and command expansion. */
+async function promptValue(sh: Shell, value: Value): Promise<Value> {
+  const one = async (s: string): Promise<string> => {
+    const decoded = expandPrompt(sh, s);
+    if (!sh.opts.s('promptvars') || !/[$`]/.test(decoded)) return decoded;
+    return expandToString(sh, parseHereDocBody(new Parser(decoded)));
+  };
+  if (value.kind === 'scalar')
+    return { kind: 'scalar', value: value.value === undefined ? undefined : await one(value.value) };
+  const values: string[] = [];
+  for (const v of value.values) values.push(await one(v));
+  return { kind: 'list', values, star: value.star };
 }
 
 function transform(sh: Shell, p: ParamPart, value: Value, op: string): Value {

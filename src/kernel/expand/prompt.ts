@@ -6,6 +6,7 @@
 import type { Shell } from '../runtime/shell.js';
 import { getVar } from '../runtime/vars.js';
 import { byteChar } from '../syntax/word-parser.js';
+import { strftime } from '../text/strftime.js';
 
 export function expandPrompt(sh: Shell, s: string): string {
   let out = '';
@@ -83,8 +84,10 @@ export function expandPrompt(sh: Shell, s: string): string {
         out += 'tty';
         break;
       case '!':
+        out += String(sh.history.entries.length + 1);
+        break;
       case '#':
-        out += '1';
+        out += String(sh.rt.budget.commands);
         break;
       case 't':
         out += `${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}`;
@@ -98,6 +101,15 @@ export function expandPrompt(sh: Shell, s: string): string {
       case 'A':
         out += `${pad(now.getHours())}:${pad(now.getMinutes())}`;
         break;
+      case 'D': {
+        const close = s.indexOf('}', i + 1);
+        if (s[i + 1] === '{' && close !== -1) {
+          const format = s.slice(i + 2, close);
+          out += strftime(format === '' ? '%X' : format, sh.rt.now(), getVar(sh, 'TZ'));
+          i = close;
+        } else out += '\\D';
+        break;
+      }
       case 'd': {
         const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
         const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -7,9 +7,9 @@
 import type { CommandSpec } from '../../commands/command.js';
 import type { Cooperate } from '../../commands/cooperate.js';
 import type { Filesystem } from '../../vfs/filesystem.js';
-import { type Budget, type KernelLimits, limitReached } from '../limits.js';
 import { History } from '../builtins/history.js';
 import { ResourceLimits } from '../builtins/ulimit.js';
+import { type Budget, type KernelLimits, limitReached } from '../limits.js';
 import { CowMap, type Shareable } from '../state/cow-map.js';
 import { VarStore } from '../state/variables.js';
 import type { FunctionDefinition } from '../syntax/ast.js';
