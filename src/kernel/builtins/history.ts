@@ -112,7 +112,7 @@ export const history: Builtin = {
       h.saved = h.entries.length;
       return 0;
     }
-    if (first !== undefined && first.startsWith('-') && first !== '--') {
+    if (first?.startsWith('-') && first !== '--') {
       await complain(sh, 'history', `${first.slice(0, 2)}: invalid option`);
       await usageLine(
         sh,
