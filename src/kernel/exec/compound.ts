@@ -15,7 +15,7 @@ import { setVar } from '../runtime/vars.js';
 import type { ArithCommand, Command, CondCommand, Redirect, Script, Word } from '../syntax/ast.js';
 import { startBackground } from './background.js';
 import { checkpoint } from './checkpoint.js';
-import { evaluateCond } from './cond.js';
+import { CondRegexError, evaluateCond } from './cond.js';
 import { shellMessage } from './messages.js';
 import { applyRedirects } from './redirect.js';
 import { afterLeaf, runCommand, runScript } from './run.js';
@@ -297,6 +297,7 @@ async function condCommand(sh: Shell, cmd: CondCommand): Promise<number> {
       await shellMessage(sh, `[[: ${error.message}`);
       return 1;
     }
+    if (error instanceof CondRegexError) return 2;
     throw error;
   }
 }

@@ -4,15 +4,16 @@
  * arithmetic expressions, and the file tests of `test`.
  * @module
  */
+
+import { compileRegex, type Regex, RegexBudgetError, RegexSyntaxError } from '../../regex/index.js';
 import { expandToPattern, expandToRegex, expandToString } from '../expand/expand.js';
 import { Pattern } from '../expand/pattern.js';
 import { arithRaw } from '../runtime/arith-scope.js';
 import type { Shell } from '../runtime/shell.js';
-import { assignArray, lookup, rawKey, unsetVar } from '../runtime/vars.js';
+import { assignArray, lookup, rawKey } from '../runtime/vars.js';
 import { AssocArray, IndexedArray } from '../state/arrays.js';
 import { ATTR_NAMEREF } from '../state/variables.js';
 import type { CondNode } from '../syntax/ast.js';
-import { compileEre, EreError } from './ere.js';
 import { compareStrings, FILE_UNARY, fileCompare, fileTest } from './file-tests.js';
 import { shellMessage } from './messages.js';
 import { traceText } from './xtrace.js';
@@ -156,26 +157,48 @@ function isSet(sh: Shell, operand: string): boolean {
   return index === 0 && value !== undefined;
 }
 
+/** `[[ =~ ]]` with a malformed pattern: the test's status is 2. */
+export class CondRegexError extends Error {}
+
+const regexCache = new Map<string, Regex>();
+
+function compileCondRegex(pattern: string, nocase: boolean): Regex {
+  const key = `${nocase ? 'i' : '-'}${pattern}`;
+  let re = regexCache.get(key);
+  if (re === undefined) {
+    re = compileRegex(pattern, { syntax: 'ere', dialect: 'posix', ignoreCase: nocase });
+    if (regexCache.size > 256) regexCache.clear();
+    regexCache.set(key, re);
+  }
+  return re;
+}
+
 async function regexMatch(sh: Shell, text: string, regex: string): Promise<boolean> {
-  let re: ReturnType<typeof compileEre>;
+  let re: Regex;
   try {
-    re = compileEre(regex, sh.opts.s('nocasematch'));
+    re = compileCondRegex(regex, sh.opts.s('nocasematch'));
   } catch (error) {
-    if (error instanceof EreError) {
+    if (error instanceof RegexSyntaxError) throw new CondRegexError(error.message);
+    throw error;
+  }
+  let m: ReturnType<Regex['exec']>;
+  try {
+    m = re.exec(text);
+  } catch (error) {
+    if (error instanceof RegexBudgetError) {
       await shellMessage(sh, `[[: ${error.message}`);
-      return false;
+      throw new CondRegexError(error.message);
     }
     throw error;
   }
-  const m = re.exec(text);
   if (m === null) {
-    unsetVar(sh, 'BASH_REMATCH');
+    assignArray(sh, 'BASH_REMATCH', []);
     return false;
   }
-  assignArray(
-    sh,
-    'BASH_REMATCH',
-    m.map((g) => ({ value: g ?? '' })),
-  );
+  const groups: { value: string }[] = [];
+  for (let n = 0; n <= re.groupCount; n += 1) {
+    groups.push({ value: n === 0 ? text.slice(m.start, m.end) : (re.group(m, text, n) ?? '') });
+  }
+  assignArray(sh, 'BASH_REMATCH', groups);
   return true;
 }
