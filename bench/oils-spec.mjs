@@ -2,23 +2,25 @@
 // rates per file and in total, and for each failure whether a missing command explains it.
 //
 //   node bench/oils-spec.mjs [--file NAME]... [--case FILE#N] [--verbose] [--json OUT] [--failures]
+//                            [--host-commands] [--write-ratchet]
 //
 // The kernel and a memory filesystem come from the built package (dist/), or from the modules
 // named by BERTH_KERNEL_MODULE and BERTH_MEMFS_MODULE.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compatDir, readRatchet } from './compat/suites.mjs';
 import { oilsHelpers } from './support/oils-helpers.mjs';
+import { HELPERS, runOilsCase, specFiles } from './support/oils-run.mjs';
 import { caseId, grade, gradedSpecFiles } from './support/oils-spec.mjs';
 
 process.on('unhandledRejection', (e) => {
   console.error('UNHANDLED', e?.stack ?? e);
 });
 const here = dirname(fileURLToPath(import.meta.url));
-export const OILS_ROOT =
-  process.env.BERTH_OILS_ROOT ?? join(here, '..', '..', '..', 'shared', 'compat', 'oils');
-const VIRTUAL_ROOT = '/oils';
-const HELPERS = ['argv.py', 'printenv.py', 'stdout_stderr.py', 'read_from_fd.py'];
+export const OILS_ROOT = process.env.BERTH_OILS_ROOT ?? join(compatDir(join(here, '..')), 'oils');
+/** The committed list of the cases the kernel passes (test/kernel/oils-ratchet.test.ts keeps it). */
+export const RATCHET = join(here, 'compat', 'oils.passing.txt');
 
 export const title = 'Oils spec tests through the kernel (graded as bash)';
 
@@ -30,22 +32,6 @@ async function load() {
   const text = await import(join(dirname(kernelModule), '..', 'commands', 'byte-text.js'));
   const createFs = (files) => m.createMemoryFilesystem({ files });
   return { createKernel: k.createKernel, encodeText: text.encodeText, createFs };
-}
-
-/** The spec's helper and data files, read once, seeded into each case's filesystem. */
-function specFiles(root) {
-  const files = {};
-  const walk = (dir) => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      const st = statSync(p);
-      if (st.isDirectory()) walk(p);
-      else files[`${VIRTUAL_ROOT}/${relative(root, p)}`] = { data: readFileSync(p), mode: st.mode & 0o777 };
-    }
-  };
-  walk(join(root, 'spec', 'bin'));
-  walk(join(root, 'spec', 'testdata'));
-  return files;
 }
 
 /**
@@ -95,34 +81,7 @@ async function runCaseOnHost(env, kase, options) {
 /** Run one case; resolves with the outcome and its grade. */
 export async function runCase(env, kase, options = {}) {
   if (options.hostCommands) return runCaseOnHost(env, kase, options);
-  const { createKernel, encodeText, createFs } = env;
-  const tmp = '/tmp/oils-case';
-  const seed = { [tmp]: { type: 'directory' } };
-  for (const [path, f] of Object.entries(env.files)) seed[path] = { content: f.data, mode: f.mode };
-  const fs = createFs(seed);
-  const kernel = createKernel({
-    fs,
-    cwd: tmp,
-    scriptMode: 'stdin',
-    env: {
-      PATH: `${VIRTUAL_ROOT}/spec/bin:/usr/local/bin:/usr/bin:/bin`,
-      LC_ALL: 'C.UTF-8',
-      SH: 'bash',
-      TMP: tmp,
-      REPO_ROOT: VIRTUAL_ROOT,
-    },
-  });
-  const helpers = oilsHelpers(encodeText);
-  for (const name of HELPERS)
-    kernel.defineCommand(name, helpers[name], { paths: [`${VIRTUAL_ROOT}/spec/bin/${name}`] });
-  const r = await kernel.exec(kase.code, { timeoutMs: options.timeoutMs ?? 10_000 });
-  const decode = (bytes, text) => (bytes === null ? text : Buffer.from(bytes).toString('utf8'));
-  const outcome = {
-    stdout: decode(r.stdoutBytes, r.stdout),
-    stderr: decode(r.stderrBytes, r.stderr),
-    status: r.exitCode ?? 128,
-  };
-  return { outcome, result: grade(kase, outcome) };
+  return runOilsCase(env, kase, options);
 }
 
 /** Commands the case asked for that the kernel lacks (but bash's system has). */
@@ -210,6 +169,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   let verbose = false;
   let showFailures = false;
   let hostCommands = false;
+  let writeRatchet = false;
   for (let i = 0; i < args.length; i += 1) {
     if (args[i] === '--file') files.push(args[++i]);
     else if (args[i] === '--case') only.push(args[++i]);
@@ -217,6 +177,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     else if (args[i] === '--verbose') verbose = true;
     else if (args[i] === '--failures') showFailures = true;
     else if (args[i] === '--host-commands') hostCommands = true;
+    else if (args[i] === '--write-ratchet') writeRatchet = true;
   }
   const r = await runAll({
     files: files.length ? files : undefined,
@@ -248,4 +209,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     }
   }
   if (json) writeFileSync(json, JSON.stringify(r, null, 1));
+  if (writeRatchet) {
+    if (hostCommands || files.length || only.length) throw new Error('--write-ratchet needs a full pure run');
+    // A case joins the list only when it passes twice (no timing luck in the ratchet).
+    const again = await runAll({ only: r.passing });
+    const kept = new Set(again.passing);
+    const before = existsSync(RATCHET) ? readRatchet(RATCHET) : [];
+    const lost = before.filter((id) => !kept.has(id));
+    writeFileSync(RATCHET, `${r.passing.filter((id) => kept.has(id)).join('\n')}\n`);
+    console.log(
+      `ratchet: ${kept.size} cases written to ${RATCHET}${lost.length ? `; no longer passing: ${lost.join(' ')}` : ''}`,
+    );
+  }
 }

@@ -1,6 +1,6 @@
 // The Oils spec-test format and its grading rules, for the shell label `bash`: parse a
 // `*.test.sh` file into cases, pick the expectations that apply to bash, grade an outcome.
-// Shared by the compatibility runner (bench/oils.bench.mjs) and the ratchet in the test suite.
+// Shared by the compatibility runner (bench/oils-spec.mjs) and the ratchet in the test suite.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

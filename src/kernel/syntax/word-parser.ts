@@ -152,7 +152,7 @@ function readUnquoted(host: WordHost, b: PartsBuilder, ctx: Ctx, startDepth: num
       atStart = false;
       continue;
     }
-    if (atStart && c === '~' && ctx.mode !== 'regex' && !ctx.noTilde) {
+    if (atStart && c === '~' && !ctx.noTilde) {
       if (readTilde(host, b, ctx)) {
         atStart = false;
         continue;
