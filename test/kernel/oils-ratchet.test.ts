@@ -27,7 +27,9 @@ describe('Oils ratchet', () => {
     expect(listed.length).toBeGreaterThan(1000);
     const cases = new Map<string, SpecCase>();
     for (const spec of gradedSpecFiles(join(oils, 'spec')))
-      spec.cases.forEach((c, i) => cases.set(caseId(spec.file, i), c));
+      spec.cases.forEach((c, i) => {
+        cases.set(caseId(spec.file, i), c);
+      });
     const env = {
       createKernel: createKernel as (options: unknown) => unknown,
       encodeText,
