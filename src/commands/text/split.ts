@@ -8,7 +8,7 @@
 import type { VfsFileHandle } from '../../vfs/filesystem.js';
 import { encodeText } from '../byte-text.js';
 import type { CommandContext, CommandSpec } from '../command.js';
-import { quoteNameAlways, quoteValue } from '../gnu-quote.js';
+import { quoteName, quoteNameAlways, quoteValue } from '../gnu-quote.js';
 import { helpText, parseCommandLine, printError, runCommand, usageError } from './cli.js';
 import { errorText, isInputError, openInput, operandPath, regularFileSize } from './input.js';
 import { countToNumber, rangedCount, SIZE_SUFFIXES, UINTMAX_MAX } from './numbers.js';
@@ -216,7 +216,7 @@ async function split(ctx: CommandContext): Promise<number> {
       return 1;
     }
     if (isInputError(error)) {
-      await printError(ctx, `split: ${quoteNameAlways(inName)}: ${errorText(error)}\n`);
+      await printError(ctx, `split: ${quoteName(inName)}: ${errorText(error)}\n`);
       return 1;
     }
     throw error;
