@@ -14,6 +14,7 @@ describe('text commands in the kernel', () => {
   beforeAll(() => fs.mkdir('/tmp', { recursive: true }));
 
   it('yes | head ends, and the pipeline status is head’s', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
     const r = await kernel.exec('yes | head -n 3; echo "status ${PIPESTATUS[*]}"');
     expect(r.stdout).toBe('y\ny\ny\nstatus 141 0\n');
   });
