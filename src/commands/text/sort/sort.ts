@@ -336,7 +336,7 @@ async function sortInputs(
               heldBytes += line.length + LINE_OVERHEAD_BYTES;
             }
             if (heldBytes > o.bufferBytes) {
-              sortRecords(held, ordering, compare);
+              await sortRecords(held, ordering, compare, () => ctx.cooperate());
               await temp.write(held, delimiter);
               held = [];
               heldBytes = 0;
@@ -348,7 +348,7 @@ async function sortInputs(
         }
       }
       await ctx.cooperate();
-      sortRecords(held, ordering, compare);
+      await sortRecords(held, ordering, compare, () => ctx.cooperate());
       if (temp.paths.length === 0) {
         await writeSorted(ctx, o, ordering, held);
         return 0;
