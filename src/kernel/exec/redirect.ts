@@ -191,6 +191,7 @@ export async function openPath(sh: Shell, target: string, mode: OpenMode): Promi
       mode === 'read' || mode === 'readwrite',
       mode !== 'read',
       sh.limitsTable.fileSizeBytes(),
+      mode === 'append',
     );
   } catch (error) {
     if (error instanceof ShellError) throw error;

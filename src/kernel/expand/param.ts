@@ -185,7 +185,8 @@ function isAtOrStar(p: ParamPart): boolean {
 }
 
 function displayName(p: ParamPart): string {
-  if (p.index === undefined) return p.name;
+  // Bash names an unbraced positional parameter with its dollar (`$1: unbound variable`).
+  if (p.index === undefined) return p.short && /^[0-9]$/.test(p.name) ? `$${p.name}` : p.name;
   if (p.index === '@' || p.index === '*') return `${p.name}[${p.index}]`;
   return `${p.name}[${p.index.text ?? ''}]`;
 }

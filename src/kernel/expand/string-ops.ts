@@ -4,6 +4,7 @@
  * characters (code points), as in bash's UTF-8 locale.
  * @module
  */
+import type { CaseOp } from '../syntax/ast.js';
 import { codePoints, type Pattern } from './pattern.js';
 
 const fromCps = (cps: readonly number[], start = 0, end = cps.length): string => {
@@ -109,15 +110,16 @@ export function replacePattern(
   return last === 0 && out === '' ? s : out + fromCps(raw, last);
 }
 
-/** `${x^p}`, `${x^^p}`, `${x,p}`, `${x,,p}`: convert the (first / every) character matching. */
-export function convertCase(s: string, op: '^' | '^^' | ',' | ',,', pattern: Pattern | undefined): string {
-  const upper = op[0] === '^';
+/** `${x^p}`, `${x^^p}`, `${x,p}`, `${x,,p}`, `${x~p}`: convert the (first / every) character matching. */
+export function convertCase(s: string, op: CaseOp, pattern: Pattern | undefined): string {
+  const kind = op[0];
   const all = op.length === 2;
   const chars = [...s];
   for (let i = 0; i < chars.length; i += 1) {
     const ch = chars[i] as string;
     if (pattern === undefined || pattern.matches(ch)) {
-      chars[i] = upper ? ch.toUpperCase() : ch.toLowerCase();
+      const up = ch.toUpperCase();
+      chars[i] = kind === '^' ? up : kind === ',' ? ch.toLowerCase() : up === ch ? ch.toLowerCase() : up;
       if (!all) break;
     } else if (!all) break;
   }

@@ -6,7 +6,7 @@
  */
 
 import { expandBraceText } from '../expand/brace.js';
-import type { ArrayElement, Assignment, ParamOp, ParamPart, Script, Word, WordPart } from './ast.js';
+import type { ArrayElement, Assignment, CaseOp, ParamOp, ParamPart, Script, Word, WordPart } from './ast.js';
 import type { Cursor } from './cursor.js';
 import type { SyntaxErrorKind } from './syntax-error.js';
 
@@ -782,12 +782,12 @@ function readParamOp(host: WordHost, inDq: boolean): ParamOp {
     }
     return { kind: 'replace', op, pattern, replacement };
   }
-  if (c === '^' || c === ',') {
+  if (c === '^' || c === ',' || c === '~') {
     cur.next();
-    let op: '^' | '^^' | ',' | ',,' = c;
+    let op: CaseOp = c;
     if (cur.peek() === c) {
       cur.next();
-      op = c === '^' ? '^^' : ',,';
+      op = c === '^' ? '^^' : c === ',' ? ',,' : '~~';
     }
     const pattern = cur.peek() === '}' ? undefined : readParamArg(host, inDq, 'pattern');
     return { kind: 'case', op, pattern };
