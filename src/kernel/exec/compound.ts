@@ -18,7 +18,7 @@ import type { ArithCommand, Command, CondCommand, Redirect, Script, Word } from 
 import { startBackground } from './background.js';
 import { checkpoint } from './checkpoint.js';
 import { CondRegexError, evaluateCond } from './cond.js';
-import { shellMessage, sourceName, writeStderr } from './messages.js';
+import { shellMessage } from './messages.js';
 import { applyRedirects } from './redirect.js';
 import { afterLeaf, runCommand, runScript } from './run.js';
 import { readSelectChoice } from './select.js';
@@ -32,7 +32,7 @@ export async function runCompound(sh: Shell, cmd: Compound): Promise<number> {
   if (cmd.type === 'function') {
     if (sh.opts.o('posix') && BUILTINS.get(cmd.name)?.special === true) {
       sh.line = cmd.line;
-      await writeStderr(sh, `${sourceName(sh)}: \`${cmd.name}': is a special builtin\n`);
+      await shellMessage(sh, `\`${cmd.name}': is a special builtin`);
       throw new ExitControl(2);
     }
     const old = sh.functions.get(cmd.name);

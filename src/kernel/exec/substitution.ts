@@ -71,11 +71,11 @@ export async function commandSubstitution(sh: Shell, body: Script): Promise<stri
   let size = 0;
   const collector: ByteWriter = {
     write(bytes: Uint8Array): Promise<void> {
-      size += bytes.length;
-      if (size > max)
+      if (size + bytes.length > max)
         return Promise.reject(
           limitReached(sh.rt.limits, 'maxStringBytes', `command substitution output over ${max} bytes`),
         );
+      size += bytes.length;
       parts.push(bytes);
       return Promise.resolve();
     },

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { expandBraceText } from '../expand/brace.js';
+import { hasBraceExpansion } from '../expand/brace.js';
 import type { ArrayElement, Assignment, CaseOp, ParamOp, ParamPart, Script, Word, WordPart } from './ast.js';
 import type { Cursor } from './cursor.js';
 import type { SyntaxErrorKind } from './syntax-error.js';
@@ -1011,7 +1011,7 @@ function bracesExpand(host: WordHost, mark: { pos: number; line: number }): stri
   const parsed = parseWord(host, 'command');
   const text = cur.src.slice(mark.pos, cur.pos);
   cur.reset(here);
-  return parsed?.word.braces === true && expandBraceText(text, 1_000_000) !== undefined ? text : undefined;
+  return parsed?.word.braces === true && hasBraceExpansion(text) ? text : undefined;
 }
 
 function skipArrayBlanks(cur: Cursor): void {
