@@ -4,6 +4,7 @@
  * never bypassed by a command that runs commands), patient holds, trash snapshots, MCP tools as
  * commands, option validation.
  */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell scripts, `${x}` is bash's
 import { describe, expect, it } from 'vitest';
 import { decodeBytes, encodeText } from '../../src/commands/byte-text.js';
 import type { CommandContext } from '../../src/commands/command.js';

@@ -4,6 +4,7 @@
  * while it runs: measured in this process's CPU time between two ticks of a 5 ms timer, so a
  * loaded machine's scheduling does not count); recursion and fork bombs end cleanly.
  */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell scripts, `${x}` is bash's
 import { describe, expect, it } from 'vitest';
 import { createKernel, type KernelLimits, type KernelOptions } from '../../src/kernel/index.js';
 import { ByteBudget, createMemoryFilesystem } from '../../src/vfs/index.js';

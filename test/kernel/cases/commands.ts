@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell scripts, `${x}` is bash's
 import { cases } from './define.js';
 
 /** The kernel with the commands on main (grep, sed) inside pipelines and substitutions. */

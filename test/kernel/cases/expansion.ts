@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell scripts, `${x}` is bash's
 import { cases } from './define.js';
 
 export const EXPANSION = cases('expansion', {
