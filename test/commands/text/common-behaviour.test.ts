@@ -80,3 +80,20 @@ describe('a reader that goes away ends the command with 141', () => {
     });
   }
 });
+
+describe('input past what a command may hold', () => {
+  test('a line longer than the line limit ends the command with a clear message', async () => {
+    const { InputTooLargeError } = await import('../../../src/commands/byte-io.js');
+    const failing = {
+      read: async (): Promise<Uint8Array | null> => {
+        throw new InputTooLargeError(1024);
+      },
+      unread: () => {},
+      data: async () => undefined,
+      close: () => {},
+    };
+    const r = await runText(spec('cut'), ['cut', '-c1'], { stdin: failing });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('cut: input exceeds the memory limit of 1024 bytes\n');
+  });
+});
