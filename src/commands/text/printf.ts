@@ -229,7 +229,8 @@ function renderOnce(
       }
       case 'c': {
         const b = encodeText(value ?? '');
-        out.push(padBytes(b.subarray(0, Math.min(1, b.length)), conv));
+        // An empty or missing argument prints a NUL byte, as C's %c of '\0'.
+        out.push(padBytes(b.length === 0 ? new Uint8Array(1) : b.subarray(0, 1), conv));
         break;
       }
       case 'd':

@@ -26,6 +26,7 @@ const t = (cmd: string, args: string[], stdin?: string | Uint8Array) => ({
 oracleTable(printfCommand, [
   t('printf', ['%s|%d|%5.2f|%x|%o|%c|%%\\n', 'word', '42', '3.14159', '255', '8', 'xyz']),
   t('printf', ['%-8s|%8s|%.2s\\n', 'ab', 'cd', 'efgh']),
+  t('printf', ['%c|%3c|%c\\n', '', '']),
   t('printf', ['%05d|%-5d|%+d|% d|%.3d\\n', '42', '42', '42', '42', '7']),
   t('printf', ['%#x|%#o|%X|%#X\\n', '255', '8', '255', '0']),
   t('printf', [
