@@ -1,0 +1,183 @@
+/**
+ * `execStream` in a remote sandbox, as the contract prescribes for PTY-backed providers: the
+ * command runs on the provider's pseudo-terminal, switched to `stty raw -echo` before its first
+ * byte (no echo, no `\n` → `\r\n`, no line cap), so stdout arrives as the exact bytes. Its stdin is
+ * a FIFO fed by the provider's stdin primitive (whose end is the command's end-of-file, which a raw
+ * PTY cannot send), and its stderr goes to a file that a follower sends back as base64 lines.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { ExecStream } from '../../contract/types.js';
+import { BerthError, NotFoundError } from '../../errors/index.js';
+import { base64Bytes, ControlReader, readControlLines } from './control-lines.js';
+import { FOLLOW_SCRIPT, newNonce, STREAM_SETUP_SCRIPT, shLine, streamRunScript } from './scripts.js';
+import { StreamQueue } from './stream-queue.js';
+import type { RemoteProcess, RemotePty, RemoteSandbox, RemoteStdin } from './transport.js';
+import { newExecTag, terminateTagged } from './tree-termination.js';
+
+export interface RemoteStreamSpec {
+  readonly sandbox: RemoteSandbox;
+  readonly stateDir: string;
+  readonly cwd: string;
+  /** The command as a shell line (a string command under `/bin/sh -c`, or a quoted argv). */
+  readonly commandLine: string;
+  /** `export`/`unset` lines for the command's environment. */
+  readonly exports: string;
+  readonly graceMs: number;
+  readonly signal: AbortSignal | undefined;
+  readonly classify: (error: unknown) => Error;
+  readonly onClosed: () => void;
+}
+
+/** Bytes kept while looking for the start marker (the shell's prompt and echo come before it). */
+const MAX_PREAMBLE_BYTES = 1024 * 1024;
+
+export async function openRemoteStream(
+  spec: RemoteStreamSpec,
+): Promise<ExecStream & { terminate(): Promise<void> }> {
+  const id = `s${randomBytes(8).toString('hex')}`;
+  const nonce = newNonce();
+  const tag = newExecTag();
+  const base = `${spec.stateDir}/${id}`;
+  const script = streamRunScript({
+    cwd: spec.cwd,
+    nonce,
+    stdinFifo: `${base}.in`,
+    stderrFile: `${base}.err`,
+    doneFile: `${base}.done`,
+    exports: `${spec.exports}export BERTH_EXEC=${tag}`,
+    command: spec.commandLine,
+  });
+  const setupNonce = newNonce();
+  const setup = await spec.sandbox
+    .run({
+      script: shLine(STREAM_SETUP_SCRIPT, 'berth-stream-setup', [
+        spec.stateDir,
+        id,
+        script,
+        spec.cwd,
+        setupNonce,
+      ]),
+      timeoutMs: 60_000,
+    })
+    .catch((error: unknown) => {
+      throw spec.classify(error);
+    });
+  const setupLines = readControlLines(setup.stdout, setupNonce);
+  if (setupLines.some((line) => line.kind === 'fail' && line.argument === 'cwd'))
+    throw new NotFoundError(spec.cwd, 'working directory');
+  if (!setupLines.some((line) => line.kind === 'ok')) {
+    throw new BerthError(
+      'E_IO',
+      `could not prepare the stream's FIFO in ${spec.stateDir} inside the sandbox`,
+    );
+  }
+
+  const stdout = new StreamQueue('execStream stdout');
+  const stderr = new StreamQueue('execStream stderr');
+  let feeder: RemoteStdin | undefined;
+  let follower: RemoteProcess | undefined;
+  let pty: RemotePty | undefined;
+  try {
+    feeder = await spec.sandbox.openStdin(`${base}.in`);
+    const followNonce = newNonce();
+    const followReader = new ControlReader(followNonce, (line) => {
+      if (line.kind === 'data') void stderr.offer(base64Bytes(line.argument));
+    });
+    follower = await spec.sandbox.start({
+      script: shLine(FOLLOW_SCRIPT, 'berth-follow', [`${base}.err`, `${base}.done`, followNonce]),
+      timeoutMs: 0,
+      onStdout: (text) => followReader.push(text),
+    });
+    void follower.done.then(
+      () => followReader.end(),
+      () => followReader.end(),
+    );
+    let started = false;
+    let preamble = Buffer.alloc(0);
+    const marker = Buffer.from(nonce, 'utf8');
+    pty = await spec.sandbox.openPty({
+      cols: 200,
+      rows: 50,
+      cwd: spec.cwd,
+      onData: (bytes) => {
+        if (started) return stdout.offer(bytes);
+        preamble = Buffer.concat([preamble, bytes]);
+        const at = preamble.indexOf(marker);
+        if (at === -1) {
+          if (preamble.length > MAX_PREAMBLE_BYTES) preamble = preamble.subarray(-marker.length - 2);
+          return undefined;
+        }
+        let rest = preamble.subarray(at + marker.length);
+        // The marker line ends in \n in raw mode (\r\n if stty could not run).
+        if (rest[0] === 0x0d) rest = rest.subarray(1);
+        if (rest[0] === 0x0a) rest = rest.subarray(1);
+        else if (rest.length === 0) return undefined;
+        started = true;
+        preamble = Buffer.alloc(0);
+        return stdout.offer(rest);
+      },
+    });
+    await pty.write(Buffer.from(`exec /bin/sh '${base}.sh'\r`, 'utf8'));
+  } catch (error) {
+    await Promise.all([feeder?.kill(), follower?.kill(), pty?.kill()].map((p) => p?.catch(() => undefined)));
+    await terminateTagged(spec.sandbox, tag, 0);
+    throw spec.classify(error);
+  }
+  const live = { pty, feeder, follower };
+  const exited = live.pty.exited.then(async (code) => {
+    stdout.close();
+    // stderr is complete once the follower saw the done file; a killed command leaves none.
+    const bound = new Promise<void>((resolve) => setTimeout(resolve, 2000).unref());
+    await Promise.race([live.follower.done.catch(() => undefined), bound]);
+    await live.follower.kill().catch(() => undefined);
+    stderr.close();
+    await live.feeder.kill().catch(() => undefined);
+    spec.onClosed();
+    return code;
+  });
+  let writes: Promise<void> = Promise.resolve();
+  const stdin = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      writes = writes.then(() => live.feeder.write(new Uint8Array(chunk)));
+      writes.then(
+        () => callback(),
+        (error: unknown) => callback(spec.classify(error)),
+      );
+    },
+    final(callback) {
+      writes = writes.then(() => live.feeder.end());
+      writes.then(
+        () => callback(),
+        () => callback(),
+      );
+    },
+  });
+  stdin.on('error', () => undefined);
+  let ending: Promise<void> | undefined;
+  const terminate = () => {
+    ending ??= (async () => {
+      await terminateTagged(spec.sandbox, tag, spec.graceMs);
+      await live.pty.kill().catch(() => undefined);
+      await live.feeder.kill().catch(() => undefined);
+      await live.follower.kill().catch(() => undefined);
+    })();
+    return ending;
+  };
+  if (spec.signal) {
+    if (spec.signal.aborted) void terminate();
+    else spec.signal.addEventListener('abort', () => void terminate(), { once: true });
+  }
+  return {
+    stdin,
+    stdout,
+    stderr,
+    exited,
+    kill: async () => {
+      await terminate();
+      await exited;
+    },
+    terminate,
+  };
+}
