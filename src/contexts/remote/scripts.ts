@@ -6,7 +6,7 @@
  * mistaken for it, and noise from the provider's login shell is ignored.
  *
  * Tools used: sh, setsid (optional: without it the tag alone finds the tree), base64, head, tail,
- * wc, mkfifo, stat, find, awk, stty; all in coreutils, util-linux and busybox.
+ * wc, mkfifo, stat, find, awk, stty, and stdbuf where present (coreutils); all in coreutils, util-linux and busybox.
  * @module
  */
 import { randomBytes } from 'node:crypto';
@@ -113,9 +113,9 @@ log="$d/$id.log"; st="$d/$id.status"; ov="$d/$id.over"; pf="$d/$id.pid"
 cd -- "$cwd" 2>/dev/null || { printf '%s fail cwd\\n' "$n"; exit 0; }
 { : > "$log"; } 2>/dev/null || { printf '%s fail state\\n' "$n"; exit 0; }
 S=; command -v setsid >/dev/null 2>&1 && S=setsid
-# GNU dd writes each read at once (head -c holds small output in its stdio buffer until exit).
-if dd if=/dev/null of=/dev/null iflag=count_bytes count=0 status=none 2>/dev/null; then
-  cap() { dd bs=65536 iflag=count_bytes count="$max" status=none >> "$log"; }
+# GNU head holds small output in its stdio buffer until it exits; stdbuf makes it write each read.
+if command -v stdbuf >/dev/null 2>&1; then
+  cap() { stdbuf -o0 head -c "$max" >> "$log"; }
 else
   cap() { head -c "$max" >> "$log"; }
 fi

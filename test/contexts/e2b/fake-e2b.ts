@@ -299,7 +299,9 @@ class FakeE2BSandbox implements E2BSandbox {
     envs.TERM ??= 'xterm-256color';
     envs.LANG ??= 'C.UTF-8';
     envs.LC_ALL ??= 'C.UTF-8';
-    const term = this.machine.spawnPty(['/bin/bash', '-i', '-l'], {
+    // The lingering parent keeps the PTY open a moment after the shell exits: node-pty (unlike
+    // envd, which reads the master until EIO) drops output still in the kernel at the hang-up.
+    const term = this.machine.spawnPty(['/bin/sh', '-c', '/bin/bash -i -l; s=$?; sleep 0.3; exit $s'], {
       env: envs,
       cwd: options.cwd,
       cols: options.cols,
@@ -311,16 +313,15 @@ class FakeE2BSandbox implements E2BSandbox {
     let pending = 0;
     let lastData = Date.now();
     let handle!: FakeCommandHandle;
-    // The SDK awaits onData before reading the next event: a slow listener holds the PTY back.
+    // The SDK awaits onData before handling the next event. The fake queues what node-pty reads
+    // meanwhile (pausing node-pty near the process's exit loses the output still in the kernel).
     term.onData((data: unknown) => {
       const bytes = new Uint8Array(data as Buffer);
       lastData = Date.now();
       pending++;
-      if (pending > 4) term.pause();
       queue.push(async () => {
         if (!handle.disconnected) await options.onData(bytes);
         pending--;
-        if (pending <= 1) term.resume();
       });
     });
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
