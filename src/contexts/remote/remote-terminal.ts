@@ -6,6 +6,8 @@
  * @module
  */
 import type { Terminal } from '../../contract/types.js';
+import { readControlLines } from './control-lines.js';
+import { newNonce, shLine } from './scripts.js';
 import type { RemoteSandbox } from './transport.js';
 import { newExecTag, terminateTagged } from './tree-termination.js';
 
@@ -60,6 +62,8 @@ export async function openRemoteTerminal(
       throw spec.classify(error);
     });
   if (spec.firstLine !== '') await pty.write(Buffer.from(`${spec.firstLine}\r`, 'utf8'));
+  // A provider that does not tell the PTY's pid (Daytona): the oldest process carrying the tag.
+  const pid = pty.pid > 0 ? pty.pid : await taggedRoot(spec.sandbox, tag);
   const exited = pty.exited.then((code) => {
     spec.onClosed();
     return code;
@@ -75,7 +79,7 @@ export async function openRemoteTerminal(
     return ending;
   };
   return {
-    pid: pty.pid,
+    pid,
     onData(listener) {
       listeners.add(listener);
       if (early.length > 0) {
@@ -100,4 +104,19 @@ export async function openRemoteTerminal(
     },
     terminate,
   };
+}
+
+/** The lowest pid whose environment carries `tag` (the session's shell), or 0. */
+async function taggedRoot(sandbox: RemoteSandbox, tag: string): Promise<number> {
+  const nonce = newNonce();
+  const script = `for i in 1 2 3 4 5 6 7 8 9 10; do
+  p=$(grep -las -- "BERTH_EXEC=$1" /proc/[0-9]*/environ 2>/dev/null | sed 's,^/proc/,,;s,/environ$,,' | sort -n | head -n 1)
+  [ -n "$p" ] && break; sleep 0.1
+done
+printf '%s pid %s\\n' "$2" "\${p:-0}"`;
+  const result = await sandbox
+    .run({ script: shLine(script, 'berth-pid', [tag, nonce]), timeoutMs: 30_000 })
+    .catch(() => undefined);
+  const line = result && readControlLines(result.stdout, nonce).find((candidate) => candidate.kind === 'pid');
+  return line ? Number(line.argument) || 0 : 0;
 }
