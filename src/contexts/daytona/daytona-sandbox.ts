@@ -8,7 +8,7 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { shLine, shQuote } from '../remote/scripts.js';
+import { shQuote } from '../remote/scripts.js';
 import type {
   RemoteProcess,
   RemotePty,

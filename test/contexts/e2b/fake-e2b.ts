@@ -310,7 +310,6 @@ class FakeE2BSandbox implements E2BSandbox {
     const pid = this.nextPid++;
     this.ptys.set(pid, term);
     const queue = new CallbackQueue();
-    let pending = 0;
     let lastData = Date.now();
     let handle!: FakeCommandHandle;
     // The SDK awaits onData before handling the next event. The fake queues what node-pty reads
@@ -318,10 +317,8 @@ class FakeE2BSandbox implements E2BSandbox {
     term.onData((data: unknown) => {
       const bytes = new Uint8Array(data as Buffer);
       lastData = Date.now();
-      pending++;
       queue.push(async () => {
         if (!handle.disconnected) await options.onData(bytes);
-        pending--;
       });
     });
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
