@@ -112,8 +112,12 @@ class FakeProcess implements DaytonaProcess {
     timeout?: number,
   ): Promise<ExecuteResponse> {
     this.sandbox.alive();
+    this.sandbox.service.executeTimeouts.push(timeout);
     // The daemon splits the line into words; no shell runs unless the command names one.
-    const words = parse(command).map((word) => (typeof word === 'string' ? word : ''));
+    // Quotes group words; `$NAME`, `;` and `|` stay literal text.
+    const words = parse(command, (name) => `$${name}`).map((word) =>
+      typeof word === 'string' ? word : 'op' in word ? String(word.op) : '',
+    );
     const child = this.sandbox.machine.spawn(words, { env, cwd, stdin: 'ignore' });
     let merged = '';
     const decoder = new TextDecoder();
@@ -334,7 +338,7 @@ class FakeDaytonaSandbox implements DaytonaSandbox {
   readonly fs: DaytonaFileSystem;
   readonly machine: FakeMachine;
   readonly labels: Record<string, string>;
-  private readonly service: FakeDaytonaService;
+  readonly service: FakeDaytonaService;
 
   constructor(service: FakeDaytonaService, params: CreateSandboxFromSnapshotParams | undefined) {
     this.service = service;
@@ -367,8 +371,9 @@ export class FakeDaytonaService {
   offline = false;
   readonly sandboxes = new Map<string, FakeDaytonaSandbox>();
   readonly sdk: DaytonaSdk;
-  /** The `timeout` (seconds) of each `create`, to check the unit. */
+  /** The `timeout` (seconds) of each `create` and `executeCommand`, to check the unit. */
   readonly createTimeouts: (number | undefined)[] = [];
+  readonly executeTimeouts: (number | undefined)[] = [];
 
   constructor(options: { apiKey?: string; maxSandboxes?: number } = {}) {
     this.apiKey = options.apiKey ?? 'dtn_fake_key';

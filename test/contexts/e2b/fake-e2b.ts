@@ -34,8 +34,6 @@ import type {
 } from '../../../src/contexts/e2b/sdk-surface.js';
 import { FakeMachine } from '../remote/fake-machine.js';
 
-const DEFAULT_TIMEOUT_MS = 60_000;
-
 export interface FakeE2BOptions {
   /** The key the fake service accepts (as `apiKey` or `E2B_API_KEY`). */
   readonly apiKey?: string;
@@ -43,6 +41,8 @@ export interface FakeE2BOptions {
   readonly maxSandboxes?: number;
   /** How output callbacks decode: `streaming` (e2b 2.x) or `per-chunk` (splits a code point). */
   readonly decoding?: 'streaming' | 'per-chunk';
+  /** The SDK's default command and PTY timeout (60 s); shorter in tests that prove it is disabled. */
+  readonly defaultTimeoutMs?: number;
 }
 
 /** Ordered, awaited callback delivery, as the SDK's event loop does it. */
@@ -238,7 +238,7 @@ class FakeE2BSandbox implements E2BSandbox {
     child.stdout!.on('data', (chunk: Buffer) => deliver('stdout', decodeOut(chunk)));
     child.stderr!.on('data', (chunk: Buffer) => deliver('stderr', decodeErr(chunk)));
     child.stdin?.on('error', () => undefined);
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = options.timeoutMs ?? this.service.defaultTimeoutMs;
     let timedOut = false;
     const timer =
       timeoutMs > 0
@@ -250,6 +250,7 @@ class FakeE2BSandbox implements E2BSandbox {
     const outcome = new Promise<{ result?: CommandResult; error?: Error }>((resolve) => {
       child.once('close', (code, signal) => {
         if (timer) clearTimeout(timer);
+        this.service.largestOutput = Math.max(this.service.largestOutput, stdout.length + stderr.length);
         deliver('stdout', decodeOut());
         deliver('stderr', decodeErr());
         this.processes.delete(pid);
@@ -321,7 +322,7 @@ class FakeE2BSandbox implements E2BSandbox {
         if (!handle.disconnected) await options.onData(bytes);
       });
     });
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = options.timeoutMs ?? this.service.defaultTimeoutMs;
     let timedOut = false;
     const timer =
       timeoutMs > 0
@@ -411,6 +412,9 @@ class FakeE2BSandbox implements E2BSandbox {
 export class FakeE2BService {
   readonly apiKey: string;
   readonly decoding: 'streaming' | 'per-chunk';
+  readonly defaultTimeoutMs: number;
+  /** The most text one command handle accumulated (what the SDK holds in host memory). */
+  largestOutput = 0;
   maxSandboxes: number;
   /** Set to make every call fail as if the network were down. */
   offline = false;
@@ -420,6 +424,7 @@ export class FakeE2BService {
   constructor(options: FakeE2BOptions = {}) {
     this.apiKey = options.apiKey ?? 'e2b_fake_key';
     this.decoding = options.decoding ?? 'streaming';
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
     this.maxSandboxes = options.maxSandboxes ?? 1000;
     this.sdk = {
       Sandbox: {
