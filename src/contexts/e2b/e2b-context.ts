@@ -12,7 +12,12 @@ import {
 } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { loadSdk } from '../remote/load-sdk.js';
-import { createRemoteContext, type RemoteContext, type RemoteProvider } from '../remote/remote-context.js';
+import {
+  createRemoteContext,
+  type RemoteContext,
+  type RemoteContextInternals,
+  type RemoteProvider,
+} from '../remote/remote-context.js';
 import { REMOTE_LIMIT_KEYS, type RemoteLimitOptions, resolveRemoteLimits } from '../remote/remote-options.js';
 import { classifyE2BError } from './classify.js';
 import { E2BRemoteSandbox } from './e2b-sandbox.js';
@@ -76,7 +81,15 @@ export type E2BContext = RemoteContext;
  * @throws InvalidArgumentError when an option is malformed or unknown (with a did-you-mean).
  */
 export function createE2BContext(options?: E2BContextOptions): E2BContext {
-  const input = knownOptions(options, 'options', E2B_OPTION_KEYS, 'createE2BContext');
+  return createE2BContextWithInternals(options);
+}
+
+/** {@link createE2BContext} with the internals the subprocess runtime uses. */
+export function createE2BContextWithInternals(
+  options?: E2BContextOptions,
+  owner = 'createE2BContext',
+): E2BContext & RemoteContextInternals {
+  const input = knownOptions(options, 'options', E2B_OPTION_KEYS, owner);
   const limits = resolveRemoteLimits(input);
   const apiKey = optionalString(input.apiKey, 'apiKey');
   const domain = optionalString(input.domain, 'domain');
@@ -128,5 +141,5 @@ export function createE2BContext(options?: E2BContextOptions): E2BContext {
     },
     classify: classifyE2BError,
   };
-  return createRemoteContext(provider, limits, 'createE2BContext');
+  return createRemoteContext(provider, limits, owner);
 }

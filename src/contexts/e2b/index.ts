@@ -25,3 +25,4 @@ export type {
   E2BSandbox,
   E2BSdk,
 } from './sdk-surface.js';
+export { E2BSubprocessRuntime, type E2BSubprocessRuntimeOptions } from './subprocess-runtime.js';

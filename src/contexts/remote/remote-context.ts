@@ -94,6 +94,20 @@ export interface RemoteContext extends ExecutionContext {
   close(): Promise<void>;
 }
 
+/** What the E2B subprocess runtime needs beyond the contract (internal to berth). */
+export interface RemoteContextInternals {
+  /** The live sandbox and berth's state in it, for a handle of this context. */
+  internals(handle: ContextHandle): {
+    readonly sandbox: RemoteSandbox;
+    readonly stateDir: string;
+    readonly env: Readonly<Record<string, string>>;
+    readonly scrub: readonly string[];
+    readonly classify: (error: unknown) => Error;
+    /** Track a live process for destroy; returns the undo. */
+    readonly track: (end: () => Promise<void>) => () => void;
+  };
+}
+
 interface HandleState {
   readonly handle: ContextHandle;
   readonly sandbox: RemoteSandbox;
@@ -108,7 +122,7 @@ interface HandleState {
 const SPAWN_KEYS = optionKeys<Pick<SpawnConfig, 'cwd' | 'env'>>({ cwd: true, env: true });
 const RECONNECT_KEYS = optionKeys<{ cwd: unknown }>({ cwd: true });
 
-class RemoteExecutionContext implements RemoteContext {
+class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
   readonly type: string;
   readonly capabilities: ContextCapabilities;
   private readonly provider: RemoteProvider;
@@ -143,6 +157,21 @@ class RemoteExecutionContext implements RemoteContext {
 
   sandboxId(handle: ContextHandle): string {
     return this.state(handle).sandbox.id;
+  }
+
+  internals(handle: ContextHandle): ReturnType<RemoteContextInternals['internals']> {
+    const state = this.state(handle);
+    return {
+      sandbox: state.sandbox,
+      stateDir: state.stateDir,
+      env: state.env,
+      scrub: state.scrub,
+      classify: (error) => this.classify(error, state),
+      track: (end) => {
+        state.live.add(end);
+        return () => state.live.delete(end);
+      },
+    };
   }
 
   async spawn(config?: SpawnConfig): Promise<ContextHandle> {
@@ -597,6 +626,6 @@ export function createRemoteContext(
   provider: RemoteProvider,
   limits: ResolvedRemoteLimits,
   owner: string,
-): RemoteContext {
+): RemoteContext & RemoteContextInternals {
   return new RemoteExecutionContext(provider, limits, owner);
 }

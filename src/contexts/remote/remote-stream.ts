@@ -33,9 +33,16 @@ export interface RemoteStreamSpec {
 /** Bytes kept while looking for the start marker (the shell's prompt and echo come before it). */
 const MAX_PREAMBLE_BYTES = 1024 * 1024;
 
-export async function openRemoteStream(
-  spec: RemoteStreamSpec,
-): Promise<ExecStream & { terminate(): Promise<void> }> {
+/** A stream, plus how berth ends it and the tag its tree carries. */
+export interface OpenedStream extends ExecStream {
+  terminate(): Promise<void>;
+  /** The `BERTH_EXEC` tag of every process of the stream's tree. */
+  readonly tag: string;
+  /** The PTY process's pid inside the sandbox (0 when the provider does not tell). */
+  readonly pid: number;
+}
+
+export async function openRemoteStream(spec: RemoteStreamSpec): Promise<OpenedStream> {
   const id = `s${randomBytes(8).toString('hex')}`;
   const nonce = newNonce();
   const tag = newExecTag();
@@ -179,5 +186,7 @@ export async function openRemoteStream(
       await exited;
     },
     terminate,
+    tag,
+    pid: live.pty.pid,
   };
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { newExecTag, terminationArgv } from '../docker/tagged-termination.js';
-import { argvLine } from './scripts.js';
+import { argvLine, shLine } from './scripts.js';
 import type { RemoteSandbox } from './transport.js';
 
 export { newExecTag };
@@ -20,4 +20,28 @@ export async function terminateTagged(sandbox: RemoteSandbox, tag: string, grace
   await sandbox
     .run({ script: argvLine(terminationArgv(tag, graceMs)), timeoutMs: graceMs + 5000 + CALL_SLACK_MS })
     .catch(() => undefined);
+}
+
+/**
+ * Wait until no process carries `tag` (the tree has ended on its own); false when `signal` aborts
+ * first. Polls from inside the sandbox, one provider call per round.
+ */
+export async function waitTaggedGone(
+  sandbox: RemoteSandbox,
+  tag: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const script = `t="BERTH_EXEC=$1"; i=0
+while grep -qlas -- "$t" /proc/[0-9]*/environ 2>/dev/null; do
+  i=$((i + 1)); [ "$i" -ge 100 ] && exit 1
+  sleep 0.1
+done
+exit 0`;
+  while (!signal?.aborted) {
+    const result = await sandbox
+      .run({ script: shLine(script, 'berth-wait-tree', [tag]), timeoutMs: 60_000 })
+      .catch(() => ({ exitCode: 0 }));
+    if (result.exitCode === 0) return true;
+  }
+  return false;
 }

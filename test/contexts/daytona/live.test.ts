@@ -12,7 +12,11 @@ if (process.env.DAYTONA_API_KEY) {
   runConformanceSuite({
     name: 'daytona (live service)',
     createContext: () =>
-      createDaytonaContext({ ...outputPolicy, snapshot: process.env.BERTH_DAYTONA_SNAPSHOT, autoStopMinutes: 30 }),
+      createDaytonaContext({
+        ...outputPolicy,
+        snapshot: process.env.BERTH_DAYTONA_SNAPSHOT,
+        autoStopMinutes: 30,
+      }),
     disposeContext: (context) => (context as ReturnType<typeof createDaytonaContext>).close(),
     outputPolicy,
     spillLocation: 'context',

@@ -157,7 +157,6 @@ class FakeE2BSandbox implements E2BSandbox {
   readonly files: E2BFiles;
   readonly machine: FakeMachine;
   private readonly processes = new Map<number, FakeCommandHandle>();
-  private nextPid = 1000;
   private readonly service: FakeE2BService;
 
   constructor(service: FakeE2BService, opts: SandboxOpts | undefined) {
@@ -211,29 +210,31 @@ class FakeE2BSandbox implements E2BSandbox {
     options?: CommandStartOpts & { background?: boolean },
   ): Promise<FakeCommandHandle | CommandResult> {
     this.alive();
-    const handle = this.start(cmd, options ?? {});
+    const handle = await this.start(cmd, options ?? {});
     return options?.background ? handle : handle.wait();
   }
 
-  private start(cmd: string, options: CommandStartOpts): FakeCommandHandle {
+  private async start(cmd: string, options: CommandStartOpts): Promise<FakeCommandHandle> {
     const child = this.machine.spawn(['/bin/bash', '-l', '-c', cmd], {
       env: options.envs,
       cwd: options.cwd,
       stdin: options.stdin ? 'pipe' : 'ignore',
     });
-    const pid = this.nextPid++;
+    // The pid envd reports: the process itself, as seen inside the sandbox (found below).
+    let pid = 0;
+    const pidKnown = this.machine.innerPid(child.pid ?? 0);
     const queue = new CallbackQueue();
     const decodeOut = decoderFor(this.service.decoding);
     const decodeErr = decoderFor(this.service.decoding);
     let stdout = '';
     let stderr = '';
-    let handle!: FakeCommandHandle;
+    let handle: FakeCommandHandle | undefined;
     const deliver = (stream: 'stdout' | 'stderr', text: string) => {
       if (text === '') return;
       if (stream === 'stdout') stdout += text;
       else stderr += text;
       const listener = stream === 'stdout' ? options.onStdout : options.onStderr;
-      if (listener) queue.push(() => (handle.disconnected ? undefined : listener(text)));
+      if (listener) queue.push(() => (handle?.disconnected ? undefined : listener(text)));
     };
     child.stdout!.on('data', (chunk: Buffer) => deliver('stdout', decodeOut(chunk)));
     child.stderr!.on('data', (chunk: Buffer) => deliver('stderr', decodeErr(chunk)));
@@ -282,7 +283,8 @@ class FakeE2BSandbox implements E2BSandbox {
         });
       });
     });
-    handle = new FakeCommandHandle({
+    pid = await pidKnown;
+    const started = new FakeCommandHandle({
       pid,
       child,
       kill: () => child.kill('SIGKILL'),
@@ -290,8 +292,9 @@ class FakeE2BSandbox implements E2BSandbox {
       end: options.stdin ? () => child.stdin!.end() : undefined,
       outcome,
     });
-    this.processes.set(pid, handle);
-    return handle;
+    handle = started;
+    if (child.exitCode === null && child.signalCode === null) this.processes.set(pid, started);
+    return started;
   }
 
   private async createPty(options: Parameters<E2BPty['create']>[0]): Promise<FakeCommandHandle> {
@@ -308,18 +311,18 @@ class FakeE2BSandbox implements E2BSandbox {
       cols: options.cols,
       rows: options.rows,
     });
-    const pid = this.nextPid++;
-    this.ptys.set(pid, term);
+    let pid = 0;
+    const pidKnown = this.machine.innerPid(term.pid);
     const queue = new CallbackQueue();
     let lastData = Date.now();
-    let handle!: FakeCommandHandle;
+    let handle: FakeCommandHandle | undefined;
     // The SDK awaits onData before handling the next event. The fake queues what node-pty reads
     // meanwhile (pausing node-pty near the process's exit loses the output still in the kernel).
     term.onData((data: unknown) => {
       const bytes = new Uint8Array(data as Buffer);
       lastData = Date.now();
       queue.push(async () => {
-        if (!handle.disconnected) await options.onData(bytes);
+        if (!handle?.disconnected) await options.onData(bytes);
       });
     });
     const timeoutMs = options.timeoutMs ?? this.service.defaultTimeoutMs;
@@ -353,6 +356,8 @@ class FakeE2BSandbox implements E2BSandbox {
         });
       });
     });
+    pid = await pidKnown;
+    this.ptys.set(pid, term);
     handle = new FakeCommandHandle({
       pid,
       kill: () => term.kill('SIGKILL'),

@@ -131,6 +131,26 @@ export class FakeMachine {
     return { code, stdout: Buffer.concat(out), stderr: Buffer.concat(err) };
   }
 
+  /**
+   * The pid of the program bwrap started (bwrap forks it into the new mount namespace): the pid
+   * the sandbox's own process manager would report. Falls back to `outer` if it cannot be seen.
+   */
+  async innerPid(outer: number): Promise<number> {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      try {
+        const children = readFileSync(`/proc/${outer}/task/${outer}/children`, 'latin1').trim();
+        if (children !== '') return Number(children.split(' ')[0]);
+        // The program already ended (and bwrap with it): there is no inner pid to report.
+        const stat = readFileSync(`/proc/${outer}/stat`, 'latin1');
+        if (attempt > 2 && stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return outer;
+      } catch {
+        return outer;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return outer;
+  }
+
   /** Host pids of every live process of this machine. */
   pids(): number[] {
     const needle = `${MACHINE_MARKER_ENV}=${this.id}`;
