@@ -3,17 +3,18 @@
  * command runs on the provider's pseudo-terminal, switched to `stty raw -echo` before its first
  * byte (no echo, no `\n` → `\r\n`, no line cap), so stdout arrives as the exact bytes. Its stdin is
  * a FIFO fed by the provider's stdin primitive (whose end is the command's end-of-file, which a raw
- * PTY cannot send), and its stderr goes to a file that a follower sends back as base64 lines.
+ * PTY cannot send), and its stderr goes to a second FIFO that a second raw PTY reads with `cat`:
+ * exact bytes again, ending when the last writer closes it, and never kept by the SDK.
  * @module
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { ExecStream } from '../../contract/types.js';
 import { BerthError, NotFoundError } from '../../errors/index.js';
-import { base64Bytes, ControlReader, readControlLines } from './control-lines.js';
-import { FOLLOW_SCRIPT, newNonce, STREAM_SETUP_SCRIPT, shLine, streamRunScript } from './scripts.js';
+import { readControlLines } from './control-lines.js';
+import { newNonce, STREAM_SETUP_SCRIPT, shLine, streamRunScript } from './scripts.js';
 import { StreamQueue } from './stream-queue.js';
-import type { RemoteProcess, RemotePty, RemoteSandbox, RemoteStdin } from './transport.js';
+import type { RemotePty, RemoteSandbox, RemoteStdin } from './transport.js';
 import { newExecTag, terminateTagged } from './tree-termination.js';
 
 export interface RemoteStreamSpec {
@@ -33,6 +34,37 @@ export interface RemoteStreamSpec {
 /** Bytes kept while looking for the start marker (the shell's prompt and echo come before it). */
 const MAX_PREAMBLE_BYTES = 1024 * 1024;
 
+/**
+ * A PTY data listener that drops everything up to and including the line `<nonce><suffix>` (the
+ * shell's prompt, the echo of what was typed), then passes bytes on, with `deliver`'s promise as
+ * the PTY's backpressure.
+ */
+function afterMarker(
+  nonce: string,
+  deliver: (bytes: Uint8Array) => Promise<void> | undefined,
+  suffix = '-x',
+): (bytes: Uint8Array) => Promise<void> | undefined {
+  let started = false;
+  let preamble = Buffer.alloc(0);
+  const marker = Buffer.from(`${nonce}${suffix}`, 'utf8');
+  return (bytes) => {
+    if (started) return deliver(bytes);
+    preamble = Buffer.concat([preamble, bytes]);
+    const at = preamble.indexOf(marker);
+    if (at === -1) {
+      if (preamble.length > MAX_PREAMBLE_BYTES) preamble = preamble.subarray(-marker.length - 2);
+      return undefined;
+    }
+    let rest = preamble.subarray(at + marker.length);
+    // The marker line ends in \n in raw mode (\r\n if stty could not run).
+    if (rest[0] === 0x0d) rest = rest.subarray(1);
+    if (rest[0] !== 0x0a) return undefined;
+    started = true;
+    preamble = Buffer.alloc(0);
+    return deliver(rest.subarray(1));
+  };
+}
+
 /** A stream, plus how berth ends it and the tag its tree carries. */
 export interface OpenedStream extends ExecStream {
   terminate(): Promise<void>;
@@ -51,8 +83,7 @@ export async function openRemoteStream(spec: RemoteStreamSpec): Promise<OpenedSt
     cwd: spec.cwd,
     nonce,
     stdinFifo: `${base}.in`,
-    stderrFile: `${base}.err`,
-    doneFile: `${base}.done`,
+    stderrFifo: `${base}.err`,
     exports: `${spec.exports}export BERTH_EXEC=${tag}`,
     command: spec.commandLine,
   });
@@ -84,61 +115,42 @@ export async function openRemoteStream(spec: RemoteStreamSpec): Promise<OpenedSt
   const stdout = new StreamQueue('execStream stdout');
   const stderr = new StreamQueue('execStream stderr');
   let feeder: RemoteStdin | undefined;
-  let follower: RemoteProcess | undefined;
+  let errorPty: RemotePty | undefined;
   let pty: RemotePty | undefined;
   try {
+    // The readers and the writer first: the command's shell blocks opening each FIFO until then.
     feeder = await spec.sandbox.openStdin(`${base}.in`);
-    const followNonce = newNonce();
-    const followReader = new ControlReader(followNonce, (line) => {
-      if (line.kind === 'data') void stderr.offer(base64Bytes(line.argument));
+    const errorNonce = newNonce();
+    errorPty = await spec.sandbox.openPty({
+      cols: 200,
+      rows: 50,
+      cwd: spec.cwd,
+      onData: afterMarker(errorNonce, (bytes) => stderr.offer(bytes)),
     });
-    follower = await spec.sandbox.start({
-      script: shLine(FOLLOW_SCRIPT, 'berth-follow', [`${base}.err`, `${base}.done`, followNonce]),
-      timeoutMs: 0,
-      onStdout: (text) => followReader.push(text),
-    });
-    void follower.done.then(
-      () => followReader.end(),
-      () => followReader.end(),
+    // The echo of this line shows "<nonce>- x"; only the printf's output has the marker whole.
+    await errorPty.write(
+      Buffer.from(`stty raw -echo; printf '%s%s\\n' ${errorNonce}- x; exec cat '${base}.err'\r`, 'utf8'),
     );
-    let started = false;
-    let preamble = Buffer.alloc(0);
-    const marker = Buffer.from(nonce, 'utf8');
     pty = await spec.sandbox.openPty({
       cols: 200,
       rows: 50,
       cwd: spec.cwd,
-      onData: (bytes) => {
-        if (started) return stdout.offer(bytes);
-        preamble = Buffer.concat([preamble, bytes]);
-        const at = preamble.indexOf(marker);
-        if (at === -1) {
-          if (preamble.length > MAX_PREAMBLE_BYTES) preamble = preamble.subarray(-marker.length - 2);
-          return undefined;
-        }
-        let rest = preamble.subarray(at + marker.length);
-        // The marker line ends in \n in raw mode (\r\n if stty could not run).
-        if (rest[0] === 0x0d) rest = rest.subarray(1);
-        if (rest[0] === 0x0a) rest = rest.subarray(1);
-        else if (rest.length === 0) return undefined;
-        started = true;
-        preamble = Buffer.alloc(0);
-        return stdout.offer(rest);
-      },
+      onData: afterMarker(nonce, (bytes) => stdout.offer(bytes), ''),
     });
     await pty.write(Buffer.from(`exec /bin/sh '${base}.sh'\r`, 'utf8'));
   } catch (error) {
-    await Promise.all([feeder?.kill(), follower?.kill(), pty?.kill()].map((p) => p?.catch(() => undefined)));
+    await Promise.all([feeder?.kill(), errorPty?.kill(), pty?.kill()].map((p) => p?.catch(() => undefined)));
     await terminateTagged(spec.sandbox, tag, 0);
     throw spec.classify(error);
   }
-  const live = { pty, feeder, follower };
+  const live = { pty, feeder, errorPty };
+  const errorEnded = live.errorPty.exited.then(() => stderr.close());
   const exited = live.pty.exited.then(async (code) => {
     stdout.close();
-    // stderr is complete once the follower saw the done file; a killed command leaves none.
+    // stderr ends when every writer of its FIFO is gone; a leftover holding it gets 2 s.
     const bound = new Promise<void>((resolve) => setTimeout(resolve, 2000).unref());
-    await Promise.race([live.follower.done.catch(() => undefined), bound]);
-    await live.follower.kill().catch(() => undefined);
+    await Promise.race([errorEnded, bound]);
+    await live.errorPty.kill().catch(() => undefined);
     stderr.close();
     await live.feeder.kill().catch(() => undefined);
     spec.onClosed();
@@ -168,7 +180,7 @@ export async function openRemoteStream(spec: RemoteStreamSpec): Promise<OpenedSt
       await terminateTagged(spec.sandbox, tag, spec.graceMs);
       await live.pty.kill().catch(() => undefined);
       await live.feeder.kill().catch(() => undefined);
-      await live.follower.kill().catch(() => undefined);
+      await live.errorPty.kill().catch(() => undefined);
     })();
     return ending;
   };

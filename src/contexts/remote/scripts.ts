@@ -137,42 +137,24 @@ printf '%s size %s\\n' "$n" "$(($(wc -c < "$log" 2>/dev/null || echo 0)))"
 printf '%s exit %s %s\\n' "$n" "$(cat "$st" 2>/dev/null || echo x)" "$(($(cat "$ov" 2>/dev/null || echo 0)))"`;
 
 /**
- * A byte follower: sends what is appended to $1 as base64 lines (`<nonce> data <b64>`) until the
- * file $2 exists, then the rest and `<nonce> end`. $3 nonce. Used for a stream's stderr.
- */
-export const FOLLOW_SCRIPT = `p=$1; stop=$2; n=$3; off=0
-while :; do
-  [ -e "$stop" ]; a=$?
-  z=$(($(wc -c < "$p" 2>/dev/null || echo 0)))
-  if [ "$z" -gt "$off" ]; then
-    printf '%s data ' "$n"; tail -c +$((off + 1)) "$p" | head -c $((z - off)) | base64 | tr -d '\\n'; echo
-    off=$z
-  fi
-  [ "$a" -eq 0 ] && break
-  sleep 0.05
-done
-printf '%s end\\n' "$n"`;
-
-/**
  * Stream setup. $1 state dir, $2 stream id, $3 the stream's script (written to a file so the line
- * typed into the PTY stays short), $4 cwd, $5 nonce. Makes the stdin FIFO and the stderr file.
+ * typed into the PTY stays short), $4 cwd, $5 nonce. Makes the stdin and stderr FIFOs.
  */
 export const STREAM_SETUP_SCRIPT = `d=$1; id=$2; n=$5
 cd -- "$4" 2>/dev/null || { printf '%s fail cwd\\n' "$n"; exit 0; }
-rm -f -- "$d/$id.in" && mkfifo -m 600 "$d/$id.in" && : > "$d/$id.err" && printf '%s' "$3" > "$d/$id.sh" || { printf '%s fail state\\n' "$n"; exit 0; }
+rm -f -- "$d/$id.in" "$d/$id.err" && mkfifo -m 600 "$d/$id.in" "$d/$id.err" && printf '%s' "$3" > "$d/$id.sh" || { printf '%s fail state\\n' "$n"; exit 0; }
 printf '%s ok\\n' "$n"`;
 
 /**
  * What the PTY runs for a stream: raw mode without echo before the first byte, a marker line (so
- * berth drops the shell's prompt and echo before it), then the command with stdin from the FIFO
- * and stderr to its file. Arguments are baked in: $1-style words would be the PTY shell's.
+ * berth drops the shell's prompt and echo before it), then the command with stdin from one FIFO
+ * and stderr to the other. Arguments are baked in: $1-style words would be the PTY shell's.
  */
 export function streamRunScript(spec: {
   readonly cwd: string;
   readonly nonce: string;
   readonly stdinFifo: string;
-  readonly stderrFile: string;
-  readonly doneFile: string;
+  readonly stderrFifo: string;
   readonly exports: string;
   readonly command: string;
 }): string {
@@ -180,10 +162,7 @@ export function streamRunScript(spec: {
 cd -- ${shQuote(spec.cwd)} || exit 126
 printf '%s\\n' ${shQuote(spec.nonce)}
 ${spec.exports}
-( ${spec.command} ) <${shQuote(spec.stdinFifo)} 2>${shQuote(spec.stderrFile)}
-s=$?
-: > ${shQuote(spec.doneFile)}
-exit $s
+exec ${spec.command} <${shQuote(spec.stdinFifo)} 2>${shQuote(spec.stderrFifo)}
 `;
 }
 
