@@ -2,6 +2,7 @@
  * Daytona's errors as berth's typed remote errors, by the SDK's class names and status codes.
  * @module
  */
+import { BerthError } from '../../errors/index.js';
 import {
   isNetworkFailure,
   messageOf,
@@ -31,6 +32,8 @@ function names(error: unknown): string[] {
 
 /** An error thrown by the Daytona SDK, as a typed berth error. */
 export function classifyDaytonaError(error: unknown, sandboxId = '(not created)'): Error {
+  // berth's own errors (a missing SDK, a refused argument) are already typed.
+  if (error instanceof BerthError) return error;
   const classes = names(error);
   const detail = messageOf(error);
   const status = (error as { statusCode?: unknown }).statusCode;

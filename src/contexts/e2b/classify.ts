@@ -4,6 +4,7 @@
  * network error codes.
  * @module
  */
+import { BerthError } from '../../errors/index.js';
 import {
   isNetworkFailure,
   messageOf,
@@ -32,6 +33,8 @@ function chainNames(error: unknown): string[] {
 
 /** An error thrown by the E2B SDK, as a typed berth error. */
 export function classifyE2BError(error: unknown, sandboxId = '(not created)'): Error {
+  // berth's own errors (a missing SDK, a refused argument) are already typed.
+  if (error instanceof BerthError) return error;
   const names = chainNames(error);
   const detail = messageOf(error);
   const status = (error as { statusCode?: unknown }).statusCode;
