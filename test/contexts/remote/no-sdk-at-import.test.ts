@@ -30,7 +30,13 @@ console.log(JSON.stringify(out));
 it('the built modules import and create contexts without the SDKs; spawn names the package', () => {
   const stdout = execFileSync(
     process.execPath,
-    ['--import', `data:text/javascript,${encodeURIComponent(register)}`, '--input-type=module', '-e', program],
+    [
+      '--import',
+      `data:text/javascript,${encodeURIComponent(register)}`,
+      '--input-type=module',
+      '-e',
+      program,
+    ],
     { cwd: repo, encoding: 'utf8' },
   );
   expect(JSON.parse(stdout)).toEqual(['E_REMOTE_SDK_MISSING e2b', 'E_REMOTE_SDK_MISSING @daytonaio/sdk']);
