@@ -6,6 +6,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { privateBasePaths } from '../subprocess/private-dir.js';
 import { isInsideOrEqual } from './path-inside.js';
 import { planReadOnlyRoot } from './read-only-root.js';
 import { lstatQuietly } from './stat-quietly.js';
@@ -86,6 +87,11 @@ export function planMounts(policy: SandboxPolicy, cwd: string): MountPlan {
       const path = readOnlyTarget(join(writable, name), roots);
       if (path !== null && !insideMasked(path)) args.push('--ro-bind-try', path, path);
     }
+  }
+  // berth's own files (task logs, spill files) stay read-only whatever the roots say: berth's host
+  // side trusts them. The base exists before any command runs, so none can plant it first.
+  for (const path of privateBasePaths()) {
+    if (underRoot(path) && visible(path) && !insideMasked(path)) args.push('--ro-bind-try', path, path);
   }
   args.push(...masks);
   // An assembled root is a tmpfs bubblewrap created: read-only only once nothing more is mounted in it.

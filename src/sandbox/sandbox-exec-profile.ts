@@ -5,6 +5,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { privateBasePaths } from '../subprocess/private-dir.js';
 import type { SandboxPolicy } from './types.js';
 import { validatePolicy } from './validate-policy.js';
 
@@ -41,6 +42,11 @@ export function generateSandboxExecProfile(
     parameters[`HIDDEN_${index}`] = path;
     return `(subpath (param "HIDDEN_${index}"))`;
   });
+  // berth's own files stay read-only whatever the roots say (its host side trusts them).
+  const privateRules = (policy.writableRoots.length === 0 ? [] : privateBasePaths()).map((path, index) => {
+    parameters[`BERTH_PRIVATE_${index}`] = resolve(path);
+    return `(subpath (param "BERTH_PRIVATE_${index}"))`;
+  });
   const writeRules = policy.writableRoots.map((root, rootIndex) => {
     parameters[`WRITABLE_ROOT_${rootIndex}`] = root;
     const exclusions = policy.readOnlyPaths.map((name, nameIndex) => {
@@ -48,7 +54,7 @@ export function generateSandboxExecProfile(
       parameters[key] = join(root, name);
       return `      (require-not (subpath (param "${key}")))`;
     });
-    const hiddenExclusions = hidden.map((rule) => `      (require-not ${rule})`);
+    const hiddenExclusions = [...hidden, ...privateRules].map((rule) => `      (require-not ${rule})`);
     return [
       '  (require-all',
       `      (subpath (param "WRITABLE_ROOT_${rootIndex}"))`,
@@ -92,7 +98,7 @@ export function generateSandboxExecProfile(
           ')))',
         ].join('\n'),
     '',
-    '; Writes: inside the writable roots, never their read-only names nor hidden paths.',
+    "; Writes: inside the writable roots, never their read-only names, hidden paths nor berth's own files.",
     writeRules.length === 0
       ? '; (no writable roots: the filesystem is read-only)'
       : ['(allow file-write*', ...writeRules, ')'].join('\n'),

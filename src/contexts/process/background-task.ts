@@ -3,9 +3,6 @@
  * hand its kill and exit machinery to the shared registry.
  * @module
  */
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type {
   BackgroundExit,
   BackgroundOptions,
@@ -25,7 +22,6 @@ import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';
 import type { HandleState } from './handle-table.js';
 import { endLeftovers } from './leftovers.js';
-import { LogFile } from './log-file.js';
 
 export async function startBackground(
   deps: ProcessDeps,
@@ -43,7 +39,7 @@ export async function startBackground(
   const maxLogBytes = byteCount(input.maxLogBytes, 'options.maxLogBytes', deps.config.maxLogBytes);
   const owner = { handleId: state.id, onExit, onStall, stallMs };
 
-  const log = new LogFile(join(deps.files.logDir(), `${randomBytes(8).toString('hex')}.log`), maxLogBytes);
+  const log = deps.files.createLog(maxLogBytes);
   // `exec 2>&1` first: one descriptor for both streams keeps their order in the log exact.
   const confined = confine(deps.config.sandbox, ['/bin/sh', '-c', `exec 2>&1; ${text}`], cwd);
   if (!confined.ok) {
@@ -73,7 +69,7 @@ export async function startBackground(
   });
   if (child.pid === -1) {
     log.close();
-    rmSync(log.path, { force: true });
+    deps.files.removeFiles([log.path]);
     await child.done; // rejects with the SpawnError
   }
   let id = '';
