@@ -36,10 +36,12 @@ export {
   CLOUD_PROVIDER_PREFIXES,
   CREDENTIAL_NAME_PATTERNS,
   childEnv,
+  credentialShapedValue,
   isCredentialShapedName,
   isManagedName,
   scrubbedParentEnv,
 } from './scrubbed-env.js';
+export { SECRET_CONNECTION_KEYS, SECRET_TOKEN_PREFIXES } from './secret-values.js';
 export { MAX_TIMER_DELAY_MS, validateSpawnSpec, validateTerminalSpec } from './spawn-spec.js';
 export { type SpillDiscardReason, SpillFile, type SpillTarget } from './spill-file.js';
 export { killTreeNow, terminateTree, waitForTreeGone } from './terminate-tree.js';
