@@ -9,6 +9,7 @@ import { InvalidArgumentError, SandboxDeniedError } from '../errors/index.js';
 import { privateBasePaths } from '../subprocess/private-dir.js';
 import { describeInput } from './describe-input.js';
 import { isInsideOrEqual } from './path-inside.js';
+import { parseProtectedName } from './protected-names.js';
 import type { SandboxPolicy } from './types.js';
 import { validatePolicy } from './validate-policy.js';
 
@@ -41,7 +42,8 @@ export function assertWritable(policy: SandboxPolicy, absolutePath: string): voi
   }
   for (const writableRoot of policy.writableRoots) {
     if (!isInsideOrEqual(writableRoot, target)) continue;
-    for (const name of policy.readOnlyPaths) {
+    for (const entry of policy.readOnlyPaths) {
+      const { name } = parseProtectedName(entry);
       const protectedPath = join(writableRoot, name);
       if (isInsideOrEqual(protectedPath, target) || isInsideOrEqual(realOrSelf(protectedPath), target)) {
         throw new SandboxDeniedError(

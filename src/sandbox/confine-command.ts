@@ -82,6 +82,7 @@ export function confineWithBubblewrap(
   const foreground = options.terminal === true ? terminalForegroundPrefix(process.env.PATH) : null;
   return {
     ok: true,
+    release: mounts.placeholders.release,
     argv: [
       ...(grace?.outer ?? []),
       bwrap.path,
@@ -106,7 +107,7 @@ export function confineWithSandboxExec(policy: SandboxPolicy, argv: readonly str
       fix: 'restore the system sandbox-exec (it ships with macOS), or use the docker context for isolation',
     };
   }
-  return { ok: true, argv: sandboxExecArgv(generateSandboxExecProfile(policy), argv) };
+  return { ok: true, argv: sandboxExecArgv(generateSandboxExecProfile(policy), argv), release: () => {} };
 }
 
 function checkArgv(argv: readonly string[]): void {

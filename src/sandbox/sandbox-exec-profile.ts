@@ -6,6 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { privateBasePaths } from '../subprocess/private-dir.js';
+import { parseProtectedName } from './protected-names.js';
 import type { SandboxPolicy } from './types.js';
 import { validatePolicy } from './validate-policy.js';
 
@@ -49,9 +50,9 @@ export function generateSandboxExecProfile(
   });
   const writeRules = policy.writableRoots.map((root, rootIndex) => {
     parameters[`WRITABLE_ROOT_${rootIndex}`] = root;
-    const exclusions = policy.readOnlyPaths.map((name, nameIndex) => {
+    const exclusions = policy.readOnlyPaths.map((entry, nameIndex) => {
       const key = `WRITABLE_ROOT_${rootIndex}_RO_${nameIndex}`;
-      parameters[key] = join(root, name);
+      parameters[key] = join(root, parseProtectedName(entry).name);
       return `      (require-not (subpath (param "${key}")))`;
     });
     const hiddenExclusions = [...hidden, ...privateRules].map((rule) => `      (require-not ${rule})`);

@@ -22,9 +22,18 @@ export interface SandboxPolicy {
   readonly bwrapPath?: string | undefined;
 }
 
-/** The result of confining one command: argv to spawn instead, or why it cannot be confined. */
+/**
+ * The result of confining one command: argv to spawn instead, or why it cannot be confined. Call
+ * `release()` once the command has exited (or when it is not spawned after all): it removes the
+ * placeholders the sandbox created for protected names that did not exist. Idempotent.
+ */
 export type Confinement =
-  | { readonly ok: true; readonly argv: readonly string[]; readonly env?: Readonly<Record<string, string>> }
+  | {
+      readonly ok: true;
+      readonly argv: readonly string[];
+      readonly env?: Readonly<Record<string, string>>;
+      readonly release: () => void;
+    }
   | { readonly ok: false; readonly reason: string; readonly fix: string };
 
 /*

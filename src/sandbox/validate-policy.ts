@@ -43,7 +43,10 @@ export function validatePolicy(policy: SandboxPolicy): void {
   }
 }
 
-/** A read-only name: relative, inside its root (no `..`), not empty. Returns it normalized. */
+/**
+ * A read-only name: relative, inside its root (no `..`), not empty, no NUL byte. Returns it
+ * normalized, keeping one trailing `/` (a name also protected before it exists).
+ */
 export function checkRelativeName(name: unknown, field: string): string {
   if (typeof name !== 'string' || name.length === 0) {
     throw new InvalidArgumentError(
@@ -57,6 +60,7 @@ export function checkRelativeName(name: unknown, field: string): string {
       `${JSON.stringify(name)} is absolute; read-only paths are relative to each writable root (e.g. ".git/hooks")`,
     );
   }
+  if (name.includes('\0')) throw new InvalidArgumentError(field, 'must not contain a NUL byte');
   const normalized = normalize(name).replace(/\/+$/, '');
   if (normalized === '.' || normalized === '..' || normalized.startsWith('../')) {
     throw new InvalidArgumentError(
@@ -64,7 +68,7 @@ export function checkRelativeName(name: unknown, field: string): string {
       `${JSON.stringify(name)} does not name a path inside the root; use a name such as ".git/hooks"`,
     );
   }
-  return normalized;
+  return name.endsWith('/') ? `${normalized}/` : normalized;
 }
 
 function checkAbsoluteList(list: unknown, field: string): void {

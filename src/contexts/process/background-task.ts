@@ -60,13 +60,21 @@ export async function startBackground(
     );
   }
 
-  const child = deps.runtime.spawn({
-    argv: confined.argv,
-    cwd,
-    stdio: { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' },
-    graceMs: deps.config.killGraceMs,
-    env: commandEnv(deps.config.inheritEnv, false, deps.config.env, state.env, env, confined.env),
-  });
+  let child: ReturnType<typeof deps.runtime.spawn>;
+  try {
+    child = deps.runtime.spawn({
+      argv: confined.argv,
+      cwd,
+      stdio: { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' },
+      graceMs: deps.config.killGraceMs,
+      env: commandEnv(deps.config.inheritEnv, false, deps.config.env, state.env, env, confined.env),
+    });
+  } catch (error) {
+    confined.release();
+    throw error;
+  }
+  // The sandbox is gone once the task's tree is: its placeholders may go too.
+  void child.done.then(confined.release, confined.release);
   if (child.pid === -1) {
     log.close();
     deps.files.removeFiles([log.path]);

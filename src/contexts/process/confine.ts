@@ -12,6 +12,8 @@ export type Confined =
       readonly ok: true;
       readonly argv: readonly string[];
       readonly env: Readonly<Record<string, string>> | undefined;
+      /** Call once the command has exited, or when it is not spawned after all (idempotent). */
+      readonly release: () => void;
     }
   | { readonly ok: false; readonly reason: string; readonly fix: string; readonly message: string };
 
@@ -22,9 +24,9 @@ export function confine(
   cwd: string,
   terminal = false,
 ): Confined {
-  if (!policy) return { ok: true, argv, env: undefined };
+  if (!policy) return { ok: true, argv, env: undefined, release: () => {} };
   const result = confineCommand(policy, argv, { cwd, terminal });
-  if (result.ok) return { ok: true, argv: result.argv, env: result.env };
+  if (result.ok) return { ok: true, argv: result.argv, env: result.env, release: result.release };
   return {
     ok: false,
     reason: result.reason,

@@ -32,14 +32,22 @@ export async function openTerminal(
   if (!confined.ok)
     throw new SandboxUnavailableError(`sandbox unavailable: ${confined.reason}`, confined.fix);
 
-  const term = await deps.runtime.spawnTerminal({
-    argv: confined.argv,
-    cwd,
-    env: commandEnv(deps.config.inheritEnv, true, deps.config.env, state.env, env, confined.env),
-    cols,
-    rows,
-    graceMs: deps.config.killGraceMs,
-  });
+  let term: Awaited<ReturnType<typeof deps.runtime.spawnTerminal>>;
+  try {
+    term = await deps.runtime.spawnTerminal({
+      argv: confined.argv,
+      cwd,
+      env: commandEnv(deps.config.inheritEnv, true, deps.config.env, state.env, env, confined.env),
+      cols,
+      rows,
+      graceMs: deps.config.killGraceMs,
+    });
+  } catch (error) {
+    confined.release();
+    throw error;
+  }
+  // The sandbox is gone once the terminal's tree is: its placeholders may go too.
+  void term.done.then(confined.release, confined.release);
   if (state.destroyed) {
     // The handle was destroyed while the terminal was being allocated: it must not outlive it.
     await term.terminate();
