@@ -12,6 +12,7 @@ import { planProtectedNames } from './protected-names.js';
 import { planReadOnlyRoot } from './read-only-root.js';
 import { lstatQuietly } from './stat-quietly.js';
 import type { SandboxPolicy } from './types.js';
+import { socketsToCover } from './unix-sockets.js';
 
 /**
  * Parts of the fresh /proc a command must not write. uid 0 writes kernel settings by file mode
@@ -87,6 +88,12 @@ export function planMounts(policy: SandboxPolicy, cwd: string): MountPlan {
       maskedDirs.push(hidden.path);
     } else {
       masks.push('--ro-bind', '/dev/null', hidden.path);
+    }
+  }
+  // A socket list: every other socket bound on the host is covered like a hidden file.
+  if (Array.isArray(policy.unixSockets)) {
+    for (const socket of socketsToCover(policy.unixSockets, roots)) {
+      if (visible(socket) && !insideMasked(socket)) masks.push('--ro-bind', '/dev/null', socket);
     }
   }
   const names = planProtectedNames(roots, policy.readOnlyPaths, realOrSelf);

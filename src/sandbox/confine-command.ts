@@ -13,6 +13,13 @@ import { generateSandboxExecProfile, SANDBOX_EXEC_PATH, sandboxExecArgv } from '
 import { termGraceWrap } from './term-grace.js';
 import { terminalForegroundPrefix } from './terminal-foreground.js';
 import type { Confinement, SandboxPolicy } from './types.js';
+import {
+  checkSeccomp,
+  SECCOMP_FD,
+  SECCOMP_FIX,
+  seccompLauncher,
+  seccompProgramPath,
+} from './unix-sockets.js';
 import { validatePolicy } from './validate-policy.js';
 
 /** Options for {@link confineCommand}. */
@@ -75,18 +82,27 @@ export function confineWithBubblewrap(
     network: policy.network,
   });
   if (!bwrap.ok) return bwrap;
+  const flags = namespaceFlags({ isRoot, network: policy.network, newSession: options.terminal !== true });
+  const filter = (policy.unixSockets ?? 'deny') === 'deny';
+  if (filter) {
+    const seccomp = checkSeccomp(bwrap.path, flags);
+    if (!seccomp.ok) return { ok: false, reason: seccomp.reason, fix: SECCOMP_FIX };
+  }
   const mounts = planMounts(policy, options.cwd);
   if (!mounts.ok) return mounts;
-  const flags = namespaceFlags({ isRoot, network: policy.network, newSession: options.terminal !== true });
   const grace = termGraceWrap(process.env.PATH);
   const foreground = options.terminal === true ? terminalForegroundPrefix(process.env.PATH) : null;
+  // With the filter, one /bin/sh both ignores TERM/HUP for bubblewrap and opens the program on its fd.
+  const program = filter ? seccompProgramPath() : null;
+  const outer = program !== null ? seccompLauncher(program, grace !== null) : (grace?.outer ?? []);
   return {
     ok: true,
     release: mounts.placeholders.release,
     argv: [
-      ...(grace?.outer ?? []),
+      ...outer,
       bwrap.path,
       ...flags,
+      ...(program !== null ? ['--seccomp', String(SECCOMP_FD)] : []),
       ...mounts.args,
       '--chdir',
       options.cwd,

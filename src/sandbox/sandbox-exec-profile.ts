@@ -129,8 +129,31 @@ export function generateSandboxExecProfile(
         ].join('\n')
       : '; Network: denied (no network rule; deny default covers every socket operation).',
     '',
+    unixSocketRules(policy, parameters),
+    '',
   ];
   return { profile: lines.join('\n'), parameters };
+}
+
+/**
+ * Unix sockets: with the network allowed, `network*` would admit them all, so they are denied again
+ * unless the policy allows them; a list admits its sockets and those inside the writable roots.
+ */
+function unixSocketRules(policy: SandboxPolicy, parameters: Record<string, string>): string {
+  const rule = policy.unixSockets ?? 'deny';
+  if (rule === 'allow') return '; Unix sockets: allowed as the network rule says.';
+  const lines = ['; Unix sockets: refused (a read-only file does not stop connect()).'];
+  if (policy.network === 'allow') lines.push('(deny network-outbound (remote unix-socket))');
+  if (rule === 'deny') return lines.join('\n');
+  const sockets = rule.map((path, index) => {
+    parameters[`UNIX_SOCKET_${index}`] = path;
+    return `  (remote unix-socket (path-literal (param "UNIX_SOCKET_${index}")))`;
+  });
+  const roots = policy.writableRoots.map(
+    (_, index) => `  (remote unix-socket (subpath (param "WRITABLE_ROOT_${index}")))`,
+  );
+  if (sockets.length + roots.length > 0) lines.push('(allow network-outbound', ...roots, ...sockets, ')');
+  return lines.join('\n');
 }
 
 /** The argv that runs `argv` under sandbox-exec with `profile`. */

@@ -16,6 +16,14 @@ export interface SandboxPolicy {
    */
   readonly readOnlyPaths: readonly string[];
   /**
+   * Unix sockets commands may connect to (a read-only mount does not stop `connect()`). Absent or
+   * `'deny'`: none at all, path or abstract (a seccomp filter refuses `socket(AF_UNIX)`;
+   * `socketpair` still works). A list of absolute paths (sockets, or directories holding them):
+   * those, plus any socket inside the writable roots; every other socket bound on the host is
+   * covered when the command starts. `'allow'`: every socket the command can reach.
+   */
+  readonly unixSockets?: 'deny' | 'allow' | readonly string[] | undefined;
+  /**
    * Absolute path of the bubblewrap executable (Linux). Absent: `bwrap` is looked up on the host
    * `PATH` when a command is confined. For non-standard installs and for exercising fail-closed.
    */

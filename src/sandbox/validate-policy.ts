@@ -32,6 +32,16 @@ export function validatePolicy(policy: SandboxPolicy): void {
   policy.readOnlyPaths.forEach((name, index) => {
     checkRelativeName(name, `policy.readOnlyPaths[${index}]`);
   });
+  const sockets = policy.unixSockets;
+  if (sockets !== undefined && sockets !== 'deny' && sockets !== 'allow') {
+    if (!Array.isArray(sockets)) {
+      throw new InvalidArgumentError(
+        'policy.unixSockets',
+        `expected 'deny', 'allow' or an array of absolute socket paths, got ${describeInput(sockets)}`,
+      );
+    }
+    checkAbsoluteList(sockets, 'policy.unixSockets');
+  }
   if (
     policy.bwrapPath !== undefined &&
     (typeof policy.bwrapPath !== 'string' || !isAbsolute(policy.bwrapPath))
@@ -81,6 +91,9 @@ function checkAbsoluteList(list: unknown, field: string): void {
         `${field}[${index}]`,
         `expected an absolute path, got ${describeInput(path)}`,
       );
+    }
+    if (path.includes('\0')) {
+      throw new InvalidArgumentError(`${field}[${index}]`, 'must not contain a NUL byte');
     }
   });
 }

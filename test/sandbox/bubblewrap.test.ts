@@ -201,10 +201,13 @@ describe('hidden paths', () => {
     await new Promise<void>((resolve) => server.listen(socketPath, resolve));
     try {
       const nodeClient = `require('net').connect(${JSON.stringify(socketPath)}).on('data',d=>{process.stdout.write(String(d));process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(3)})`;
-      const open = await runConfined(policy(), [process.execPath, '-e', nodeClient], { cwd: ws });
+      // unixSockets: [] lets a command reach sockets inside its roots, so hiding is what stops it.
+      const open = await runConfined(policy({ unixSockets: [] }), [process.execPath, '-e', nodeClient], {
+        cwd: ws,
+      });
       expect(open.stdout).toBe('HELLO-FROM-HOST\n');
       const hidden = await runConfined(
-        policy({ hiddenPaths: [socketPath] }),
+        policy({ hiddenPaths: [socketPath], unixSockets: [] }),
         [process.execPath, '-e', nodeClient],
         {
           cwd: ws,
