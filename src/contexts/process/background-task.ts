@@ -3,6 +3,7 @@
  * hand its kill and exit machinery to the shared registry.
  * @module
  */
+import { BACKGROUND_OPTION_KEYS } from '../../contract/option-keys.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
@@ -15,7 +16,7 @@ import {
   commandString,
   durationMs,
   envRecord,
-  optionsObject,
+  knownOptions,
 } from '../../contract/validate-options.js';
 import { confine, SANDBOX_REFUSED_EXIT_CODE } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
@@ -30,7 +31,7 @@ export async function startBackground(
   options: BackgroundOptions | undefined,
 ): Promise<BackgroundTask> {
   const text = commandString(command);
-  const input = optionsObject(options, 'options');
+  const input = knownOptions(options, 'options', BACKGROUND_OPTION_KEYS, 'execBackground');
   const cwd = workingDirectory(state, input.cwd, 'options.cwd');
   const env = envRecord(input.env, 'options.env');
   const onExit = callback<(exit: BackgroundExit) => void>(input.onExit, 'options.onExit');

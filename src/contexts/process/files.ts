@@ -56,6 +56,13 @@ export class ProcessFiles {
     return this.deps.fs.size(path, { cwd: state.cwd });
   }
 
+  async realPath(state: HandleState, path: unknown): Promise<string> {
+    assertPathArgument(path);
+    const log = this.ownLog(state, path);
+    if (log !== undefined) return log;
+    return this.deps.fs.realPath(path, { cwd: state.cwd });
+  }
+
   /** The absolute path when `path` names a log of this handle's own background tasks. */
   private ownLog(state: HandleState, path: string): string | undefined {
     const absolute = resolve(state.cwd, path);

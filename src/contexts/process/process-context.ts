@@ -7,6 +7,7 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { BackgroundRegistry } from '../../contract/background-registry.js';
+import { REASSIGN_CALLBACK_KEYS, SPAWN_CONFIG_KEYS } from '../../contract/option-keys.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
@@ -26,7 +27,7 @@ import type {
   TerminalOptions,
   WaitOptions,
 } from '../../contract/types.js';
-import { callback, describeValue, envRecord, optionsObject } from '../../contract/validate-options.js';
+import { callback, envRecord, knownOptions, pathOption } from '../../contract/validate-options.js';
 import {
   BerthError,
   CapabilityError,
@@ -129,7 +130,7 @@ export class ProcessContext implements ExecutionContext {
         'this process context was closed; create a new one with createProcessContext()',
       );
     }
-    const input = optionsObject(config, 'config');
+    const input = knownOptions(config, 'config', SPAWN_CONFIG_KEYS, 'spawn');
     for (const field of CONTAINER_ONLY_FIELDS) {
       if (input[field] !== undefined) {
         throw new CapabilityError(
@@ -139,10 +140,7 @@ export class ProcessContext implements ExecutionContext {
         );
       }
     }
-    if (input.cwd !== undefined && (typeof input.cwd !== 'string' || input.cwd.length === 0)) {
-      throw new InvalidArgumentError('config.cwd', `must be a path string, got ${describeValue(input.cwd)}`);
-    }
-    const cwd = resolve(this.defaultCwd, input.cwd ?? '.');
+    const cwd = resolve(this.defaultCwd, pathOption(input.cwd, 'config.cwd', false) ?? '.');
     const root = this.deps.fs.root;
     if (root !== null && !isWithin(root, cwd) && !isWithin(this.deps.config.workspaceRoot ?? root, cwd)) {
       throw new ContainmentError(input.cwd ?? cwd, this.deps.config.workspaceRoot ?? root, 'the handle cwd');
@@ -198,7 +196,7 @@ export class ProcessContext implements ExecutionContext {
     return this.run(async () => {
       const fromState = this.handles.get(from, 'from');
       const toState = this.handles.get(to, 'to');
-      const input = optionsObject(callbacks, 'callbacks');
+      const input = knownOptions(callbacks, 'callbacks', REASSIGN_CALLBACK_KEYS, 'reassignBackground');
       return this.deps.registry.reassign(fromState.id, toState.id, {
         onExit: callback(input.onExit, 'callbacks.onExit'),
         onStall: callback(input.onStall, 'callbacks.onStall'),
@@ -237,6 +235,11 @@ export class ProcessContext implements ExecutionContext {
 
   fileSize(handle: ContextHandle, path: string): Promise<number | null> {
     return this.run(() => this.files.size(this.handles.get(handle), path));
+  }
+
+  /** The real path (symlinks resolved); `ContainmentError` for what the file methods refuse. */
+  realPath(handle: ContextHandle, path: string): Promise<string> {
+    return this.run(() => this.files.realPath(this.handles.get(handle), path));
   }
 
   /**
