@@ -4,11 +4,13 @@
  * @module
  */
 import { isAbsolute } from 'node:path';
+import { knownOptions, pathOption } from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { checkBwrap, namespaceFlags } from './bwrap-availability.js';
 import { planMounts } from './bwrap-mounts.js';
 import { describeInput } from './describe-input.js';
 import { isExecutableFile } from './find-executable.js';
+import { CONFINE_OPTION_KEYS } from './option-keys.js';
 import { generateSandboxExecProfile, SANDBOX_EXEC_PATH, sandboxExecArgv } from './sandbox-exec-profile.js';
 import { termGraceWrap } from './term-grace.js';
 import { terminalForegroundPrefix } from './terminal-foreground.js';
@@ -48,6 +50,10 @@ export function confineCommand(
 ): Confinement {
   validatePolicy(policy);
   checkArgv(argv);
+  if (typeof options === 'object' && options !== null) {
+    knownOptions(options, 'options', CONFINE_OPTION_KEYS, 'confineCommand');
+    if (typeof options.cwd === 'string') pathOption(options.cwd, 'cwd', true);
+  }
   if (typeof options?.cwd !== 'string' || !isAbsolute(options.cwd)) {
     throw new InvalidArgumentError(
       'cwd',

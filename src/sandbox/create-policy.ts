@@ -5,9 +5,11 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { knownOptions, pathOption } from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { DEFAULT_READ_ONLY_PATHS, defaultHiddenPaths } from './default-paths.js';
 import { describeInput } from './describe-input.js';
+import { POLICY_OPTION_KEYS } from './option-keys.js';
 import { isInsideOrEqual } from './path-inside.js';
 import type { SandboxPolicy } from './types.js';
 import { checkRelativeName, validatePolicy } from './validate-policy.js';
@@ -54,6 +56,8 @@ export function createSandboxPolicy(options: SandboxPolicyOptions): SandboxPolic
       `expected an options object with writableRoots, got ${describeInput(options)}`,
     );
   }
+  knownOptions(options, 'options', POLICY_OPTION_KEYS, 'createSandboxPolicy');
+  if (typeof options.home === 'string') pathOption(options.home, 'home', true);
   const home = options.home ?? homedir();
   if (typeof home !== 'string' || !isAbsolute(home)) {
     throw new InvalidArgumentError('home', `expected an absolute directory path, got ${describeInput(home)}`);

@@ -5,7 +5,9 @@
  */
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { knownOptions } from '../contract/validate-options.js';
 import { privateBasePaths } from '../subprocess/private-dir.js';
+import { PROFILE_OPTION_KEYS } from './option-keys.js';
 import { parseProtectedName } from './protected-names.js';
 import type { SandboxPolicy } from './types.js';
 import { validatePolicy } from './validate-policy.js';
@@ -37,6 +39,7 @@ export function generateSandboxExecProfile(
   options: SandboxExecProfileOptions = {},
 ): SandboxExecProfile {
   validatePolicy(policy);
+  knownOptions(options, 'options', PROFILE_OPTION_KEYS, 'generateSandboxExecProfile');
   const resolve = options.resolveSymlinks === false ? (path: string) => path : realOrSelf;
   const parameters: Record<string, string> = {};
   const hidden = [...new Set(policy.hiddenPaths.map(resolve))].map((path, index) => {

@@ -3,8 +3,10 @@
  * @module
  */
 import { isAbsolute, normalize } from 'node:path';
+import { knownOptions, pathOption } from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { describeInput } from './describe-input.js';
+import { POLICY_KEYS } from './option-keys.js';
 import type { SandboxPolicy } from './types.js';
 
 /** Throw `InvalidArgumentError` naming the first malformed field of `policy`. */
@@ -15,6 +17,7 @@ export function validatePolicy(policy: SandboxPolicy): void {
       `expected a sandbox policy object, got ${describeInput(policy)}; build one with createSandboxPolicy()`,
     );
   }
+  knownOptions(policy, 'policy', POLICY_KEYS, 'a SandboxPolicy');
   checkAbsoluteList(policy.writableRoots, 'policy.writableRoots');
   checkAbsoluteList(policy.hiddenPaths, 'policy.hiddenPaths');
   if (policy.network !== 'deny' && policy.network !== 'allow') {
@@ -42,6 +45,7 @@ export function validatePolicy(policy: SandboxPolicy): void {
     }
     checkAbsoluteList(sockets, 'policy.unixSockets');
   }
+  if (typeof policy.bwrapPath === 'string') pathOption(policy.bwrapPath, 'policy.bwrapPath', true);
   if (
     policy.bwrapPath !== undefined &&
     (typeof policy.bwrapPath !== 'string' || !isAbsolute(policy.bwrapPath))
