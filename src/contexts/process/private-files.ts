@@ -92,6 +92,28 @@ export class PrivateFiles {
     }
   }
 
+  /**
+   * Bytes `[offset, offset + length)` of a log this context created (fewer at its end), with the
+   * same checks as {@link readLog}: for readers that page through a log instead of loading it.
+   */
+  readLogRange(path: string, offset: number, length: number): Uint8Array {
+    const fd = this.openLog(path);
+    try {
+      const size = fstatSync(fd).size;
+      const wanted = Math.max(0, Math.min(length, size - offset));
+      const bytes = Buffer.allocUnsafe(wanted);
+      let filled = 0;
+      while (filled < wanted) {
+        const got = readSync(fd, bytes, filled, wanted - filled, offset + filled);
+        if (got === 0) break;
+        filled += got;
+      }
+      return bytes.subarray(0, filled);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   /** The size of a log this context created (same checks as {@link readLog}). */
   logSize(path: string): number {
     const fd = this.openLog(path);

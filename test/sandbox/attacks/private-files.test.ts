@@ -138,3 +138,24 @@ describe('the host side does not follow links planted in the private directory',
     }
   });
 });
+
+describe('ranged reads of a log (for readers that page through it)', () => {
+  it('read through the held directory, refused once the log was replaced', async () => {
+    const { PrivateFiles } = await import('../../../src/contexts/process/private-files.js');
+    const files = new PrivateFiles();
+    try {
+      const log = files.createLog(1024);
+      log.write(Buffer.from('0123456789'));
+      log.close();
+      expect(Buffer.from(files.readLogRange(log.path, 2, 5)).toString()).toBe('23456');
+      expect(Buffer.from(files.readLogRange(log.path, 8, 100)).toString()).toBe('89');
+      expect(files.readLogRange(log.path, 50, 10).length).toBe(0);
+      unlinkSync(log.path);
+      symlinkSync(scene.keyPath, log.path);
+      expect(() => files.readLogRange(log.path, 0, 100)).toThrow(/replaced by a symbolic link/);
+      expect(() => files.readLogRange(scene.keyPath, 0, 100)).toThrow(/not a log of this context/);
+    } finally {
+      files.removeAll();
+    }
+  });
+});
