@@ -1,6 +1,6 @@
 /**
  * Who holds which placeholder, across every berth process of this user: one small JSON file per
- * process in berth's private base (`placeholders/<pid>-<start time>.json`), read and rewritten
+ * process in berth's private base (`placeholders/<pid>.<start time>.json`), read and rewritten
  * under one lock file. A placeholder may only be removed when no live process holds it: removing a
  * directory that is a mount point in another process's sandbox silently detaches that mount
  * (Linux lazily unmounts it in every namespace), which would lift the protection there. A ledger
@@ -15,13 +15,13 @@ import {
   lstatSync,
   openSync,
   readdirSync,
-  readFileSync,
   readSync,
   rmdirSync,
   writeSync,
 } from 'node:fs';
 import { BerthError } from '../errors/index.js';
 import { type PrivateDirectory, privateBase } from '../subprocess/private-dir.js';
+import { isTagAlive, ownProcessTag } from '../subprocess/process-identity.js';
 
 /** One placeholder: the directory berth created, told apart from a later one by its identity. */
 export interface PlaceholderEntry {
@@ -46,7 +46,7 @@ function directory(): PrivateDirectory {
 
 /** This process's ledger name: the pid and its start time, so a reused pid is not mistaken for it. */
 export function ownLedgerName(): string {
-  return `${process.pid}-${startTime(process.pid) ?? '0'}.json`;
+  return `${ownProcessTag()}.json`;
 }
 
 /**
@@ -122,7 +122,7 @@ function lock(dir: PrivateDirectory): void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = readText(dir, LOCK_NAME);
-    if (holder !== null && !isAlive(holder)) {
+    if (holder !== null && !isAlive(`${holder}`)) {
       dir.removeFile(LOCK_NAME);
       continue;
     }
@@ -176,28 +176,7 @@ function readText(dir: PrivateDirectory, name: string): string | null {
   }
 }
 
-/** `<pid>-<start>(.json)` names a process that is still running (same pid, same start time). */
+/** `<pid>.<start>(.json)` names a process that is still running. */
 function isAlive(name: string): boolean {
-  const match = /^(\d+)-(\d+)/.exec(name);
-  if (match === null) return false;
-  const pid = Number(match[1]);
-  if (pid === process.pid) return match[2] === (startTime(pid) ?? '0');
-  const start = startTime(pid);
-  if (start !== null) return start === match[2];
-  try {
-    process.kill(pid, 0);
-    return match[2] === '0';
-  } catch {
-    return false;
-  }
-}
-
-/** Field 22 of /proc/<pid>/stat (start time in clock ticks), or null where unavailable. */
-function startTime(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
+  return isTagAlive(name.replace(/\.json$/, ''));
 }

@@ -13,10 +13,20 @@
  * - `'allow'`: no restriction.
  * @module
  */
-
 import { spawnSync } from 'node:child_process';
-import { closeSync, readFileSync, realpathSync, writeSync } from 'node:fs';
-import { privateBase } from '../subprocess/private-dir.js';
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
+import { type PrivateDirectory, privateBase } from '../subprocess/private-dir.js';
 import { trueExecutable } from './find-executable.js';
 import { isInsideOrEqual } from './path-inside.js';
 import { unixSocketFilter } from './seccomp-bpf.js';
@@ -30,22 +40,51 @@ export const SECCOMP_FD = 3;
 
 let programPath: string | undefined;
 
-/** Where this process wrote the program (in berth's private base, created once), or null. */
+/**
+ * Where the program is (in berth's private base, named by its content and shared by every berth
+ * process of the user; written once, checked once per process), or null without a table for this
+ * architecture.
+ */
 export function seccompProgramPath(): string | null {
   if (programPath !== undefined) return programPath;
   const program = unixSocketFilter();
   if (program === null) return null;
   const base = privateBase();
-  const name = `seccomp-${process.pid}-${Date.now().toString(36)}.bpf`;
-  const { fd } = base.createFile(name);
+  const name = `seccomp-${process.arch}-${createHash('sha256').update(program).digest('hex').slice(0, 16)}.bpf`;
+  if (!holds(base, name, program)) {
+    // Written under a fresh name and renamed into place: a reader never sees half a program.
+    const temporary = `${name}.${process.pid}.tmp`;
+    base.removeFile(temporary);
+    const { fd } = base.createFile(temporary);
+    try {
+      writeSync(fd, program);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(base.at(temporary), base.at(name));
+    if (!holds(base, name, program))
+      throw new Error(`the Unix socket filter in ${base.path} could not be written`);
+  }
+  programPath = `${base.path}/${name}`;
+  return programPath;
+}
+
+/** True when `name` in `dir` is a regular file (no link) holding exactly `program`. */
+function holds(dir: PrivateDirectory, name: string, program: Buffer): boolean {
+  let fd: number;
   try {
-    writeSync(fd, program);
+    fd = openSync(dir.at(name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return false;
+    const buffer = Buffer.alloc(program.length + 1);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    return read === program.length && buffer.subarray(0, read).equals(program);
   } finally {
     closeSync(fd);
   }
-  programPath = `${base.path}/${name}`;
-  process.once('exit', () => base.removeFile(name));
-  return programPath;
 }
 
 /** The `/bin/sh` prefix that opens the program on {@link SECCOMP_FD} (and ignores TERM/HUP when asked). */

@@ -19,6 +19,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readlinkSync,
   realpathSync,
   rmSync,
@@ -27,6 +28,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { BerthError } from '../errors/index.js';
+import { isTagAlive, ownProcessTag } from './process-identity.js';
 
 const PROC_FD = '/proc/self/fd';
 const hasProcFd = existsSync(PROC_FD);
@@ -217,7 +219,35 @@ export function privateBase(): PrivateDirectory {
   } catch {
     base = PrivateDirectory.adopt(mkdtempSync(`${wellKnown}-`));
   }
+  sweepDeadOwners(base);
   return base;
+}
+
+/** Owner directories a dead process may leave behind (contexts; never a runtime's kept spills). */
+const SWEPT_PREFIXES = ['berth-process-', 'berth-docker-'];
+const OWNER_TAG = /^(\d+\.\d+)-/;
+
+/**
+ * Remove the contexts' directories whose process died without running its exit hook (killed by a
+ * signal it had no handler for): their logs and spills belong to no one any more.
+ */
+function sweepDeadOwners(dir: PrivateDirectory): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir.at(''));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const prefix = SWEPT_PREFIXES.find((candidate) => name.startsWith(candidate));
+    const tag = prefix === undefined ? null : OWNER_TAG.exec(name.slice(prefix.length))?.[1];
+    if (!tag || isTagAlive(tag)) continue;
+    try {
+      rmSync(dir.at(name), { recursive: true, force: true });
+    } catch {
+      // Someone else is sweeping it too, or it is not ours to remove: leave it.
+    }
+  }
 }
 
 /** Paths the OS sandbox keeps read-only for commands: this process's base and the well-known one. */
@@ -226,9 +256,12 @@ export function privateBasePaths(): string[] {
   return paths[0] === paths[1] ? [paths[0]!] : paths;
 }
 
-/** A fresh owner directory (0700) inside the base, held open. */
+/**
+ * A fresh owner directory (0700) inside the base, held open, named `<prefix><pid>.<start>-XXXXXX`
+ * so that a later process can tell its owner died.
+ */
 export function openPrivateDirectory(prefix: string): PrivateDirectory {
-  return privateBase().createDirectory(prefix);
+  return privateBase().createDirectory(`${prefix}${ownProcessTag()}-`);
 }
 
 /**

@@ -34,7 +34,7 @@ const realOf = (path: string) => {
 function ledgerPath(pid: number): string {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  return join(privateBase().path, 'placeholders', `${pid}-${start}.json`);
+  return join(privateBase().path, 'placeholders', `${pid}.${start}.json`);
 }
 
 describe('planProtectedNames', () => {

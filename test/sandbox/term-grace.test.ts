@@ -65,7 +65,7 @@ describe('the SIGTERM grace wrap', () => {
     });
     if (!confined.ok) throw new Error(confined.reason);
     expect(confined.argv.slice(0, 3)).toEqual(['/bin/sh', '-c', 'trap "" TERM HUP; exec "$@" 3<"$0"']);
-    expect(confined.argv[3]).toMatch(/\/seccomp-\d+-\w+\.bpf$/);
+    expect(confined.argv[3]).toMatch(/\/seccomp-x64-[0-9a-f]{16}\.bpf$/);
     expect(confined.argv[4]).toMatch(/\/bwrap$/);
     expect(
       confined.argv.slice(confined.argv.indexOf('--seccomp'), confined.argv.indexOf('--seccomp') + 2),

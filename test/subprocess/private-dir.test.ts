@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import {
   closeSync,
+  existsSync,
   linkSync,
   lstatSync,
   mkdirSync,
@@ -109,6 +111,38 @@ describe('PrivateDirectory', () => {
     } finally {
       unlinkSync(dir.path);
       renameSync(moved, dir.path);
+      dir.remove();
+    }
+  });
+});
+
+describe('directories of dead owners', () => {
+  it('a context directory whose process died without its exit hook is swept by the next process', () => {
+    const dead = spawnSync('true');
+    expect(dead.status).toBe(0);
+    // A pid that no longer runs (tagged with an impossible start time, so a reuse does not match).
+    const name = `berth-process-${dead.pid}.1-Xy7Zq0`;
+    const kept = `berth-subprocess-${dead.pid}.1-Kp3Lm9`;
+    mkdirSync(join(privateBase().path, name, 'logs'), { recursive: true, mode: 0o700 });
+    mkdirSync(join(privateBase().path, kept), { mode: 0o700 });
+    const main = new URL('../../dist/subprocess/private-dir.js', import.meta.url).pathname;
+    const child = spawnSync(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `const m = await import(${JSON.stringify(main)}); m.privateBase();`,
+    ]);
+    expect(child.status, String(child.stderr)).toBe(0);
+    expect(existsSync(join(privateBase().path, name))).toBe(false);
+    // A runtime's directory may hold spills a caller kept on purpose: never swept.
+    expect(existsSync(join(privateBase().path, kept))).toBe(true);
+    rmSync(join(privateBase().path, kept), { recursive: true });
+  });
+
+  it('owner directories carry this process’s tag', () => {
+    const dir = openPrivateDirectory('berth-test-');
+    try {
+      expect(dir.path).toMatch(new RegExp(`/berth-test-${process.pid}\\.\\d+-\\w{6}$`));
+    } finally {
       dir.remove();
     }
   });
