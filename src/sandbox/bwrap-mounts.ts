@@ -101,7 +101,10 @@ export function planMounts(policy: SandboxPolicy, cwd: string): MountPlan {
   for (const pin of names.pins.filter(notMasked)) args.push('--bind-try', pin, pin);
   for (const path of names.readOnly.filter(notMasked)) args.push('--ro-bind-try', path, path);
   const placeholders = holdPlaceholders(names.missing.filter(notMasked));
-  for (const path of placeholders.paths) args.push('--ro-bind', path, path);
+  // An empty tmpfs, mode 0555, over each placeholder: writing there fails (no capability overrides
+  // the mode), and whatever a command that chmods it writes stays in its own tmpfs, gone with the
+  // sandbox; the mount point cannot be renamed or removed. A tmpfs costs a tenth of a read-only bind.
+  for (const path of placeholders.paths) args.push('--perms', '0555', '--tmpfs', path);
   // A missing name someone else created meanwhile is a real name now: read-only as such.
   for (const path of names.missing) {
     if (!placeholders.paths.includes(path) && notMasked(path)) args.push('--ro-bind-try', path, path);

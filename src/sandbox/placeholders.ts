@@ -23,7 +23,15 @@ export interface PlaceholderLease {
   release(): void;
 }
 
+/**
+ * How long a placeholder no command holds stays before it is removed: an agent runs commands in
+ * bursts, and each one would otherwise create and remove the same directories (and take the
+ * ledger's lock twice).
+ */
+export const PLACEHOLDER_LINGER_MS = 1000;
+
 const held = new Map<string, { entry: PlaceholderEntry; count: number }>();
+const lingering = new Map<string, NodeJS.Timeout>();
 let exitHookInstalled = false;
 
 /**
@@ -36,14 +44,38 @@ let exitHookInstalled = false;
 export function holdPlaceholders(paths: readonly string[]): PlaceholderLease {
   if (paths.length === 0) return { paths: [], release: () => {} };
   const taken: string[] = [];
+  // Placeholders this process already holds (and that are still the directories it made) need no
+  // ledger round.
+  const unique = [...new Set(paths)];
+  const stillOurs = (path: string) => {
+    const local = held.get(path);
+    const now = local === undefined ? null : statIdentity(path);
+    return local !== undefined && now !== null && sameEntry(now, local.entry);
+  };
+  if (unique.every(stillOurs)) {
+    for (const path of unique) {
+      held.get(path)!.count++;
+      clearTimeout(lingering.get(path));
+      lingering.delete(path);
+    }
+    return lease(unique);
+  }
   withLedgers((others, mine) => {
-    for (const path of new Set(paths)) {
+    for (const path of unique) {
       const local = held.get(path);
-      if (local !== undefined) {
+      if (local !== undefined && stillOurs(path)) {
         local.count++;
+        clearTimeout(lingering.get(path));
+        lingering.delete(path);
         taken.push(path);
         continue;
       }
+      // Gone or replaced since (someone removed the empty directory): start over.
+      if (local !== undefined && local.count === 0) {
+        held.delete(path);
+        delete mine[path];
+      }
+      if (held.has(path)) continue;
       let entry = statIdentity(path);
       if (entry === null) {
         if (!makeDirectory(path)) continue;
@@ -59,28 +91,52 @@ export function holdPlaceholders(paths: readonly string[]): PlaceholderLease {
     }
   });
   installExitHook();
+  return lease(taken);
+}
+
+function lease(paths: readonly string[]): PlaceholderLease {
   let released = false;
   return {
-    paths: taken,
+    paths,
     release: () => {
       if (released) return;
       released = true;
-      releasePaths(taken);
+      for (const path of paths) {
+        const local = held.get(path);
+        if (local === undefined || --local.count > 0) continue;
+        const timer = setTimeout(() => {
+          lingering.delete(path);
+          removeUnheld([path]);
+        }, PLACEHOLDER_LINGER_MS);
+        timer.unref();
+        lingering.set(path, timer);
+      }
     },
   };
 }
 
-/** How many placeholders this process holds now (for tests and diagnostics). */
+/** How many placeholders this process holds now, lingering ones included (for tests and diagnostics). */
 export function heldPlaceholderCount(): number {
   return held.size;
 }
 
-function releasePaths(paths: readonly string[]): void {
-  if (paths.length === 0) return;
+/** Remove every placeholder no command holds now, without waiting for the linger (for tests). */
+export function flushIdlePlaceholders(): void {
+  for (const [path, timer] of lingering) {
+    clearTimeout(timer);
+    lingering.delete(path);
+  }
+  removeUnheld([...held.keys()]);
+}
+
+/** Remove the placeholders of `paths` no command holds any more (unless another process holds one). */
+function removeUnheld(paths: readonly string[]): void {
+  const idle = paths.filter((path) => held.get(path)?.count === 0);
+  if (idle.length === 0) return;
   withLedgers((others, mine) => {
-    for (const path of paths) {
+    for (const path of idle) {
       const local = held.get(path);
-      if (local === undefined || --local.count > 0) continue;
+      if (local === undefined || local.count > 0) continue;
       held.delete(path);
       delete mine[path];
       const theirs = others[path];
@@ -103,10 +159,12 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
+    for (const timer of lingering.values()) clearTimeout(timer);
+    lingering.clear();
     const all = [...held.keys()];
-    for (const path of all) held.get(path)!.count = 1;
+    for (const path of all) held.get(path)!.count = 0;
     try {
-      releasePaths(all);
+      removeUnheld(all);
     } catch {
       // The next berth process sweeps this one's ledger.
     }

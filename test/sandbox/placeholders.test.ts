@@ -16,7 +16,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { statIdentity } from '../../src/sandbox/placeholder-ledger.js';
-import { heldPlaceholderCount, holdPlaceholders } from '../../src/sandbox/placeholders.js';
+import {
+  flushIdlePlaceholders,
+  heldPlaceholderCount,
+  holdPlaceholders,
+  PLACEHOLDER_LINGER_MS,
+} from '../../src/sandbox/placeholders.js';
 import { planProtectedNames } from '../../src/sandbox/protected-names.js';
 import { privateBase } from '../../src/subprocess/private-dir.js';
 
@@ -81,7 +86,7 @@ describe('planProtectedNames', () => {
 });
 
 describe('holdPlaceholders', () => {
-  it('creates each missing directory once, shares it between holders, removes it with the last', () => {
+  it('creates each missing directory once, shares it between holders, removes it after the last', async () => {
     const root = join(scratch, 'share');
     mkdirSync(root);
     const path = join(root, '.claude');
@@ -95,6 +100,12 @@ describe('holdPlaceholders', () => {
     first.release();
     expect(existsSync(path)).toBe(true);
     second.release();
+    // Idle, it lingers (a burst of commands reuses it), then goes.
+    expect(existsSync(path)).toBe(true);
+    const third = holdPlaceholders([path]);
+    expect(third.paths).toEqual([path]);
+    third.release();
+    await new Promise((resolve) => setTimeout(resolve, PLACEHOLDER_LINGER_MS + 200));
     expect(existsSync(path)).toBe(false);
     expect(heldPlaceholderCount()).toBe(before);
   });
@@ -108,6 +119,7 @@ describe('holdPlaceholders', () => {
     const lease = holdPlaceholders([join(root, '.cursor')]);
     writeFileSync(join(root, '.cursor', 'mcp.json'), '{}');
     lease.release();
+    flushIdlePlaceholders();
     expect(readFileSync(join(root, '.cursor', 'mcp.json'), 'utf8')).toBe('{}');
   });
 
@@ -123,6 +135,7 @@ describe('holdPlaceholders', () => {
       // The other process adopted the same placeholder (as its ledger says) before this one let go.
       writeFileSync(ledger, JSON.stringify({ [path]: statIdentity(path) }));
       lease.release();
+      flushIdlePlaceholders();
       expect(existsSync(path)).toBe(true);
     } finally {
       other.kill('SIGKILL');
@@ -130,6 +143,7 @@ describe('holdPlaceholders', () => {
     }
     // The next ledger round sees a dead process and removes what it alone held.
     holdPlaceholders([join(root, '.codex-unrelated')]).release();
+    flushIdlePlaceholders();
     expect(existsSync(path)).toBe(false);
     expect(existsSync(ledger)).toBe(false);
   });

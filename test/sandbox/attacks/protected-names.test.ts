@@ -53,6 +53,14 @@ async function run(cwd: string, command: string) {
 
 const entries = (dir: string) => readdirSync(dir).sort();
 
+/** The entries of `dir` once berth removed its idle placeholders (they linger about a second). */
+async function settledEntries(dir: string): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  while (entries(dir).length > 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  return entries(dir);
+}
+
 describe('names that do not exist yet', () => {
   it('a command cannot create .git/hooks/pre-commit in a new .git, and no placeholder is left', async () => {
     const result = await run(bare, 'mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit');
@@ -60,7 +68,7 @@ describe('names that do not exist yet', () => {
     expect(existsSync(join(bare, '.git', 'hooks', 'pre-commit'))).toBe(false);
     const init = await run(bare, 'git init -q . && git config core.fsmonitor "touch /tmp/x"');
     expect(init.exitCode).not.toBe(0);
-    expect(entries(bare)).toEqual([]);
+    expect(await settledEntries(bare)).toEqual([]);
   });
 
   it('nor agent, editor and CI configuration that other tools run', async () => {
@@ -74,11 +82,11 @@ describe('names that do not exist yet', () => {
         'mkdir -p .github/workflows && echo "on: push" > .github/workflows/evil.yml',
       ].join('; '),
     );
-    expect(result.stderr).toMatch(/Read-only file system/);
-    expect(entries(bare)).toEqual([]);
+    expect(result.stderr).toMatch(/Permission denied/);
+    expect(await settledEntries(bare)).toEqual([]);
   });
 
-  it('the placeholders are empty, read-only directories only while a command holds them', async () => {
+  it('the placeholders are empty, unwritable directories only while a command holds them', async () => {
     const handle = await context.spawn({ cwd: bare });
     try {
       const task = await context.execBackground!(handle, 'ls -A .git .claude; exec sleep 30');
@@ -89,10 +97,17 @@ describe('names that do not exist yet', () => {
       expect(entries(join(bare, '.git'))).toEqual([]);
       // A second command while the first holds them: same protection; they stay when it ends.
       const second = await context.exec(handle, 'touch .claude/x .git/config');
-      expect(second.stderr).toMatch(/Read-only file system/);
+      expect(second.stderr).toMatch(/Permission denied/);
       expect(existsSync(join(bare, '.claude'))).toBe(true);
+      // Even a command that makes a placeholder writable only writes into its own throwaway tmpfs.
+      const chmod = await context.exec(
+        handle,
+        'chmod 755 .claude && echo x > .claude/settings.json && echo wrote',
+      );
+      expect(chmod.stdout).toContain('wrote');
+      expect(entries(join(bare, '.claude'))).toEqual([]);
       await context.killBackground!(handle, task.id);
-      expect(entries(bare)).toEqual([]);
+      expect(await settledEntries(bare)).toEqual([]);
     } finally {
       await context.destroy(handle);
     }
