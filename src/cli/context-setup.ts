@@ -51,6 +51,12 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     description:
       'network for commands in the sandbox or the container (default: deny; an explicit deny requires the sandbox)',
   },
+  'unix-sockets': {
+    type: 'string',
+    value: 'deny|own|allow',
+    description:
+      'sandbox: Unix sockets commands may connect to (default: deny, none at all; own: only those inside the root and the temp directory; allow: any)',
+  },
   image: {
     type: 'string',
     value: 'IMAGE',
@@ -108,6 +114,8 @@ export type ContextChoice =
       /** The flag that makes the sandbox required: `--sandbox`, or `--network deny` (only it can deny). */
       readonly sandboxRequiredBy?: '--sandbox' | '--network deny' | undefined;
       readonly network: 'allow' | 'deny';
+      /** The policy's `unixSockets` (`own`: an empty list, sockets inside the writable roots only). */
+      readonly unixSockets: 'deny' | 'allow' | readonly string[];
     }
   | {
       readonly kind: 'docker';
@@ -132,7 +140,20 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   if (network !== 'allow' && network !== 'deny') {
     throw new InvalidArgumentError('--network', `must be allow or deny, got ${JSON.stringify(network)}`);
   }
+  const socketsGiven = stringFlag(flags, 'unix-sockets');
+  if (socketsGiven !== undefined && !['deny', 'own', 'allow'].includes(socketsGiven)) {
+    throw new InvalidArgumentError(
+      '--unix-sockets',
+      `must be deny, own or allow, got ${JSON.stringify(socketsGiven)}`,
+    );
+  }
   if (kind === 'docker') {
+    if (socketsGiven !== undefined) {
+      throw new InvalidArgumentError(
+        '--unix-sockets',
+        'applies to the OS sandbox of the process context; a container reaches only the sockets mounted into it',
+      );
+    }
     if (flags.sandbox !== undefined) {
       throw new InvalidArgumentError(
         '--sandbox',
@@ -170,7 +191,8 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
       : sandbox === undefined && networkGiven === 'deny'
         ? '--network deny'
         : undefined;
-  return { kind, root, sandbox: sandboxRequiredBy ? true : sandbox, sandboxRequiredBy, network };
+  const unixSockets = socketsGiven === 'own' ? [] : socketsGiven === 'allow' ? 'allow' : 'deny';
+  return { kind, root, sandbox: sandboxRequiredBy ? true : sandbox, sandboxRequiredBy, network, unixSockets };
 }
 
 /** Validate the context flags and open the context they describe. */
@@ -181,9 +203,7 @@ export async function openContext(
 ): Promise<OpenContext> {
   knownOptions(tuning, 'tuning', TUNING_KEYS, 'openContext');
   const choice = chooseContext(flags, io.cwd);
-  return choice.kind === 'docker'
-    ? openDocker(choice, io, tuning)
-    : openProcess(choice.root, choice.sandbox, choice.sandboxRequiredBy, choice.network, io, tuning);
+  return choice.kind === 'docker' ? openDocker(choice, io, tuning) : openProcess(choice, io, tuning);
 }
 
 function resolveRoot(root: string | undefined, cwd: string): string {
@@ -212,19 +232,17 @@ function resolveRoot(root: string | undefined, cwd: string): string {
 }
 
 async function openProcess(
-  root: string,
-  sandbox: boolean | undefined,
-  requiredBy: string | undefined,
-  network: 'allow' | 'deny',
+  choice: Extract<ContextChoice, { kind: 'process' }>,
   io: CliIo,
   tuning: ContextTuning,
 ): Promise<OpenContext> {
+  const { root, sandbox, sandboxRequiredBy: requiredBy, network, unixSockets } = choice;
   let policy: SandboxPolicy | undefined;
   let sandboxNote = 'unsandboxed';
   if (sandbox !== false) {
     const report = await probeSandbox();
     if (report.available) {
-      policy = createSandboxPolicy({ writableRoots: writableRoots(root), network });
+      policy = createSandboxPolicy({ writableRoots: writableRoots(root), network, unixSockets });
       sandboxNote = `sandboxed (${report.backend}, network ${network})`;
     } else if (sandbox === true) {
       throw new SandboxUnavailableError(
