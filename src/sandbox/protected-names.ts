@@ -13,7 +13,7 @@
  *   command must not get to fill it.
  * @module
  */
-import { opendirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isInsideOrEqual } from './path-inside.js';
 import { lstatQuietly } from './stat-quietly.js';
@@ -52,15 +52,27 @@ export function planProtectedNames(
   const readOnly = new Set<string>();
   const missing = new Set<string>();
   const inRoot = (path: string) => roots.some((root) => isInsideOrEqual(root, path));
+  // Names share their first components (`.git/…`, `.config/…`, `.github/…`): one lstat each. And
+  // most names do not exist at all: one listing of a root rules them out without a call per name.
+  const stats = new Map<string, ReturnType<typeof lstatQuietly>>();
+  const statOf = (path: string) => {
+    if (!stats.has(path)) stats.set(path, lstatQuietly(path));
+    return stats.get(path);
+  };
   for (const root of roots) {
+    const present = listing(root);
     for (const entry of entries) {
       const { name, guarded } = parseProtectedName(entry);
       const parts = name.split('/');
+      if (present !== null && !present.has(parts[0]!)) {
+        if (guarded) missing.add(join(root, parts[0]!));
+        continue;
+      }
       let path = root;
       const way: string[] = [];
       for (let index = 0; index < parts.length; index++) {
-        path = join(path, parts[index]!);
-        const stat = lstatQuietly(path);
+        path = path === '/' ? `/${parts[index]!}` : `${path}/${parts[index]!}`;
+        const stat = statOf(path);
         const last = index === parts.length - 1;
         if (stat === undefined || (guarded && stat.isDirectory() && isEmptyDirectory(path))) {
           if (guarded) missing.add(path);
@@ -94,14 +106,25 @@ export function planProtectedNames(
   };
 }
 
+/**
+ * A directory whose size says it holds more than a few thousand entries is not listed (the names
+ * are looked up one by one instead): a listing must stay cheaper than the lookups it saves.
+ */
+const MAX_LISTED_BYTES = 256 * 1024;
+
+/** The names directly in `dir`, or null when it is too large to list cheaply (or unreadable). */
+function listing(dir: string): Set<string> | null {
+  try {
+    if (statSync(dir).size > MAX_LISTED_BYTES) return null;
+    return new Set(readdirSync(dir));
+  } catch {
+    return null;
+  }
+}
+
 function isEmptyDirectory(path: string): boolean {
   try {
-    const dir = opendirSync(path);
-    try {
-      return dir.readSync() === null;
-    } finally {
-      dir.closeSync();
-    }
+    return statSync(path).size <= MAX_LISTED_BYTES && readdirSync(path).length === 0;
   } catch {
     return false;
   }

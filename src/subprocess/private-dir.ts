@@ -195,10 +195,16 @@ function replaced(path: string, by: string): BerthError {
 
 let base: PrivateDirectory | undefined;
 
-/** The name every berth process of this user uses for its base. */
+let wellKnown: { tmp: string; path: string } | undefined;
+
+/** The name every berth process of this user uses for its base (under the temp directory's real path). */
 export function wellKnownPrivateBase(): string {
-  const uid = process.getuid?.();
-  return join(realpathSync(tmpdir()), uid === undefined ? 'berth' : `berth-${uid}`);
+  const tmp = tmpdir();
+  if (wellKnown?.tmp !== tmp) {
+    const uid = process.getuid?.();
+    wellKnown = { tmp, path: join(realpathSync(tmp), uid === undefined ? 'berth' : `berth-${uid}`) };
+  }
+  return wellKnown.path;
 }
 
 /**
