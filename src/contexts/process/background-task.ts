@@ -18,7 +18,7 @@ import {
   envRecord,
   knownOptions,
 } from '../../contract/validate-options.js';
-import { confine, SANDBOX_REFUSED_EXIT_CODE } from './confine.js';
+import { confine, SANDBOX_REFUSED_EXIT_CODE, startConfined } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';
 import type { HandleState } from './handle-table.js';
@@ -61,21 +61,15 @@ export async function startBackground(
     );
   }
 
-  let child: ReturnType<typeof deps.runtime.spawn>;
-  try {
-    child = deps.runtime.spawn({
+  const child = await startConfined(confined, () =>
+    deps.runtime.spawn({
       argv: confined.argv,
       cwd,
       stdio: { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' },
       graceMs: deps.config.killGraceMs,
       env: commandEnv(deps.config.inheritEnv, false, deps.config.env, state.env, env, confined.env),
-    });
-  } catch (error) {
-    confined.release();
-    throw error;
-  }
-  // The sandbox is gone once the task's tree is: its placeholders may go too.
-  void child.done.then(confined.release, confined.release);
+    }),
+  );
   if (child.pid === -1) {
     log.close();
     deps.files.removeFiles([log.path]);

@@ -35,5 +35,24 @@ export function confine(
   };
 }
 
+/**
+ * Start a confined command and release what its sandbox holds (placeholders of missing protected
+ * names) once its tree is gone, or at once when it cannot be started.
+ */
+export async function startConfined<T extends { readonly done: Promise<unknown> }>(
+  confined: { readonly release: () => void },
+  start: () => T | Promise<T>,
+): Promise<T> {
+  let started: T;
+  try {
+    started = await start();
+  } catch (error) {
+    confined.release();
+    throw error;
+  }
+  void started.done.then(confined.release, confined.release);
+  return started;
+}
+
 /** Exit code reported for a command the sandbox refused (as a shell reports "cannot run"). */
 export const SANDBOX_REFUSED_EXIT_CODE = 127;
