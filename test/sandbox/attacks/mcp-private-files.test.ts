@@ -79,4 +79,23 @@ describe('berth mcp (embedded default) against a sandboxed command', () => {
     expect(scene.outsideEntries()).toEqual([]);
     expect(text(await call('task_output', { task_id: second.id }))).toContain('contents-the-command-chose');
   });
+
+  it('write: a spill directory replaced by a link out does not receive the next spill', async () => {
+    // More than the context keeps in memory (1 MiB by default), so the stream spills to a file.
+    const big = (letter: string) => `head -c 1500000 /dev/zero | tr '\\0' ${letter}`;
+    const spillOf = (output: string) => /Full stdout \([^)]*\): (\/\S+?)(?: |\]|$)/m.exec(output)?.[1];
+    const first = text(await call('bash', { command: big('a') }));
+    const spill = spillOf(first);
+    expect(spill, first.slice(-400)).toBeTruthy();
+    const spills = dirname(spill!);
+    const attack = text(
+      await call('bash', { command: `mv ${spills} ${spills}.old && ln -s ${scene.outside} ${spills}` }),
+    );
+    expect(attack).not.toMatch(/\[Exit code 0 /);
+    const again = text(await call('bash', { command: big('b') }));
+    expect(scene.outsideEntries()).toEqual([]);
+    const second = spillOf(again);
+    expect(second, again.slice(-400)).toBeTruthy();
+    expect(dirname(second!)).toBe(spills);
+  });
 });
