@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('--unix-sockets', () => {
-  it('maps deny, own and allow onto the policy, and refuses anything else or the docker context', () => {
+  it('maps deny, own and allow onto the policy, and refuses anything else or another context', () => {
     expect(chooseContext({ root }, '/')).toMatchObject({ kind: 'process', unixSockets: 'deny' });
     expect(chooseContext({ root, 'unix-sockets': 'own' }, '/')).toMatchObject({ unixSockets: [] });
     expect(chooseContext({ root, 'unix-sockets': 'allow' }, '/')).toMatchObject({ unixSockets: 'allow' });
@@ -35,6 +35,9 @@ describe('--unix-sockets', () => {
     expect(() =>
       chooseContext({ root, context: 'docker', image: 'x', 'unix-sockets': 'allow' }, '/'),
     ).toThrow(/applies to the OS sandbox/);
+    expect(() => chooseContext({ context: 'e2b', 'unix-sockets': 'own' }, root)).toThrow(
+      /applies to the OS sandbox of the process context; the e2b context/,
+    );
   });
 
   it('berth run keeps a sandboxed command off a host socket unless told otherwise', async () => {
