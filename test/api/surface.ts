@@ -38,7 +38,8 @@ export function declaredNames(file: string, seen = new Set<string>()): Set<strin
 }
 
 function kindOf(value: unknown): string {
-  if (typeof value === 'function') return /^class[\s{]/.test(Function.prototype.toString.call(value)) ? 'class' : 'function';
+  if (typeof value === 'function')
+    return /^class[\s{]/.test(Function.prototype.toString.call(value)) ? 'class' : 'function';
   if (Array.isArray(value)) return 'array';
   return typeof value;
 }

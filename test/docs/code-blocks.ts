@@ -11,7 +11,12 @@ export interface CodeBlock {
 const FENCE = /^```(?:ts|typescript)\n([\s\S]*?)^```/gm;
 
 export function berthCodeBlocks(repo: string): CodeBlock[] {
-  const files = ['README.md', ...readdirSync(join(repo, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    ...readdirSync(join(repo, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   const blocks: CodeBlock[] = [];
   for (const file of files.sort()) {
     let n = 0;

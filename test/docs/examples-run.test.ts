@@ -44,7 +44,10 @@ describe('the docs examples run', () => {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     mkdirSync(join(workspace, 'src'), { recursive: true });
-    const source = (block?.source ?? '').replace(PLACEHOLDER_DIR, JSON.stringify(workspace).replace(/"/g, "'"));
+    const source = (block?.source ?? '').replace(
+      PLACEHOLDER_DIR,
+      JSON.stringify(workspace).replace(/"/g, "'"),
+    );
     writeFileSync(join(dir, 'example.ts'), `${source}\nexport {};\n`);
     writeFileSync(
       join(dir, 'tsconfig.json'),
