@@ -5,6 +5,9 @@
  * @module
  */
 import type { Readable, Writable } from 'node:stream';
+import type { FileEntry } from '../vfs/types.js';
+
+export type { FileEntry };
 
 /** What a context supports. A `true` here is tested by the conformance suite. */
 export interface ContextCapabilities {
@@ -244,17 +247,6 @@ export interface Terminal {
   resize(cols: number, rows: number): void;
   readonly exited: Promise<number | null>;
   kill(): Promise<void>;
-}
-
-/** One directory entry or glob match. */
-export interface FileEntry {
-  /** Absolute path inside the context. */
-  readonly path: string;
-  readonly name: string;
-  readonly type: 'file' | 'directory' | 'symlink' | 'other';
-  /** Best effort; absent when it would cost an extra call. */
-  readonly size?: number | undefined;
-  readonly mtimeMs?: number | undefined;
 }
 
 /**

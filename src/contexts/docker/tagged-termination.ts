@@ -67,14 +67,3 @@ export function terminationArgv(tag: string, graceMs: number, giveUpMs = 5000, s
     String(limitTicks),
   ];
 }
-
-/** argv of a probe that prints the in-container pids carrying `tag`, one a line. */
-export function taggedPidsArgv(tag: string): string[] {
-  return [
-    '/bin/sh',
-    '-c',
-    `grep -las -- "$1" /proc/[0-9]*/environ 2>/dev/null | sed 's,^/proc/,,;s,/environ$,,'`,
-    'berth-tagged',
-    tagEnv(tag),
-  ];
-}
