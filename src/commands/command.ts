@@ -105,6 +105,75 @@ export interface CommandContext {
    * timers (the timeout among them) fire on time.
    */
   cooperate(): Promise<void> | undefined;
+  /**
+   * Who the command runs as, for `id`, `whoami`, `ls -l` and `stat` (owner names) and the owner of
+   * what it creates. Virtual: nothing is checked against it. Absent: uid and gid 0, named by
+   * `USER` of the environment (else `root`).
+   */
+  readonly identity?: CommandIdentity | undefined;
+  /**
+   * What `curl` and `wget` may fetch. Absent (the default): no network at all; every request is
+   * refused before anything is sent.
+   */
+  readonly network?: NetworkPolicy | undefined;
+  /**
+   * The filesystems `df` reports, with their budgets and what is in use. Absent: `df` reports the
+   * root filesystem with its use counted by a walk and no size limit.
+   */
+  readonly volumes?: (() => readonly VolumeUsage[] | Promise<readonly VolumeUsage[]>) | undefined;
+}
+
+/** A command's virtual identity (see {@link CommandContext.identity}). */
+export interface CommandIdentity {
+  readonly uid: number;
+  readonly gid: number;
+  /** The login name of `uid`; default `USER` of the environment, else `root` for 0. */
+  readonly user?: string | undefined;
+  /** The name of `gid`; default the user name, else `root` for 0. */
+  readonly group?: string | undefined;
+  /** Supplementary group ids (for `id`, `groups`). */
+  readonly groups?: readonly number[] | undefined;
+}
+
+/** One URL prefix the network policy allows. */
+export interface NetworkRule {
+  /**
+   * Scheme, host, optional port and a path prefix, e.g. `https://api.example.com/v1/`. A URL is
+   * allowed when its normalized form (lower-case scheme and host, default port dropped) starts
+   * with the prefix's. Only `http:` and `https:` are ever fetched.
+   */
+  readonly prefix: string;
+  /** Methods allowed under the prefix (upper case); default `GET` and `HEAD`. */
+  readonly methods?: readonly string[] | undefined;
+}
+
+/**
+ * The network `curl` and `wget` may use (see {@link CommandContext.network}): every request, and
+ * every redirect it follows, must match a rule; responses and time are bounded.
+ */
+export interface NetworkPolicy {
+  readonly allow: readonly NetworkRule[];
+  /** Most bytes of one response body; default 16 MiB. */
+  readonly maxResponseBytes?: number | undefined;
+  /** Most time one request may take, redirects included; default 30 000. */
+  readonly timeoutMs?: number | undefined;
+  /** Most redirects one request follows with `-L`; default 10. */
+  readonly maxRedirects?: number | undefined;
+}
+
+/** One filesystem as `df` shows it (see {@link CommandContext.volumes}). */
+export interface VolumeUsage {
+  /** What `df` prints in its first column (`memory`, `overlay`, a host directory). */
+  readonly source: string;
+  readonly mountPoint: string;
+  /** `df -T`'s type column. */
+  readonly type: string;
+  /** The budget; `Infinity` when unbounded. */
+  readonly sizeBytes: number;
+  readonly usedBytes: number;
+  /** The node (inode) budget; `Infinity` when unbounded. */
+  readonly inodes?: number | undefined;
+  readonly usedInodes?: number | undefined;
 }
 
 /** A command: resolves with its exit status (0-255). Throwing is a bug, reported as status 1. */

@@ -3,6 +3,7 @@
  * @module
  */
 import type { CommandSpec } from './command.js';
+import { fileCommands } from './files/index.js';
 import { grepCommands } from './grep/index.js';
 import { jqCommand } from './jq/index.js';
 import { sedCommands } from './sed/index.js';
@@ -10,6 +11,6 @@ import { textCommands } from './text/index.js';
 
 /** Every built-in command (a fresh map per call, so a kernel may add or remove its own). */
 export function builtinCommands(): Map<string, CommandSpec> {
-  const specs: CommandSpec[] = [...grepCommands, ...sedCommands, jqCommand, ...textCommands];
+  const specs: CommandSpec[] = [...grepCommands, ...sedCommands, jqCommand, ...textCommands, ...fileCommands];
   return new Map(specs.map((s) => [s.name, s]));
 }
