@@ -6,7 +6,7 @@
  */
 import type { ByteReader, CommandContext, CommandSpec } from '../command.js';
 import { quoteNameAlways, quoteValue } from '../gnu-quote.js';
-import { helpText, parseCommandLine, printError, runCommand } from './cli.js';
+import { helpText, parseCommandLine, printError, runCommand, usageError } from './cli.js';
 import { errorText, isInputError, openInput } from './input.js';
 import { countErrorSuffix, countToNumber, parseCount, SIZE_SUFFIXES } from './numbers.js';
 import { flushingReader, TextOutput } from './output.js';
@@ -27,6 +27,7 @@ const OPTIONS = [
   { long: 'silent', key: 'quiet' },
   { short: 'v', long: 'verbose' },
   { short: 'z', long: 'zero-terminated' },
+  ...'0123456789'.split('').map((d) => ({ short: d, key: 'digit' })),
 ] as const;
 
 async function head(ctx: CommandContext): Promise<number> {
@@ -67,6 +68,8 @@ async function head(ctx: CommandContext): Promise<number> {
     } else if (o.key === 'quiet') plan.headers = 'never';
     else if (o.key === 'verbose') plan.headers = 'always';
     else if (o.key === 'zero-terminated') plan.delimiter = 0;
+    else if (o.key === 'digit')
+      return usageError(ctx, 'head', `invalid trailing option -- ${o.spelled.slice(1)}`);
   }
   const operands = line.operands.length === 0 ? ['-'] : line.operands;
   const showHeaders = plan.headers === 'always' || (plan.headers === 'auto' && operands.length > 1);

@@ -1,7 +1,7 @@
 /**
  * GNU's number parsing for command-line counts and sizes (gnulib's `xstrtoumax`): leading
  * blanks, decimal digits, then an optional multiplier suffix from the set a command allows
- * (`k`/`K` 1024, `kB` 1000, `KiB` 1024, `b` 512, ... up to `Q`), as `head -c 2K` or `split -b 1M`
+ * (`k`/`K` 1024, `kB` 1000, `KiB` 1024, `b` 512, ... up to `Y`; 9.1 knows no `R` or `Q`), as `head -c 2K` or `split -b 1M`
  * read them. Values are exact (`bigint`) up to 2^64 - 1; beyond is an overflow, as in GNU.
  * @module
  */
@@ -14,7 +14,7 @@ export type ParsedCount =
 export const UINTMAX_MAX = (1n << 64n) - 1n;
 
 /** The suffixes of `head`, `tail`, `split -b` and the like; `0` allows `kB`/`KiB` forms. */
-export const SIZE_SUFFIXES = 'bkKmMGTPEZYRQ0';
+export const SIZE_SUFFIXES = 'bkKmMGTPEZY0';
 
 const POWER: Readonly<Record<string, number>> = {
   k: 1,
@@ -29,8 +29,6 @@ const POWER: Readonly<Record<string, number>> = {
   E: 6,
   Z: 7,
   Y: 8,
-  R: 9,
-  Q: 10,
 };
 
 /**
@@ -98,4 +96,21 @@ export function countToNumber(value: bigint): number {
 /** GNU's wording for a rejected count: `‘x’` alone, or with the overflow's errno text. */
 export function countErrorSuffix(result: ParsedCount): string {
   return result.kind === 'overflow' ? ': Value too large for defined data type' : '';
+}
+
+export type RangedCount =
+  | { readonly ok: true; readonly value: bigint }
+  | { readonly ok: false; readonly suffix: string };
+
+/**
+ * gnulib's `xdectoumax`: a count within `min..max`. A failure carries what GNU appends to its
+ * message: nothing for text that is no number, `: Numerical result out of range` outside the
+ * range, `: Value too large for defined data type` past 2^64.
+ */
+export function rangedCount(text: string, min: bigint, max: bigint, suffixes = ''): RangedCount {
+  const r = parseCount(text, suffixes);
+  if (r.kind === 'invalid') return { ok: false, suffix: '' };
+  if (r.kind === 'overflow') return { ok: false, suffix: ': Value too large for defined data type' };
+  if (r.value < min || r.value > max) return { ok: false, suffix: ': Numerical result out of range' };
+  return { ok: true, value: r.value };
 }

@@ -100,3 +100,8 @@ describe('head streaming', () => {
     expect(r.stdout).toBe(`${lines(199_998)}\n`);
   });
 });
+
+oracleTable(headCommand, [
+  { argv: ['head', 'a', '-3'], files },
+  { argv: ['head', '-n', '2', '-3', 'a'], files },
+]);
