@@ -69,7 +69,8 @@ const FAMILIES = {
 /** What the virtual command does differently, said in its help (before GNU's trailer). */
 const NOTES = {
   nice: "In berth's virtual shell nice runs COMMAND unchanged: there is no scheduler priority to adjust.\n",
-  nohup: "In berth's virtual shell there are no terminals and no hangup signal: nohup runs COMMAND with\nits output where it already goes.\n",
+  nohup:
+    "In berth's virtual shell there are no terminals and no hangup signal: nohup runs COMMAND with\nits output where it already goes.\n",
   mkfifo: "berth's virtual filesystems have no named pipes: mkfifo fails with 'Operation not supported'.\n",
   time: "In berth's virtual shell the user and system times are not measured (reported as 0.00).\n",
   df: "berth's df reports the virtual filesystems: their byte budgets as the size, and what is in use.\n",
@@ -107,3 +108,8 @@ for (const [family, { what, commands }] of Object.entries(FAMILIES)) {
   lines.push('};', '');
   writeFileSync(new URL(`../src/commands/${family}/gnu-help.ts`, import.meta.url), lines.join('\n'));
 }
+
+// The tables are checked in as biome formats them.
+spawnSync('npx', ['biome', 'format', '--write', ...Object.keys(FAMILIES).map((f) => `src/commands/${f}/gnu-help.ts`)], {
+  stdio: 'inherit',
+});

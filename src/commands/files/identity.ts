@@ -20,7 +20,8 @@ export function identityOf(ctx: CommandContext): ResolvedIdentity {
   const uid = id?.uid ?? 0;
   const gid = id?.gid ?? 0;
   const envUser = ctx.env.get('USER') ?? ctx.env.get('LOGNAME');
-  const user = id?.user ?? (envUser !== undefined && envUser !== '' ? envUser : uid === 0 ? 'root' : String(uid));
+  const user =
+    id?.user ?? (envUser !== undefined && envUser !== '' ? envUser : uid === 0 ? 'root' : String(uid));
   const group = id?.group ?? (gid === 0 ? 'root' : gid === uid ? user : String(gid));
   return { uid, gid, user, group, groups: id?.groups ?? [gid] };
 }

@@ -55,7 +55,8 @@ async function basename(ctx: CommandContext): Promise<number> {
   const operands = [...line.operands];
   if (operands.length === 0) return usageError(ctx, 'basename', 'missing operand');
   if (!multiple) {
-    if (operands.length > 2) return usageError(ctx, 'basename', `extra operand ${quoteValue(operands[2] as string)}`);
+    if (operands.length > 2)
+      return usageError(ctx, 'basename', `extra operand ${quoteValue(operands[2] as string)}`);
     if (operands.length === 2) suffix = operands.pop();
   }
   return runCommand(ctx, async () => {

@@ -6,7 +6,19 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CommandContext, CommandHandler } from '../../../src/commands/command.js';
@@ -63,7 +75,10 @@ async function snapshotHost(dir: string, withTimes: boolean): Promise<string> {
         lines.push(`${path} d ${mode}${time}`);
         await walk(path);
       } else {
-        const digest = createHash('sha1').update(await readFile(join(dir, path))).digest('hex').slice(0, 12);
+        const digest = createHash('sha1')
+          .update(await readFile(join(dir, path)))
+          .digest('hex')
+          .slice(0, 12);
         lines.push(`${path} f ${mode} ${st.size} ${digest}${time}`);
       }
     }
@@ -87,7 +102,10 @@ async function snapshotVirtual(fs: Filesystem, dir: string, withTimes: boolean):
         lines.push(`${path} d ${mode}${time}`);
         await walk(path);
       } else {
-        const digest = createHash('sha1').update(await fs.readFile(full)).digest('hex').slice(0, 12);
+        const digest = createHash('sha1')
+          .update(await fs.readFile(full))
+          .digest('hex')
+          .slice(0, 12);
         lines.push(`${path} f ${mode} ${st.size} ${digest}${time}`);
       }
     }
@@ -125,7 +143,10 @@ export async function runGnu(c: OracleCase): Promise<Outcome> {
       await utimes(join(dir, path), t, t);
     }
     const outcome = await new Promise<Outcome>((resolve, reject) => {
-      const child = spawn(c.argv[0] as string, c.argv.slice(1), { cwd: dir, env: { ...ORACLE_ENV, ...c.env } });
+      const child = spawn(c.argv[0] as string, c.argv.slice(1), {
+        cwd: dir,
+        env: { ...ORACLE_ENV, ...c.env },
+      });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (d: Buffer) => out.push(d));

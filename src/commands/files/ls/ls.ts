@@ -6,14 +6,17 @@
  * and old formats in `TZ`. Exit 2 for a missing operand, 1 for trouble inside a directory.
  * @module
  */
-import { compareVfsNames } from '../../../vfs/vfs-path.js';
+
 import { describeVfsCode, isVfsError, type VfsStat } from '../../../vfs/filesystem.js';
+import { compareVfsNames } from '../../../vfs/vfs-path.js';
+import { encodeText } from '../../byte-text.js';
 import type { CommandContext, CommandSpec } from '../../command.js';
 import { fnmatch } from '../../fnmatch.js';
 import { quoteNameAlways } from '../../gnu-quote.js';
 import { printError, runCommand } from '../../text/cli.js';
 import { operandPath } from '../../text/input.js';
 import { TextOutput } from '../../text/output.js';
+import { compareVersions } from '../../text/sort/version-compare.js';
 import { timeZoneFromEnv } from '../../time/zone.js';
 import { blocksOf } from '../file-mode.js';
 import { FILES_HELP } from '../gnu-help.js';
@@ -22,8 +25,8 @@ import {
   displayWidth,
   formatBlocks,
   indicatorOf,
-  type LsEntry,
   LongFormat,
+  type LsEntry,
   quoteLsName,
   shownTime,
 } from './render.js';
@@ -80,7 +83,10 @@ async function statOperand(run: Run, operand: string): Promise<LsEntry | undefin
   } catch (error) {
     if (!isVfsError(error)) throw error;
     await run.out.flush();
-    await printError(ctx, `${run.name}: cannot access ${quoteNameAlways(operand)}: ${describeVfsCode(error.code)}\n`);
+    await printError(
+      ctx,
+      `${run.name}: cannot access ${quoteNameAlways(operand)}: ${describeVfsCode(error.code)}\n`,
+    );
     run.status = 2;
     return undefined;
   }
@@ -102,7 +108,11 @@ async function statOperand(run: Run, operand: string): Promise<LsEntry | undefin
         return { name: operand, path, stat: undefined, commandLine: true };
       }
     }
-    if (follow && target !== undefined && (s.dereference !== 'command-line-dirs' || target.type === 'directory'))
+    if (
+      follow &&
+      target !== undefined &&
+      (s.dereference !== 'command-line-dirs' || target.type === 'directory')
+    )
       return { name: operand, path, stat: target, commandLine: true };
     return {
       name: operand,
@@ -139,7 +149,10 @@ async function listDirectory(run: Run, dir: LsEntry, header: boolean): Promise<v
     const key = `${dir.stat.dev}:${dir.stat.ino}`;
     if (run.seen.has(key)) {
       await out.flush();
-      await printError(ctx, `${run.name}: ${quoteNameAlways(dir.name)}: not listing already-listed directory\n`);
+      await printError(
+        ctx,
+        `${run.name}: ${quoteNameAlways(dir.name)}: not listing already-listed directory\n`,
+      );
       run.status = 2;
       return;
     }
@@ -168,7 +181,7 @@ async function listDirectory(run: Run, dir: LsEntry, header: boolean): Promise<v
   for (const n of names) {
     if (ignored(n, s)) continue;
     const path = n === '.' ? dir.path : n === '..' ? `${dir.path}/..` : joinPath(dir.path, n);
-    entries.push(await statChild(run, joinName(dir.name, n), path));
+    entries.push(await statChild(run, joinName(dir.name, n), attachName(dir.name, n), path));
     const c = ctx.cooperate();
     if (c !== undefined) await c;
   }
@@ -198,7 +211,12 @@ function joinName(dirName: string, name: string): string {
   return dirName.endsWith('/') ? `${dirName}${name}` : `${dirName}/${name}`;
 }
 
-async function statChild(run: Run, fullName: string, path: string): Promise<LsEntry> {
+/** The name in messages about a directory's entry (GNU's `attach`: no `./` for `.`). */
+function attachName(dirName: string, name: string): string {
+  return dirName === '.' ? name : joinName(dirName, name);
+}
+
+async function statChild(run: Run, fullName: string, shownName: string, path: string): Promise<LsEntry> {
   const { ctx, s } = run;
   let stat: VfsStat | undefined;
   try {
@@ -206,11 +224,25 @@ async function statChild(run: Run, fullName: string, path: string): Promise<LsEn
   } catch (error) {
     if (!isVfsError(error)) throw error;
     await run.out.flush();
-    await printError(ctx, `${run.name}: cannot access ${quoteNameAlways(fullName)}: ${describeVfsCode(error.code)}\n`);
+    await printError(
+      ctx,
+      `${run.name}: cannot access ${quoteNameAlways(shownName)}: ${describeVfsCode(error.code)}\n`,
+    );
     run.status = Math.max(run.status, 1);
-    return { name: fullName, path, stat: undefined, commandLine: false };
+    return {
+      name: fullName,
+      path,
+      stat: undefined,
+      commandLine: false,
+      sortName: fullName.slice(fullName.lastIndexOf('/') + 1),
+    };
   }
-  const shown = { name: fullName, path, commandLine: false };
+  const shown = {
+    name: fullName,
+    path,
+    commandLine: false,
+    sortName: fullName.slice(fullName.lastIndexOf('/') + 1),
+  };
   if (stat.type !== 'symlink') return { ...shown, stat };
   let target: VfsStat | undefined;
   try {
@@ -220,12 +252,31 @@ async function statChild(run: Run, fullName: string, path: string): Promise<LsEn
   }
   if (s.dereference === 'always') {
     if (target !== undefined) return { ...shown, stat: target };
+    // GNU stats a file only when the listing needs more than its name.
+    if (!needsStat(s)) return { ...shown, stat };
     await run.out.flush();
-    await printError(ctx, `${run.name}: cannot access ${quoteNameAlways(fullName)}: ${describeVfsCode('ENOENT')}\n`);
+    await printError(
+      ctx,
+      `${run.name}: cannot access ${quoteNameAlways(shownName)}: ${describeVfsCode('ENOENT')}\n`,
+    );
     run.status = Math.max(run.status, 1);
     return { ...shown, stat: undefined };
   }
   return { ...shown, stat, linkTarget: await readLink(run, path), targetStat: target };
+}
+
+/** Whether the listing shows or sorts by more than names (so a dangling `-L` link is an error). */
+function needsStat(s: LsSettings): boolean {
+  return (
+    s.format === 'long' ||
+    s.blockSizes ||
+    s.inode ||
+    s.sort === 'size' ||
+    s.sort === 'time' ||
+    s.indicator !== 'none' ||
+    s.recursive ||
+    s.groupDirectoriesFirst
+  );
 }
 
 function extensionOf(name: string): string {
@@ -234,42 +285,15 @@ function extensionOf(name: string): string {
   return dot <= 0 ? '' : base.slice(dot);
 }
 
-/** GNU's `filevercmp` (sort -V, ls -v): digit runs compare as numbers, the rest by character. */
-export function versionCompare(a: string, b: string): number {
-  const order = (c: string | undefined): number => {
-    if (c === undefined || (c >= '0' && c <= '9')) return 0;
-    if (/[A-Za-z]/.test(c)) return c.charCodeAt(0);
-    if (c === '~') return -1;
-    return c.charCodeAt(0) + 256;
-  };
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    let first = 0;
-    while ((i < a.length && !/\d/.test(a[i] as string)) || (j < b.length && !/\d/.test(b[j] as string))) {
-      const ac = order(a[i]);
-      const bc = order(b[j]);
-      if (ac !== bc) return ac - bc;
-      i += 1;
-      j += 1;
-    }
-    while (a[i] === '0') i += 1;
-    while (b[j] === '0') j += 1;
-    while (/\d/.test(a[i] ?? '') && /\d/.test(b[j] ?? '')) {
-      if (first === 0) first = (a.charCodeAt(i) as number) - (b.charCodeAt(j) as number);
-      i += 1;
-      j += 1;
-    }
-    if (/\d/.test(a[i] ?? '')) return 1;
-    if (/\d/.test(b[j] ?? '')) return -1;
-    if (first !== 0) return first;
-  }
-  return 0;
+/** Names as Latin-1 (one char per UTF-8 byte), the form `compareVersions` reads. */
+function bytesOf(name: string): string {
+  return Buffer.from(encodeText(name)).toString('latin1');
 }
 
 function sortEntries(entries: LsEntry[], s: LsSettings): void {
   if (s.sort === 'none') return;
-  const byName = (a: LsEntry, b: LsEntry): number => compareVfsNames(a.name, b.name);
+  const key = (e: LsEntry): string => e.sortName ?? e.name;
+  const byName = (a: LsEntry, b: LsEntry): number => compareVfsNames(key(a), key(b));
   let cmp: (a: LsEntry, b: LsEntry) => number;
   switch (s.sort) {
     case 'size':
@@ -277,21 +301,22 @@ function sortEntries(entries: LsEntry[], s: LsSettings): void {
       break;
     case 'time':
       cmp = (a, b) =>
-        (b.stat === undefined ? 0 : shownTime(b.stat, s)) - (a.stat === undefined ? 0 : shownTime(a.stat, s)) ||
-        byName(a, b);
+        (b.stat === undefined ? 0 : shownTime(b.stat, s)) -
+          (a.stat === undefined ? 0 : shownTime(a.stat, s)) || byName(a, b);
       break;
     case 'extension':
-      cmp = (a, b) => compareVfsNames(extensionOf(a.name), extensionOf(b.name)) || byName(a, b);
+      cmp = (a, b) => compareVfsNames(extensionOf(key(a)), extensionOf(key(b))) || byName(a, b);
       break;
     case 'version':
-      cmp = (a, b) => versionCompare(a.name, b.name) || byName(a, b);
+      cmp = (a, b) => compareVersions(bytesOf(key(a)), bytesOf(key(b))) || byName(a, b);
       break;
     default:
       cmp = byName;
   }
   const ordered = s.reverse ? (a: LsEntry, b: LsEntry) => cmp(b, a) : cmp;
   if (s.groupDirectoriesFirst) {
-    const isDir = (e: LsEntry): number => (e.stat?.type === 'directory' || e.targetStat?.type === 'directory' ? 0 : 1);
+    const isDir = (e: LsEntry): number =>
+      e.stat?.type === 'directory' || e.targetStat?.type === 'directory' ? 0 : 1;
     entries.sort((a, b) => isDir(a) - isDir(b) || ordered(a, b));
   } else {
     entries.sort(ordered);
@@ -312,7 +337,9 @@ async function printListing(run: Run, entries: readonly LsEntry[], inDirectory: 
     const long = new LongFormat(ctx, s, timeZoneFromEnv(ctx.env), Date.now());
     const rows = entries.map((e) => long.add(e));
     entries.forEach((e, k) => {
-      let text = long.prefix(rows[k] as number) + nameText(e, { ...s, indicator: e.linkTarget === undefined ? s.indicator : 'none' }, inDirectory);
+      let text =
+        long.prefix(rows[k] as number) +
+        nameText(e, { ...s, indicator: e.linkTarget === undefined ? s.indicator : 'none' }, inDirectory);
       if (e.linkTarget !== undefined) {
         text += ` -> ${quoteLsName(e.linkTarget, s.quoting, s.hideControl)}`;
         if (s.indicator !== 'none' && e.targetStat !== undefined) text += indicatorOf(e.targetStat, s);
@@ -324,7 +351,9 @@ async function printListing(run: Run, entries: readonly LsEntry[], inDirectory: 
   }
   // Prefixes for -i and -s, padded to the listing's widths.
   const inodes = s.inode ? entries.map((e) => (e.stat === undefined ? '?' : String(e.stat.ino))) : [];
-  const blocks = s.blockSizes ? entries.map((e) => (e.stat === undefined ? '?' : formatBlocks(blocksOf(e.stat), s))) : [];
+  const blocks = s.blockSizes
+    ? entries.map((e) => (e.stat === undefined ? '?' : formatBlocks(blocksOf(e.stat), s)))
+    : [];
   const inodeWidth = Math.max(0, ...inodes.map((t) => t.length));
   const blockWidth = Math.max(0, ...blocks.map((t) => t.length));
   const cells = entries.map((e, k) => {

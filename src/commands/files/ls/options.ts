@@ -14,7 +14,14 @@ export type LsFormat = 'long' | 'one-per-line' | 'columns' | 'across' | 'commas'
 export type LsSort = 'name' | 'size' | 'time' | 'none' | 'extension' | 'version';
 export type LsTime = 'mtime' | 'atime' | 'ctime';
 export type LsIndicator = 'none' | 'slash' | 'file-type' | 'classify';
-export type LsQuoting = 'literal' | 'escape' | 'c' | 'shell' | 'shell-always' | 'shell-escape' | 'shell-escape-always';
+export type LsQuoting =
+  | 'literal'
+  | 'escape'
+  | 'c'
+  | 'shell'
+  | 'shell-always'
+  | 'shell-escape'
+  | 'shell-escape-always';
 
 export interface LsSettings {
   format: LsFormat;
@@ -122,7 +129,12 @@ export async function parseLsArgs(
   ctx: CommandContext,
   name: string,
 ): Promise<{ readonly settings: LsSettings; readonly operands: readonly string[] } | number> {
-  const line = await parseCommandLine(ctx, name, { options: SPEC }, { help: FILES_HELP[name] });
+  const line = await parseCommandLine(
+    ctx,
+    name,
+    { options: SPEC },
+    { help: FILES_HELP[name], usageStatus: 2 },
+  );
   if (typeof line === 'number') return line;
   const s: LsSettings = {
     format: name === 'vdir' ? 'long' : name === 'dir' ? 'columns' : 'one-per-line',
@@ -166,7 +178,8 @@ export async function parseLsArgs(
     }
   }
   const columnsEnv = ctx.env.get('COLUMNS');
-  if (columnsEnv !== undefined && /^\d+$/.test(columnsEnv) && Number(columnsEnv) > 0) s.lineLength = Number(columnsEnv);
+  if (columnsEnv !== undefined && /^\d+$/.test(columnsEnv) && Number(columnsEnv) > 0)
+    s.lineLength = Number(columnsEnv);
   for (const o of line.options) {
     const bad = await apply(ctx, name, s, o);
     if (bad !== undefined) return bad;
@@ -211,7 +224,7 @@ export async function parseLsArgs(
   // -c/-u also sort by that time unless in long format or another sort was asked for.
   if (!sortChosen && s.time !== 'mtime' && s.format !== 'long') s.sort = 'time';
   if (fullTime) timeStyle = 'full-iso';
-  if (timeStyle !== undefined) {
+  if (timeStyle !== undefined && s.format === 'long') {
     const style = resolveTimeStyle(timeStyle);
     if (style === undefined) {
       await printError(
@@ -250,10 +263,11 @@ function resolveTimeStyle(style: string): { recent: string; old: string } | unde
   }
 }
 
+/** Each argument's valid values; synonyms share a line in GNU's list (`a|b`). */
 const ARGUMENT_CHOICES: Readonly<Record<string, readonly string[]>> = {
-  format: ['verbose', 'long', 'commas', 'horizontal', 'across', 'vertical', 'single-column'],
+  format: ['verbose|long', 'commas', 'horizontal|across', 'vertical', 'single-column'],
   sort: ['none', 'time', 'size', 'extension', 'version', 'width'],
-  time: ['atime', 'access', 'use', 'ctime', 'status', 'birth', 'creation', 'mtime', 'modification'],
+  time: ['atime|access|use', 'ctime|status', 'birth|creation'],
   'indicator-style': ['none', 'slash', 'file-type', 'classify'],
   'quoting-style': [
     'literal',
@@ -266,7 +280,7 @@ const ARGUMENT_CHOICES: Readonly<Record<string, readonly string[]>> = {
     'locale',
     'clocale',
   ],
-  color: ['always', 'yes', 'force', 'never', 'no', 'none', 'auto', 'tty', 'if-tty'],
+  color: ['always|yes|force', 'never|no|none', 'auto|tty|if-tty'],
 };
 
 const ARGUMENT_NAMES: Readonly<Record<string, string>> = {
@@ -282,24 +296,31 @@ const ARGUMENT_NAMES: Readonly<Record<string, string>> = {
 
 /** gnulib's `argmatch` failure: the value, the valid arguments, the usage hint. */
 async function invalidChoice(ctx: CommandContext, name: string, key: string, value: string): Promise<number> {
-  const choices = ARGUMENT_CHOICES[key] ?? ARGUMENT_CHOICES.color ?? [];
-  const ambiguous = choices.filter((c) => c.startsWith(value)).length > 1;
-  const list = choices.map((c) => `  - ${quoteValue(c)}`).join('\n');
+  const groups = ARGUMENT_CHOICES[key === 'classify' || key === 'hyperlink' ? 'color' : key] ?? [];
+  const ambiguous = groups.flatMap((g) => g.split('|')).filter((c) => c.startsWith(value)).length > 1;
+  const list = groups.map((g) => `  - ${g.split('|').map(quoteValue).join(', ')}`).join('\n');
   await printError(
     ctx,
     `${name}: ${ambiguous ? 'ambiguous' : 'invalid'} argument ${quoteValue(value)} for ${quoteValue(ARGUMENT_NAMES[key] ?? `--${key}`)}\nValid arguments are:\n${list}\nTry '${name} --help' for more information.\n`,
   );
-  return 2;
+  return 1;
 }
 
 /** An unambiguous prefix of one of `choices` (argmatch). */
-function choose(value: string, choices: readonly string[]): string | undefined {
+function choose(value: string, groups: readonly string[]): string | undefined {
+  const choices = groups.flatMap((g) => g.split('|'));
   if (choices.includes(value)) return value;
-  const found = choices.filter((c) => c.startsWith(value));
-  return found.length === 1 ? found[0] : undefined;
+  const found = groups.filter((g) => g.split('|').some((c) => c.startsWith(value)));
+  if (found.length !== 1) return undefined;
+  return (found[0] as string).split('|').find((c) => c.startsWith(value));
 }
 
-async function apply(ctx: CommandContext, name: string, s: LsSettings, o: ParsedOption): Promise<number | undefined> {
+async function apply(
+  ctx: CommandContext,
+  name: string,
+  s: LsSettings,
+  o: ParsedOption,
+): Promise<number | undefined> {
   const v = o.value ?? '';
   switch (o.key) {
     case 'all':

@@ -6,6 +6,7 @@
 import type { VfsStat } from '../../../vfs/filesystem.js';
 import type { CommandContext } from '../../command.js';
 import { quoteName, quoteNameAlways } from '../../gnu-quote.js';
+import { codePointWidth } from '../../text/char-width.js';
 import { strftime } from '../../time/strftime.js';
 import { localTime, type TimeZone } from '../../time/zone.js';
 import { blocksOf, isExecutable, modeString } from '../file-mode.js';
@@ -26,6 +27,8 @@ export interface LsEntry {
   /** What the link points to (undefined when dangling). */
   readonly targetStat?: VfsStat | undefined;
   readonly commandLine: boolean;
+  /** The name sorting compares (an entry's own name within its directory). */
+  readonly sortName?: string | undefined;
 }
 
 const C_ESCAPES: Readonly<Record<string, string>> = {
@@ -83,10 +86,14 @@ export function quoteLsName(name: string, style: LsQuoting, hideControl: boolean
   }
 }
 
-/** Columns a name takes on a terminal (one per code point; wide and combining characters are not told apart). */
+/** Columns a name takes on a terminal (`mbsnwidth`: wide characters 2, controls 0, an invalid byte 1). */
 export function displayWidth(text: string): number {
   let n = 0;
-  for (const _ of text) n += 1;
+  for (const c of text) {
+    const cp = c.codePointAt(0) as number;
+    if (cp >= 0xdc80 && cp <= 0xdcff) n += 1;
+    else n += Math.max(0, codePointWidth(cp));
+  }
   return n;
 }
 
@@ -122,6 +129,9 @@ export function shownTime(st: VfsStat, settings: LsSettings): number {
   return settings.time === 'atime' ? st.atimeMs : settings.time === 'ctime' ? st.ctimeMs : st.mtimeMs;
 }
 
+/** Marks the time field of a file that could not be stat'ed. */
+const UNKNOWN_TIME = '\0?';
+
 /** Half a Gregorian year, GNU's boundary between recent and old times. */
 const SIX_MONTHS_MS = (31_556_952 / 2) * 1000;
 
@@ -147,7 +157,7 @@ export class LongFormat {
       out.push('l?????????', '?');
       if (s.showOwner) out.push('?');
       if (s.showGroup) out.push('?');
-      out.push('?', '?');
+      out.push('?', UNKNOWN_TIME);
       return out;
     }
     out.push(modeString(st.type, st.mode), String(st.nlink));
@@ -196,8 +206,17 @@ export class LongFormat {
     if (s.showOwner) next('left');
     if (s.showGroup) next('left');
     next('right'); // size
-    parts.push(row[k] as string);
+    const time = row[k] as string;
+    parts.push(time === UNKNOWN_TIME ? '?'.padStart(this.timeWidth()) : time);
     return `${parts.join(' ')} `;
+  }
+
+  /** GNU's `long_time_expected_width`: how wide a formatted time is. */
+  private timeWidth(): number {
+    return Math.max(
+      displayWidth(this.time(this.nowMs)),
+      displayWidth(this.time(this.nowMs - 2 * SIX_MONTHS_MS)),
+    );
   }
 
   private cachedWidths: number[] | undefined;
@@ -205,7 +224,10 @@ export class LongFormat {
   private widths(): number[] {
     if (this.cachedWidths !== undefined) return this.cachedWidths;
     const widths: number[] = [];
-    for (const row of this.rows) row.forEach((f, j) => (widths[j] = Math.max(widths[j] ?? 0, displayWidth(f))));
+    for (const row of this.rows)
+      row.forEach((f, j) => {
+        widths[j] = Math.max(widths[j] ?? 0, f === UNKNOWN_TIME ? 0 : displayWidth(f));
+      });
     this.cachedWidths = widths;
     return widths;
   }
