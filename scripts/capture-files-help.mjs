@@ -110,6 +110,10 @@ for (const [family, { what, commands }] of Object.entries(FAMILIES)) {
 }
 
 // The tables are checked in as biome formats them.
-spawnSync('npx', ['biome', 'format', '--write', ...Object.keys(FAMILIES).map((f) => `src/commands/${f}/gnu-help.ts`)], {
-  stdio: 'inherit',
-});
+spawnSync(
+  'npx',
+  ['biome', 'format', '--write', ...Object.keys(FAMILIES).map((f) => `src/commands/${f}/gnu-help.ts`)],
+  {
+    stdio: 'inherit',
+  },
+);

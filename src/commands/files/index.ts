@@ -4,13 +4,33 @@
  * @module
  */
 import type { CommandSpec } from '../command.js';
+import { chmodCommand } from './chmod.js';
+import { cpCommand } from './cp.js';
+import { lnCommand } from './ln.js';
 import { dirCommand, lsCommand, vdirCommand } from './ls/ls.js';
+import { mkdirCommand, rmdirCommand } from './mkdir.js';
+import { mvCommand } from './mv.js';
 import { basenameCommand, dirnameCommand } from './path-names.js';
+import { readlinkCommand, realpathCommand } from './realpath.js';
+import { rmCommand } from './rm.js';
+import { touchCommand } from './touch.js';
+import { truncateCommand } from './truncate.js';
 
 export const fileCommands: readonly CommandSpec[] = [
   lsCommand,
   dirCommand,
   vdirCommand,
+  cpCommand,
+  mvCommand,
+  rmCommand,
+  mkdirCommand,
+  rmdirCommand,
+  touchCommand,
+  lnCommand,
+  chmodCommand,
+  truncateCommand,
+  realpathCommand,
+  readlinkCommand,
   basenameCommand,
   dirnameCommand,
 ];
