@@ -6,13 +6,18 @@
 import type { CommandSpec } from '../command.js';
 import { chmodCommand } from './chmod.js';
 import { cpCommand } from './cp.js';
+import { dfCommand } from './df.js';
+import { duCommand } from './du.js';
+import { findCommand } from './find/find.js';
 import { lnCommand } from './ln.js';
 import { dirCommand, lsCommand, vdirCommand } from './ls/ls.js';
 import { mkdirCommand, rmdirCommand } from './mkdir.js';
+import { mktempCommand } from './mktemp.js';
 import { mvCommand } from './mv.js';
 import { basenameCommand, dirnameCommand } from './path-names.js';
 import { readlinkCommand, realpathCommand } from './realpath.js';
 import { rmCommand } from './rm.js';
+import { statCommand } from './stat.js';
 import { touchCommand } from './touch.js';
 import { truncateCommand } from './truncate.js';
 
@@ -33,4 +38,9 @@ export const fileCommands: readonly CommandSpec[] = [
   readlinkCommand,
   basenameCommand,
   dirnameCommand,
+  statCommand,
+  duCommand,
+  dfCommand,
+  mktempCommand,
+  findCommand,
 ];
