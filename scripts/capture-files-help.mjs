@@ -45,6 +45,7 @@ const FAMILIES = {
   system: {
     what: 'system commands',
     commands: [
+      'echo',
       'env',
       'printenv',
       'date',

@@ -7,10 +7,18 @@ import { fileCommands } from './files/index.js';
 import { grepCommands } from './grep/index.js';
 import { jqCommand } from './jq/index.js';
 import { sedCommands } from './sed/index.js';
+import { systemCommands } from './system/index.js';
 import { textCommands } from './text/index.js';
 
 /** Every built-in command (a fresh map per call, so a kernel may add or remove its own). */
 export function builtinCommands(): Map<string, CommandSpec> {
-  const specs: CommandSpec[] = [...grepCommands, ...sedCommands, jqCommand, ...textCommands, ...fileCommands];
+  const specs: CommandSpec[] = [
+    ...grepCommands,
+    ...sedCommands,
+    jqCommand,
+    ...textCommands,
+    ...fileCommands,
+    ...systemCommands,
+  ];
   return new Map(specs.map((s) => [s.name, s]));
 }

@@ -285,7 +285,7 @@ async function df(ctx: CommandContext): Promise<number> {
       return `${Math.ceil((used * 100) / size)}%`;
     };
     const cells = (v: VolumeUsage, file: string): string[] =>
-      fields.map((f) => {
+      fields.map((f): string => {
         const nodes = v.inodes ?? Number.POSITIVE_INFINITY;
         const usedNodes = v.usedInodes ?? 0;
         switch (f) {
@@ -311,7 +311,7 @@ async function df(ctx: CommandContext): Promise<number> {
             return Number.isFinite(nodes) ? String(Math.max(0, nodes - usedNodes)) : '-';
           case 'ipcent':
             return percent(usedNodes, nodes);
-          case 'target':
+          default:
             return v.mountPoint;
         }
       });

@@ -12,6 +12,7 @@ import { findCommand } from './find/find.js';
 import { lnCommand } from './ln.js';
 import { dirCommand, lsCommand, vdirCommand } from './ls/ls.js';
 import { mkdirCommand, rmdirCommand } from './mkdir.js';
+import { mkfifoCommand } from './mkfifo.js';
 import { mktempCommand } from './mktemp.js';
 import { mvCommand } from './mv.js';
 import { basenameCommand, dirnameCommand } from './path-names.js';
@@ -43,4 +44,5 @@ export const fileCommands: readonly CommandSpec[] = [
   dfCommand,
   mktempCommand,
   findCommand,
+  mkfifoCommand,
 ];
