@@ -8,6 +8,7 @@ import { chmodCommand } from './chmod.js';
 import { cpCommand } from './cp.js';
 import { dfCommand } from './df.js';
 import { duCommand } from './du.js';
+import { fileCommand } from './file.js';
 import { findCommand } from './find/find.js';
 import { lnCommand } from './ln.js';
 import { dirCommand, lsCommand, vdirCommand } from './ls/ls.js';
@@ -20,6 +21,7 @@ import { readlinkCommand, realpathCommand } from './realpath.js';
 import { rmCommand } from './rm.js';
 import { statCommand } from './stat.js';
 import { touchCommand } from './touch.js';
+import { treeCommand } from './tree.js';
 import { truncateCommand } from './truncate.js';
 
 export const fileCommands: readonly CommandSpec[] = [
@@ -45,4 +47,6 @@ export const fileCommands: readonly CommandSpec[] = [
   mktempCommand,
   findCommand,
   mkfifoCommand,
+  fileCommand,
+  treeCommand,
 ];

@@ -25,7 +25,7 @@ async function mkfifo(ctx: CommandContext): Promise<number> {
   if (typeof line === 'number') return line;
   for (const o of line.options) {
     if (o.key === 'mode' && compileMode(o.value ?? '') === undefined) {
-      await printError(ctx, `mkfifo: invalid mode ${quoteValue(o.value ?? '')}\n`);
+      await printError(ctx, 'mkfifo: invalid mode\n');
       return 1;
     }
   }
