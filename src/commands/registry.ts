@@ -3,6 +3,7 @@
  * @module
  */
 import type { CommandSpec } from './command.js';
+import { compareCommands } from './compare/index.js';
 import { fileCommands } from './files/index.js';
 import { grepCommands } from './grep/index.js';
 import { jqCommand } from './jq/index.js';

@@ -13,8 +13,8 @@ export interface DiffFormatOptions {
   readonly format: DiffFormat;
   /** Lines of context (unified and context formats). */
   readonly context: number;
-  /** `-B`: a change whose lines are all empty is not shown. */
-  readonly ignoreBlankLines?: boolean | undefined;
+  /** `-B` and `-I`: a change whose every line is ignorable is not shown (nor counted as a difference). */
+  readonly ignorable?: ((line: DiffLine) => boolean) | undefined;
   /** `-T`: a tab between the flag and the text. */
   readonly initialTab?: boolean | undefined;
 }
@@ -26,6 +26,8 @@ const NO_NEWLINE = '\n\\ No newline at end of file\n';
 
 interface Hunk {
   readonly changes: readonly DiffChange[];
+  /** Index of the first change in the script. */
+  readonly first: number;
 }
 
 /** Write the hunks of `script` (without the file headers). */
@@ -36,7 +38,8 @@ export function formatDiff(
   o: DiffFormatOptions,
   out: DiffSink,
 ): void {
-  const ignorable = script.map((c) => o.ignoreBlankLines === true && isBlankChange(a, b, c));
+  const test = o.ignorable;
+  const ignorable = script.map((c) => test !== undefined && isIgnorableChange(a, b, c, test));
   if (o.format === 'normal') {
     script.forEach((c, n) => {
       if (!ignorable[n]) normalHunk(a, b, c, o, out);
@@ -44,18 +47,21 @@ export function formatDiff(
     return;
   }
   for (const hunk of groupHunks(script, ignorable, o.context)) {
-    const trivial = hunk.changes.every((c) => ignorable[script.indexOf(c)]);
+    const trivial = hunk.changes.every((_c, k) => ignorable[hunk.first + k]);
     if (trivial) continue;
     if (o.format === 'unified') unifiedHunk(a, b, hunk, o, out);
     else contextHunk(a, b, hunk, o, out);
   }
 }
 
-function isBlankChange(a: readonly DiffLine[], b: readonly DiffLine[], c: DiffChange): boolean {
-  for (let i = c.line0; i < c.line0 + c.deleted; i += 1)
-    if ((a[i] as DiffLine).bytes.length !== 0) return false;
-  for (let i = c.line1; i < c.line1 + c.inserted; i += 1)
-    if ((b[i] as DiffLine).bytes.length !== 0) return false;
+function isIgnorableChange(
+  a: readonly DiffLine[],
+  b: readonly DiffLine[],
+  c: DiffChange,
+  test: (line: DiffLine) => boolean,
+): boolean {
+  for (let i = c.line0; i < c.line0 + c.deleted; i += 1) if (!test(a[i] as DiffLine)) return false;
+  for (let i = c.line1; i < c.line1 + c.inserted; i += 1) if (!test(b[i] as DiffLine)) return false;
   return true;
 }
 
@@ -74,7 +80,7 @@ function groupHunks(script: readonly DiffChange[], ignorable: readonly boolean[]
       if (next.line0 - top0 >= threshold) break;
       changes.push(next);
     }
-    hunks.push({ changes });
+    hunks.push({ changes, first: n });
     n += changes.length;
   }
   return hunks;

@@ -95,6 +95,8 @@ export interface ParseOptions {
   readonly help?: string;
   /** The `--version` text, for a command of another upstream (findutils, tar, ...). */
   readonly version?: string;
+  /** The usage hint carries the program's name too (`diff: Try 'diff --help' ...`, diffutils' style). */
+  readonly namedHint?: boolean;
   /** Exit status of a usage error (`sort` uses 2). */
   readonly usageStatus?: number;
 }
@@ -119,6 +121,13 @@ export async function parseCommandLine(
     // GNU stops at --help/--version before reaching a bad option later on the line.
     const early = earlyHelp(args, full);
     if (early !== undefined) return answer(ctx, name, early, options);
+    if (options.namedHint === true) {
+      await printError(
+        ctx,
+        `${name}: ${parsed.message}\n${name}: Try '${name} --help' for more information.\n`,
+      );
+      return options.usageStatus ?? 1;
+    }
     return usageError(ctx, name, parsed.message, options.usageStatus ?? 1);
   }
   const first = parsed.options.find((o) => o.key === 'help' || o.key === 'version');
