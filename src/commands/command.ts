@@ -106,6 +106,12 @@ export interface CommandContext {
    */
   cooperate(): Promise<void> | undefined;
   /**
+   * Hold the call's timeout while doing legitimate long work (a slow service, an MCP tool): the
+   * watchdog pauses for at most `budgetMs` of this command's own, until the hold is released (or
+   * the budget is spent, which ends the hold). Absent where no watchdog runs (standalone).
+   */
+  readonly hold?: ((budgetMs: number, reason?: string) => PatientHold) | undefined;
+  /**
    * Who the command runs as, for `id`, `whoami`, `ls -l` and `stat` (owner names) and the owner of
    * what it creates. Virtual: nothing is checked against it. Absent: uid and gid 0, named by
    * `USER` of the environment (else `root`).
@@ -174,6 +180,11 @@ export interface VolumeUsage {
   /** The node (inode) budget; `Infinity` when unbounded. */
   readonly inodes?: number | undefined;
   readonly usedInodes?: number | undefined;
+}
+
+/** A patient hold on the call's timeout (see {@link CommandContext.hold}). Release is idempotent. */
+export interface PatientHold {
+  release(): void;
 }
 
 /** A command: resolves with its exit status (0-255). Throwing is a bug, reported as status 1. */

@@ -2,8 +2,11 @@
  * The commands the virtual shell has built in, by name. Each command family adds its specs here.
  * @module
  */
+import { awkCommand } from './awk/awk.js';
+import { bcCommand } from './bc/bc.js';
 import type { CommandSpec } from './command.js';
 import { compareCommands } from './compare/index.js';
+import { exprCommand } from './expr/expr.js';
 import { fileCommands } from './files/index.js';
 import { grepCommands } from './grep/index.js';
 import { jqCommand } from './jq/index.js';
@@ -17,9 +20,14 @@ export function builtinCommands(): Map<string, CommandSpec> {
     ...grepCommands,
     ...sedCommands,
     jqCommand,
+    awkCommand('awk'),
+    awkCommand('gawk'),
+    bcCommand,
+    exprCommand,
     ...textCommands,
     ...fileCommands,
     ...systemCommands,
+    ...compareCommands,
   ];
   return new Map(specs.map((s) => [s.name, s]));
 }
