@@ -155,10 +155,21 @@ async function cmp(ctx: CommandContext): Promise<number> {
     for (const name of names) {
       const opened = await openInput(ctx, name);
       if (!opened.ok) {
-        await printError(ctx, `cmp: ${quoteName(name)}: ${describeVfsCode(opened.error.code)}\n`);
+        // GNU cmp -s is silent when a file cannot be opened (a read error still speaks).
+        if (!quiet) await printError(ctx, `cmp: ${quoteName(name)}: ${describeVfsCode(opened.error.code)}\n`);
+        for (const i of inputs) await i.close();
         return 2;
       }
       inputs.push(opened.input);
+    }
+    // A directory opens and then fails to read, which GNU reports even under -s.
+    for (const input of inputs) {
+      const st = await input.handle?.stat().catch(() => undefined);
+      if (st?.type === 'directory') {
+        await printError(ctx, `cmp: ${quoteName(input.name)}: Is a directory\n`);
+        for (const i of inputs) await i.close();
+        return 2;
+      }
     }
     // -l's byte numbers are as wide as the largest one possible (GNU: the smaller file's size).
     let widest = Math.min(limit, Number.MAX_SAFE_INTEGER);

@@ -100,7 +100,7 @@ async function patch(ctx: CommandContext): Promise<number> {
         { short: 'c', long: 'context' },
       ],
     },
-    { help: COMPARE_HELP.patch, upstream: 'patch', usageStatus: 2 },
+    { help: COMPARE_HELP.patch, upstream: 'patch', usageStatus: 2, namedHint: true },
   );
   if (typeof line === 'number') return line;
   const o: PatchOptions = {
@@ -278,6 +278,15 @@ async function exists(run: PatchRun, name: string): Promise<boolean> {
   }
 }
 
+async function fileSize(run: PatchRun, name: string): Promise<number> {
+  try {
+    const st = await run.ctx.fs.stat(run.path(name));
+    return st.type === 'file' ? st.size : 0;
+  } catch {
+    return 0;
+  }
+}
+
 function joinLines(lines: readonly DiffLine[]): Uint8Array {
   const parts: Uint8Array[] = [];
   for (const l of lines) {
@@ -288,12 +297,19 @@ function joinLines(lines: readonly DiffLine[]): Uint8Array {
 }
 const NEWLINE = Uint8Array.of(10);
 
-async function applyFile(run: PatchRun, p: FilePatch, forced: string | undefined): Promise<number> {
+async function applyFile(
+  run: PatchRun,
+  p: FilePatch,
+  forced: string | undefined,
+  flipped = false,
+): Promise<number> {
   const { o, ctx } = run;
+  const hunks = o.reverse ? p.hunks.map(reverseHunk) : p.hunks;
+  // Whether the patch as applied (after -R) makes or removes the file.
   const creating =
-    p.oldName === '/dev/null' ||
-    (p.hunks.length > 0 && p.hunks.every((h) => h.oldStart === 0 && h.oldCount === 0));
-  const deleting = p.newName === '/dev/null';
+    (o.reverse ? p.newName : p.oldName) === '/dev/null' ||
+    (hunks.length > 0 && hunks.every((h) => h.oldStart === 0 && h.oldCount === 0));
+  const deleting = (o.reverse ? p.oldName : p.newName) === '/dev/null';
   let name = forced;
   if (name === undefined) {
     const candidates = [p.oldName, p.newName]
@@ -304,12 +320,30 @@ async function applyFile(run: PatchRun, p: FilePatch, forced: string | undefined
     for (const c of candidates) if (await exists(run, c)) present.push(c);
     name = bestName(present.length > 0 ? present : creating ? candidates : []);
   }
-  const hunks = o.reverse ? p.hunks.map(reverseHunk) : p.hunks;
   if (name === undefined || (!creating && !(await exists(run, name)) && forced === undefined)) {
     run.say(
       `can't find file to patch at input line ${p.line}\nPerhaps you ${o.strip === undefined ? 'should have used the -p or --strip option' : 'used the wrong -p or --strip option'}?\nThe text leading up to this was:\n--------------------------\n${p.leading.map((l) => `|${l}\n`).join('')}--------------------------\nFile to patch: \nSkip this patch? [y] \nSkipping patch.\n${hunks.length} out of ${plural(hunks.length, 'hunk')} ignored\n`,
     );
     return 1;
+  }
+  if (creating && !flipped && (await fileSize(run, name)) > 0) {
+    // GNU asks whether a patch that would create an existing file is reversed.
+    const head = `The next patch${o.reverse ? ', when reversed,' : ''} would create the file ${name},\nwhich already exists!  `;
+    if (o.force) run.say(`${head}Applying it anyway.\n`);
+    else if (o.batch) {
+      run.say(`${head}${o.reverse ? 'Ignoring' : 'Assuming'} -R.\n`);
+      o.reverse = !o.reverse;
+      try {
+        return await applyFile(run, p, name, true);
+      } finally {
+        o.reverse = !o.reverse;
+      }
+    } else {
+      run.say(
+        `${head}${o.reverse ? 'Ignore' : 'Assume'} -R? [n] \nApply anyway? [n] \nSkipping patch.\n${hunks.length} out of ${plural(hunks.length, 'hunk')} ignored\n`,
+      );
+      return 1;
+    }
   }
   const outputName = o.output ?? name;
   run.say(

@@ -72,6 +72,12 @@ oracleTable(cmpCommand, [
   { argv: ['cmp', '-l', '-s', 'a', 'b'], ...pair },
   { argv: ['cmp'] },
   { argv: ['cmp', 'a', 'b', '1', '2', '3'], ...pair },
+  { argv: ['cmp', '--bogus', 'a', 'b'], ...pair },
+  { argv: ['cmp', '-i', 'x', 'a', 'b'], ...pair },
+  { argv: ['cmp', 'bin1', 'bin2'], ...pair },
+  { argv: ['cmp', '-s', 'a', 'nonexist'], ...pair },
+  { argv: ['cmp', '-s', 'A', 'a'], ...pair },
+  { argv: ['cmp', 'a', 'A'], ...pair },
 ]);
 
 oracleTable(diffCommand, [
@@ -119,6 +125,9 @@ oracleTable(diffCommand, [
   { argv: ['diff', '-u', '-c', 'a', 'b'], ...pair },
   { argv: ['diff', '-T', 'a', 'b'], ...pair },
   { argv: ['diff', '--bogus', 'a', 'b'], ...pair },
+  { argv: ['diff', '-u', 'nonexist', 'nonexist2'], ...pair },
+  { argv: ['diff', '-C', 'x', 'a', 'b'], ...pair },
+  { argv: ['diff', '-rq', 'A', 'a'], ...pair },
   {
     argv: ['diff', '-u', 'u1', 'u2'],
     files: { u1: 'caf\xe9\n\udcff\n', u2: 'cafe\n\udcff\n' },
@@ -143,6 +152,7 @@ const patches = {
       'diff -ruN a/f b/f\n--- a/f\t2024-01-15 10:00:00.000000000 +0000\n+++ b/f\t2024-01-15 10:00:00.000000000 +0000\n@@ -1,2 +1,2 @@\n x\n-y\n+z\ndiff -ruN a/n b/n\n--- a/n\t1970-01-01 00:00:00.000000000 +0000\n+++ b/n\t2024-01-15 10:00:00.000000000 +0000\n@@ -0,0 +1 @@\n+new\n',
     f: 'x\ny\n',
     'del.diff': '--- f\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-x\n-y\n',
+    'add.diff': '--- /dev/null\n+++ f\n@@ -0,0 +1,2 @@\n+x\n+y\n',
     'nl.diff':
       '--- nl1\n+++ nl2\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n',
     nl1: 'a\nb',
@@ -182,4 +192,13 @@ oracleTable(patchCommand, [
   { argv: ['patch', '-i', 'garbage.diff'], ...patches },
   { argv: ['patch', '-i', 'nonexist.diff'], ...patches },
   { argv: ['patch'], stdin: '', ...patches },
+  { argv: ['patch', '--bogus'], ...patches },
+  { argv: ['patch', '-p', 'x', '-i', 'p.diff'], ...patches },
+  { argv: ['patch', '-F', 'x', '-i', 'p.diff'], ...patches },
+  { argv: ['patch', '-R', '-i', 'del.diff'], ...patches },
+  { argv: ['patch', '-i', 'add.diff'], ...patches },
+  { argv: ['patch', '-t', '-i', 'add.diff'], ...patches },
+  { argv: ['patch', '-R', '-i', 'add.diff'], ...patches },
+  { argv: ['patch', '-i', 'add.diff', 'new'], ...patches },
+  { argv: ['patch', 'a.txt', 'nonexist.diff'], ...patches },
 ]);
