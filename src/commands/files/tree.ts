@@ -12,6 +12,7 @@ import { compareVfsNames } from '../../vfs/vfs-path.js';
 import { encodeText } from '../byte-text.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { fnmatch } from '../fnmatch.js';
+import { type GetoptSpec, getopt } from '../getopt.js';
 import { parseCommandLine, printError, runCommand } from '../text/cli.js';
 import { operandPath } from '../text/input.js';
 import { TextOutput } from '../text/output.js';
@@ -25,31 +26,72 @@ const TREE_HELP = `usage: tree [-acdfghilnpqrstuvxACDFJQNSUX] [-L level [-R]] [-
 \t[--nolinks] [--hintro[=]file] [--houtro[=]file] [--inodes] [--device]
 \t[--sort[=]<name>] [--dirsfirst] [--filesfirst] [--filelimit #] [--si]
 \t[--du] [--prune] [--charset[=]X] [--timefmt[=]format] [--fromfile]
-\t[--fromtabfile] [--fflinks] [--info] [--infofile[=]file] [--noreport]
-\t[--version] [--help] [--] [directory ...]
+\t[--fflinks] [--info] [--infofile[=]file] [--noreport] [--version]
+\t[--help] [--] [directory ...]
   ------- Listing options -------
   -a            All files are listed.
   -d            List directories only.
   -l            Follow symbolic links like directories.
   -f            Print the full path prefix for each file.
+  -x            Stay on current filesystem only.
   -L level      Descend only level directories deep.
+  -R            Rerun tree when max dir level reached.
   -P pattern    List only those files that match the pattern given.
   -I pattern    Do not list files that match the given pattern.
+  --gitignore   Filter by using .gitignore files.
+  --gitfile X   Explicitly read gitignore file.
+  --ignore-case Ignore case when pattern matching.
+  --matchdirs   Include directory names in -P pattern matching.
+  --metafirst   Print meta-data at the beginning of each line.
+  --prune       Prune empty directories from the output.
+  --info        Print information about files found in .info files.
+  --infofile X  Explicitly read info file.
   --noreport    Turn off file/directory count at end of tree listing.
-  --dirsfirst   List directories before files.
-  -------- File options ---------
+  --charset X   Use charset X for terminal/HTML and indentation line output.
+  --filelimit # Do not descend dirs with more than # files in them.
+  -o filename   Output to file instead of stdout.
+  ------- File options -------
+  -q            Print non-printable characters as '?'.
+  -N            Print non-printable characters as is.
+  -Q            Quote filenames with double quotes.
   -p            Print the protections for each file.
+  -u            Displays file owner or UID number.
+  -g            Displays file group owner or GID number.
   -s            Print the size in bytes of each file.
   -h            Print the size in a more human readable way.
+  --si          Like -h, but use in SI units (powers of 1000).
+  --du          Compute size of directories by their contents.
+  -D            Print the date of last modification or (-c) status change.
+  --timefmt <f> Print and format time according to the format <f>.
   -F            Appends '/', '=', '*', '@', '|' or '>' as per ls -F.
+  --inodes      Print inode number of each file.
+  --device      Print device ID number to which each file belongs.
   ------- Sorting options -------
   -v            Sort files alphanumerically by version.
   -t            Sort files by last modification time.
-  -r            Reverse the order of the sort.
+  -c            Sort files by last status change time.
   -U            Leave files unsorted.
-  ------- Graphics options ------
+  -r            Reverse the order of the sort.
+  --dirsfirst   List directories before files (-U disables).
+  --filesfirst  List files before directories (-U disables).
+  --sort X      Select sort: name,version,size,mtime,ctime.
+  ------- Graphics options -------
   -i            Don't print indentation lines.
-  --charset X   Use charset X for line drawing (ascii draws with +-- and |).
+  -A            Print ANSI lines graphic indentation lines.
+  -S            Print with CP437 (console) graphics indentation lines.
+  -n            Turn colorization off always (-C overrides).
+  -C            Turn colorization on always.
+  ------- XML/HTML/JSON options -------
+  -X            Prints out an XML representation of the tree.
+  -J            Prints out an JSON representation of the tree.
+  -H baseHREF   Prints out HTML format with baseHREF as top directory.
+  -T string     Replace the default HTML title and H1 header with string.
+  --nolinks     Turn off hyperlinks in HTML output.
+  --hintro X    Use file X as the HTML intro.
+  --houtro X    Use file X as the HTML outro.
+  ------- Input options -------
+  --fromfile    Reads paths from files (.=stdin)
+  --fflinks     Process link information when using --fromfile.
   ------- Miscellaneous options -------
   --version     Print version and exit.
   --help        Print usage and this help message and exit.
@@ -80,40 +122,65 @@ interface Counts {
   files: number;
 }
 
+/** tree 2's vertical line in UTF-8 is padded with no-break spaces. */
+const CONTINUE_UTF8 = '│\u00a0\u00a0 ';
+
 const matches = (patterns: readonly string[], name: string): boolean =>
   patterns.some((p) => p.split('|').some((alt) => fnmatch(alt, name)));
 
+const TREE_OPTIONS: GetoptSpec = {
+  options: [
+    { short: 'a', key: 'a' },
+    { short: 'd', key: 'd' },
+    { short: 'l', key: 'l' },
+    { short: 'f', key: 'f' },
+    { short: 'L', key: 'L', argument: 'required' },
+    { short: 'P', key: 'P', argument: 'required' },
+    { short: 'I', key: 'I', argument: 'required' },
+    { long: 'noreport' },
+    { long: 'dirsfirst' },
+    { short: 'p', key: 'p' },
+    { short: 's', key: 's' },
+    { short: 'h', key: 'h' },
+    { short: 'F', key: 'F' },
+    { short: 'v', key: 'v' },
+    { short: 't', key: 't' },
+    { short: 'r', key: 'r' },
+    { short: 'U', key: 'U' },
+    { short: 'i', key: 'i' },
+    { short: 'n', key: 'n' },
+    { short: 'C', key: 'C' },
+    { long: 'charset', argument: 'required' },
+  ],
+};
+
+/** tree's own wording for a bad command line (it does not use getopt's), or `undefined`. */
+function treeUsageError(args: readonly string[]): string | undefined {
+  const parsed = getopt(args, { options: [...TREE_OPTIONS.options, { long: 'help' }, { long: 'version' }] });
+  if (parsed.ok) return undefined;
+  const usage = TREE_HELP.slice(0, TREE_HELP.indexOf('  ------- Listing options'));
+  const m = parsed.message;
+  let found = /^invalid option -- '(.)'$/.exec(m);
+  if (found !== null) return `tree: Invalid argument -\`${found[1]}'.\n${usage}`;
+  found = /^unrecognized option '([^'=]*)/.exec(m);
+  if (found !== null) return `tree: Invalid argument \`${found[1]}'.\n${usage}`;
+  found = /^option requires an argument -- '(.)'$/.exec(m);
+  if (found !== null) return `tree: Missing argument to -${found[1]} option.\n`;
+  found = /^option '(--[^']*)' requires an argument$/.exec(m);
+  if (found !== null) return `tree: Missing argument to ${found[1]}\n`;
+  return `tree: ${m}\n${usage}`;
+}
+
 async function tree(ctx: CommandContext): Promise<number> {
-  const line = await parseCommandLine(
-    ctx,
-    'tree',
-    {
-      options: [
-        { short: 'a', key: 'a' },
-        { short: 'd', key: 'd' },
-        { short: 'l', key: 'l' },
-        { short: 'f', key: 'f' },
-        { short: 'L', key: 'L', argument: 'required' },
-        { short: 'P', key: 'P', argument: 'required' },
-        { short: 'I', key: 'I', argument: 'required' },
-        { long: 'noreport' },
-        { long: 'dirsfirst' },
-        { short: 'p', key: 'p' },
-        { short: 's', key: 's' },
-        { short: 'h', key: 'h' },
-        { short: 'F', key: 'F' },
-        { short: 'v', key: 'v' },
-        { short: 't', key: 't' },
-        { short: 'r', key: 'r' },
-        { short: 'U', key: 'U' },
-        { short: 'i', key: 'i' },
-        { short: 'n', key: 'n' },
-        { short: 'C', key: 'C' },
-        { long: 'charset', argument: 'required' },
-      ],
-    },
-    { help: TREE_HELP, version: 'tree v2.1.0 (berth) -- compatible with tree by Steve Baker\n' },
-  );
+  const bad = treeUsageError(ctx.argv.slice(1));
+  if (bad !== undefined) {
+    await printError(ctx, bad);
+    return 1;
+  }
+  const line = await parseCommandLine(ctx, 'tree', TREE_OPTIONS, {
+    help: TREE_HELP,
+    version: 'tree v2.1.0 (berth) -- compatible with tree by Steve Baker\n',
+  });
   if (typeof line === 'number') return line;
   const o: TreeOptions = {
     all: false,
@@ -210,16 +277,18 @@ async function tree(ctx: CommandContext): Promise<number> {
         st = await ctx.fs.stat(path);
       } catch (error) {
         if (!isVfsError(error)) throw error;
-        out.text(`${root}  [error opening dir]\n`);
+        out.text(`${printable(root)}  [error opening dir]\n`);
         status = 2;
         continue;
       }
       if (st.type !== 'directory') {
-        out.text(`${root}  [error opening dir]\n`);
-        status = 2;
+        // tree 2.1 counts a file operand and does not fail.
+        out.text(`${infoPrefix(o, st)}${printable(root)}  [error opening dir]\n`);
+        counts.files += 1;
         continue;
       }
-      out.text(`${root}\n`);
+      counts.dirs += 1;
+      out.text(`${infoPrefix(o, st)}${printable(root)}${o.classify && !root.endsWith('/') ? '/' : ''}\n`);
       await walk(ctx, o, out, path, root, '', 1, counts, new Set([`${st.dev}:${st.ino}`]));
     }
     if (!o.noReport) {
@@ -230,6 +299,30 @@ async function tree(ctx: CommandContext): Promise<number> {
     await out.flush();
     return status;
   });
+}
+
+/**
+ * A name as tree writes it: control characters and bytes that are not UTF-8 (held as lone
+ * surrogates) as `\\ooo` octal escapes.
+ */
+function printable(name: string): string {
+  return name.replace(/[\u0000-\u001f\u007f\udc80-\udcff]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return `\\${(code >= 0xdc80 ? code - 0xdc00 : code).toString(8).padStart(3, '0')}`;
+  });
+}
+
+/** The `[mode size]  ` bracket of -p, -s and -h (empty without them). */
+function infoPrefix(o: TreeOptions, st: VfsStat): string {
+  const info: string[] = [];
+  if (o.perms) info.push(modeString(st.type, st.mode));
+  if (o.size !== 'none')
+    info.push(
+      o.size === 'human'
+        ? humanSize(st.size, { round: 'nearest' }).padStart(4)
+        : String(st.size).padStart(11),
+    );
+  return info.length > 0 ? `[${info.join(' ')}]  ` : '';
 }
 
 interface Child {
@@ -274,7 +367,8 @@ async function walk(
     }
     const isDir = st?.type === 'directory';
     if (o.dirsOnly && !isDir) continue;
-    if (o.include.length > 0 && !isDir && !matches(o.include, name)) continue;
+    const listedAsDir = lst.type === 'directory' || (o.follow && isDir);
+    if (o.include.length > 0 && !listedAsDir && !matches(o.include, name)) continue;
     children.push({ name, path, lst, st, target });
   }
   sortChildren(children, o);
@@ -283,18 +377,10 @@ async function walk(
     const last = k === children.length - 1;
     const branch = !o.indent ? '' : o.ascii ? (last ? '`-- ' : '|-- ') : last ? '└── ' : '├── ';
     const isDir = c.st?.type === 'directory';
-    let label = o.fullPath ? `${shown.replace(/\/+$/, '')}/${c.name}` : c.name;
-    const info: string[] = [];
-    if (o.perms) info.push(modeString(c.lst.type, c.lst.mode));
-    if (o.size !== 'none') {
-      const size = c.lst.size;
-      info.push(
-        o.size === 'human' ? humanSize(size, { round: 'nearest' }).padStart(4) : String(size).padStart(11),
-      );
-    }
-    if (info.length > 0) label = `[${info.join(' ')}]  ${label}`;
+    let label = printable(o.fullPath ? `${shown.replace(/\/+$/, '')}/${c.name}` : c.name);
+    label = `${infoPrefix(o, c.lst)}${label}`;
     if (c.lst.type === 'symlink') {
-      label += ` -> ${c.target ?? ''}`;
+      label += ` -> ${printable(c.target ?? '')}`;
       if (o.classify && isDir) label += '/';
     } else if (o.classify) {
       if (isDir) label += '/';
@@ -310,12 +396,12 @@ async function walk(
       const key = `${c.st?.dev}:${c.st?.ino}`;
       if (descend && c.lst.type === 'symlink' && ancestors.has(key)) {
         out.text(
-          `${prefix}${!o.indent ? '' : last ? '    ' : o.ascii ? '|   ' : '│   '}[recursive, not followed]\n`,
+          `${prefix}${!o.indent ? '' : last ? '    ' : o.ascii ? '|   ' : CONTINUE_UTF8}[recursive, not followed]\n`,
         );
         continue;
       }
       if (descend) {
-        const next = !o.indent ? '' : `${prefix}${last ? '    ' : o.ascii ? '|   ' : '│   '}`;
+        const next = !o.indent ? '' : `${prefix}${last ? '    ' : o.ascii ? '|   ' : CONTINUE_UTF8}`;
         ancestors.add(key);
         await walk(
           ctx,
@@ -345,7 +431,7 @@ function sortChildren(children: Child[], o: TreeOptions): void {
     o.sort === 'version'
       ? (a: Child, b: Child) => compareVersions(bytes(a.name), bytes(b.name))
       : o.sort === 'time'
-        ? (a: Child, b: Child) => b.lst.mtimeMs - a.lst.mtimeMs || compareVfsNames(a.name, b.name)
+        ? (a: Child, b: Child) => a.lst.mtimeMs - b.lst.mtimeMs || compareVfsNames(a.name, b.name)
         : (a: Child, b: Child) => compareVfsNames(a.name, b.name);
   const ordered = o.reverse ? (a: Child, b: Child) => cmp(b, a) : cmp;
   const dirFirst = (c: Child): number =>
