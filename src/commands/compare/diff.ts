@@ -544,7 +544,7 @@ function isIgnorable(run: DiffRun, l: DiffLine): boolean {
         : l.bytes.length === 0;
     if (blank) return true;
   }
-  return run.o.ignoreMatching !== undefined && run.o.ignoreMatching.test(decodeBytes(l.bytes));
+  return run.o.ignoreMatching?.test(decodeBytes(l.bytes)) === true;
 }
 
 export const diffCommand: CommandSpec = {

@@ -78,7 +78,7 @@ export function parsePatch(data: Uint8Array): FilePatch[] {
   while (i < lines.length) {
     const l = lines[i] as RawLine;
     const next = lines[i + 1];
-    if (l.text.startsWith('--- ') && next !== undefined && next.text.startsWith('+++ ')) {
+    if (l.text.startsWith('--- ') && next?.text.startsWith('+++ ') === true) {
       const oldHeader = l.text;
       const newHeader = next.text;
       const oldName = headerName(oldHeader);

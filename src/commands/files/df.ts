@@ -142,7 +142,10 @@ async function df(ctx: CommandContext): Promise<number> {
       case 'block-size': {
         const b = parseBlockSize(v);
         if (b === undefined) {
-          await printError(ctx, `df: invalid --block-size argument ${quoteValue(v)}\n`);
+          await printError(
+            ctx,
+            `df: invalid ${o.spelled.startsWith('--') ? '--block-size' : '-B'} argument '${v}'\n`,
+          );
           return 1;
         }
         unit = b;

@@ -98,7 +98,10 @@ async function du(ctx: CommandContext): Promise<number> {
       case 'block-size': {
         const b = parseBlockSize(v);
         if (b === undefined) {
-          await printError(ctx, `du: invalid -B argument '${v}'\n`);
+          await printError(
+            ctx,
+            `du: invalid ${o.spelled.startsWith('--') ? '--block-size' : '-B'} argument '${v}'\n`,
+          );
           return 1;
         }
         unit = b;

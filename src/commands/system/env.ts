@@ -233,7 +233,9 @@ async function which(ctx: CommandContext): Promise<number> {
       continue;
     }
     if (a.startsWith('-') && names.length === 0 && a !== '-') {
-      await printError(ctx, `Illegal option ${a}\nUsage: which [-a] args\n`);
+      // debianutils' which is a shell script over getopts: it names only the first option letter.
+      await printError(ctx, `Illegal option -${a[1] ?? ''}\n`);
+      await ctx.stdout.write(encodeText('Usage: /usr/bin/which [-a] args\n'));
       return 2;
     }
     names.push(a);

@@ -101,11 +101,15 @@ async function hostname(ctx: CommandContext): Promise<number> {
     flag !== undefined &&
     !['-f', '--fqdn', '--long', '-A', '--all-fqdns', '-a', '--alias'].includes(flag)
   ) {
+    // net-tools' hostname: getopt's message, then its usage on stdout, status 255.
     await printError(
       ctx,
-      `hostname: invalid option -- '${flag.replace(/^-+/, '')}'\n${SYSTEM_HELP.hostname as string}`,
+      flag.startsWith('--')
+        ? `hostname: unrecognized option '${flag}'\n`
+        : `hostname: invalid option -- '${flag.slice(1, 2)}'\n`,
     );
-    return 1;
+    await ctx.stdout.write(encodeText(SYSTEM_HELP.hostname as string));
+    return 255;
   }
   return runCommand(ctx, async () => {
     await ctx.stdout.write(encodeText(`${text}\n`));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lsCommand } from '../../../src/commands/files/ls/ls.js';
+import { dirCommand, lsCommand, vdirCommand } from '../../../src/commands/files/ls/ls.js';
 import { oracleTable } from '../text/support/oracle-table.js';
 import { runText } from '../text/support/run-text.js';
 
@@ -160,6 +160,20 @@ oracleTable(lsCommand, [
   { argv: ['ls', '-w', 'x'] },
   { argv: ['ls', '--help'] },
   { argv: ['ls'] },
+]);
+
+oracleTable(dirCommand, [
+  { argv: ['dir'], ...plainFlat },
+  { argv: ['dir', '-a'], ...plainFlat },
+  { argv: ['dir', 'caf\xe9 x'], files: { 'caf\xe9 x/a b': '', 'caf\xe9 x/c\td': '' } },
+  { argv: ['dir', '--bogus'] },
+]);
+
+oracleTable(vdirCommand, [
+  { argv: ['vdir'], ...plainFlat },
+  { argv: ['vdir', '-h', 'b.txt', 'big.bin'], ...plainFlat },
+  { argv: ['vdir', 'nonexist'] },
+  { argv: ['vdir', '--bogus'] },
 ]);
 
 describe('ls over the virtual filesystem', () => {

@@ -63,6 +63,7 @@ oracleTable(duCommand, [
   { argv: ['du', '-sa', 'd'] },
   { argv: ['du', '-d', 'x'] },
   { argv: ['du', '-B', 'bogus', 'a'], ...files },
+  { argv: ['du', '--block-size=bogus', 'a'], ...files },
 ]);
 
 oracleTable(mktempCommand, [
@@ -73,6 +74,15 @@ oracleTable(mktempCommand, [
   { argv: ['mktemp', '-t', '/abs/XXXX'] },
   { argv: ['mktemp', '-q', '/nonexist/XXXXXX'] },
   { argv: ['mktemp', '--suffix=a/b', 'xXXX'] },
+]);
+
+// df's figures are the virtual volumes' (tested below); its command line is GNU's.
+oracleTable(dfCommand, [
+  { argv: ['df', '--bogus'] },
+  { argv: ['df', '-B', 'x'] },
+  { argv: ['df', '--block-size=x'] },
+  { argv: ['df', '--output=bogus'] },
+  { argv: ['df', 'nonexist'] },
 ]);
 
 describe('mktemp, du and df over the virtual filesystem', () => {

@@ -199,6 +199,21 @@ oracleTable(idCommand, [
 ]);
 oracleTable(groupsCommand, [{ argv: ['groups'] }, { argv: ['groups', 'root'] }]);
 
+// hostname, nproc and which report the virtual host; their command lines are the real tools'.
+oracleTable(hostnameCommand, [{ argv: ['hostname', '--bogus'] }, { argv: ['hostname', '-Q'] }]);
+oracleTable(nprocCommand, [
+  { argv: ['nproc', '--bogus'] },
+  { argv: ['nproc', 'x'] },
+  { argv: ['nproc', '--ignore=x'] },
+]);
+oracleTable(whichCommand, [
+  { argv: ['which'] },
+  { argv: ['which', '--bogus'] },
+  { argv: ['which', '-x', 'ls'] },
+  { argv: ['which', 'nonexist-tool'] },
+  { argv: ['which', './nonexist-tool'] },
+]);
+
 async function run(
   spec: CommandSpec,
   argv: string[],
