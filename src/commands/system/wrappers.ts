@@ -126,13 +126,16 @@ function formatTime(format: string, argv: readonly string[], seconds: number, st
       case 'x':
         out += String(status);
         break;
+      case 'Z':
+        // The page size: a constant of the platform, not a measurement.
+        out += '4096';
+        break;
       case 'M':
       case 't':
       case 'K':
       case 'D':
       case 'p':
       case 'X':
-      case 'Z':
       case 'F':
       case 'R':
       case 'W':

@@ -214,6 +214,21 @@ oracleTable(whichCommand, [
   { argv: ['which', './nonexist-tool'] },
 ]);
 
+// GNU time's figures vary run to run; its exit statuses, messages and -f conversions that do not.
+oracleTable(
+  timeCommand,
+  [
+    { argv: ['time', '-f', '%C|%x', 'false'] },
+    { argv: ['time', '-f', '%C %x', 'echo', 'hi'] },
+    { argv: ['time', '-q', '-f', '%x', 'false'] },
+    { argv: ['time', '-f', '%%|%Z', 'true'] },
+    { argv: ['time', '-o', 'out', '-f', '%x', 'true'], captureTree: true },
+    { argv: ['time', '--bogus'] },
+    { argv: ['time', '-f'] },
+  ],
+  all,
+);
+
 async function run(
   spec: CommandSpec,
   argv: string[],
