@@ -4,6 +4,7 @@
  */
 import { awkCommand } from './awk/awk.js';
 import { bcCommand } from './bc/bc.js';
+import { checksumFamily } from './checksum/index.js';
 import type { CommandSpec } from './command.js';
 import { compareCommands } from './compare/index.js';
 import { exprCommand } from './expr/expr.js';
@@ -28,6 +29,7 @@ export function builtinCommands(): Map<string, CommandSpec> {
     ...fileCommands,
     ...systemCommands,
     ...compareCommands,
+    ...checksumFamily,
   ];
   return new Map(specs.map((s) => [s.name, s]));
 }
