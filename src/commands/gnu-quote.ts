@@ -114,6 +114,11 @@ export function quoteName(name: string): string {
   return needsQuoting(name, true) ? shellQuote(name) : name;
 }
 
+/** `name` as a shell word, quoted only when it needs it (`printf %q`; `:` needs none). */
+export function quoteShellWord(name: string): string {
+  return needsQuoting(name, false) ? shellQuote(name) : name;
+}
+
 /** `quoteaf`: `name` always in shell quotes (`'x'`, `"a'b"`, `'a'$'\n''b'`). */
 export function quoteNameAlways(name: string): string {
   return shellQuote(name);

@@ -5,10 +5,11 @@
  * line into the next file).
  * @module
  */
+import type { VfsError } from '../../vfs/filesystem.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { quoteName } from '../gnu-quote.js';
-import { helpText, parseCommandLine, printError, runCommand } from './cli.js';
-import { errorText, isInputError, openInput } from './input.js';
+import { helpText, parseCommandLine, runCommand } from './cli.js';
+import { errorText, forEachInput } from './input.js';
 import { flushingReader, TextOutput } from './output.js';
 
 interface CatFlags {
@@ -66,18 +67,15 @@ async function cat(ctx: CommandContext): Promise<number> {
     !f.numberAll && !f.numberNonblank && !f.squeeze && !f.showEnds && !f.showTabs && !f.showNonprinting;
   const out = new TextOutput(ctx.stdout);
   const state: CatState = { atLineStart: true, blankRun: 0, lineNumber: 0 };
-  let status = 0;
-  const operands = line.operands.length === 0 ? ['-'] : line.operands;
-  for (const operand of operands) {
-    const opened = await openInput(ctx, operand);
-    if (!opened.ok) {
-      await out.flush();
-      await printError(ctx, `cat: ${quoteName(operand)}: ${errorText(opened.error)}\n`);
-      status = 1;
-      continue;
-    }
-    const input = opened.input;
-    try {
+  // GNU prints the same words whether an operand fails to open or to read.
+  const message = (operand: string, error: VfsError): string =>
+    `cat: ${quoteName(operand)}: ${errorText(error)}\n`;
+  const status = await forEachInput(
+    ctx,
+    line.operands,
+    { open: message, read: message },
+    () => out.flush(),
+    async (input) => {
       const reader = flushingReader(input.reader, out);
       for (;;) {
         const chunk = await reader.read();
@@ -87,16 +85,10 @@ async function cat(ctx: CommandContext): Promise<number> {
         if (out.full) await out.flush();
         await ctx.cooperate();
       }
-    } catch (error) {
-      if (!isInputError(error)) throw error;
-      await out.flush();
-      await printError(ctx, `cat: ${quoteName(operand)}: ${errorText(error)}\n`);
-      status = 1;
-    } finally {
-      await input.close();
-    }
-  }
+    },
+  );
   await out.flush();
+  ctx.stdin.close();
   return status;
 }
 

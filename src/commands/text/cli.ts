@@ -5,6 +5,7 @@
  * as a GNU tool killed by SIGPIPE).
  * @module
  */
+import { InputTooLargeError } from '../byte-io.js';
 import { encodeText } from '../byte-text.js';
 import { BrokenPipeError, type CommandContext } from '../command.js';
 import { type GetoptSpec, getopt, type OptionSpec, type ParsedOption } from '../getopt.js';
@@ -159,7 +160,8 @@ async function answer(
 
 /**
  * Run a command's body: a write to a reader that went away ends it quietly with 141 (GNU's tools
- * die of SIGPIPE), an abort with 143 (SIGTERM's status; the shell reports its own).
+ * die of SIGPIPE), an abort with 143 (SIGTERM's status; the shell reports its own), input past a
+ * command's limit with its message and 1.
  */
 export async function runCommand(ctx: CommandContext, body: () => Promise<number>): Promise<number> {
   try {
@@ -167,6 +169,11 @@ export async function runCommand(ctx: CommandContext, body: () => Promise<number
   } catch (error) {
     if (error instanceof BrokenPipeError) return 141;
     if (ctx.signal.aborted) return 143;
+    if (error instanceof InputTooLargeError) {
+      // A line or an input past what a command may hold: say so, as the tool would for ENOMEM.
+      await printError(ctx, `${ctx.argv[0] ?? 'command'}: ${error.message}\n`).catch(() => {});
+      return 1;
+    }
     throw error;
   }
 }

@@ -4,13 +4,14 @@
  * @module
  */
 
+import type { VfsError } from '../../vfs/filesystem.js';
 import { encodeText } from '../byte-text.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { quoteName } from '../gnu-quote.js';
 import { LineReader } from '../line-reader.js';
-import { helpText, parseCommandLine, printError, runCommand, usageError } from './cli.js';
+import { helpText, parseCommandLine, runCommand, usageError } from './cli.js';
 import { complementRanges, type FieldRange, parseFieldList } from './field-list.js';
-import { errorText, isInputError, openInput } from './input.js';
+import { errorText, forEachInput } from './input.js';
 import { flushingReader, TextOutput } from './output.js';
 
 const OPTIONS = [
@@ -102,19 +103,15 @@ async function cut(ctx: CommandContext): Promise<number> {
     lineDelimiter,
   };
   const out = new TextOutput(ctx.stdout);
-  let status = 0;
-  let readStdin = false;
-  for (const operand of line.operands.length === 0 ? ['-'] : line.operands) {
-    const opened = await openInput(ctx, operand);
-    if (!opened.ok) {
-      await out.flush();
-      await printError(ctx, `cut: ${quoteName(operand)}: ${errorText(opened.error)}\n`);
-      status = 1;
-      continue;
-    }
-    const input = opened.input;
-    if (input.isStdin) readStdin = true;
-    try {
+  // GNU prints the same words whether an operand fails to open or to read.
+  const message = (operand: string, error: VfsError): string =>
+    `cut: ${quoteName(operand)}: ${errorText(error)}\n`;
+  const status = await forEachInput(
+    ctx,
+    line.operands,
+    { open: message, read: message },
+    () => out.flush(),
+    async (input) => {
       const lines = new LineReader(flushingReader(input.reader, out), { delimiter: lineDelimiter });
       for (;;) {
         const l = await lines.next();
@@ -124,17 +121,10 @@ async function cut(ctx: CommandContext): Promise<number> {
         if (out.full) await out.flush();
         await ctx.cooperate();
       }
-    } catch (error) {
-      if (!isInputError(error)) throw error;
-      await out.flush();
-      await printError(ctx, `cut: ${quoteName(operand)}: ${errorText(error)}\n`);
-      status = 1;
-    } finally {
-      await input.close();
-    }
-  }
+    },
+  );
   await out.flush();
-  if (readStdin) ctx.stdin.close();
+  ctx.stdin.close();
   return status;
 }
 

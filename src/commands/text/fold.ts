@@ -7,7 +7,7 @@
 import type { CommandContext, CommandSpec } from '../command.js';
 import { quoteName, quoteValue } from '../gnu-quote.js';
 import { helpText, parseCommandLine, printError, runCommand } from './cli.js';
-import { errorText, isInputError, openInput } from './input.js';
+import { errorText, forEachInput } from './input.js';
 import { countToNumber, rangedCount, UINTMAX_MAX } from './numbers.js';
 import { flushingReader, TextOutput } from './output.js';
 
@@ -45,17 +45,19 @@ async function fold(ctx: CommandContext): Promise<number> {
   }
   const out = new TextOutput(ctx.stdout);
   const folder = new Folder(width, countBytes, breakSpaces, out);
-  let status = 0;
-  for (const operand of line.operands.length === 0 ? ['-'] : line.operands) {
-    const opened = await openInput(ctx, operand);
-    if (!opened.ok) {
+  const status = await forEachInput(
+    ctx,
+    line.operands,
+    {
+      open: (operand, error) => `fold: ${quoteName(operand)}: ${errorText(error)}\n`,
+      read: (operand, error) => `fold: ${quoteName(operand)}: ${errorText(error)}\n`,
+    },
+    async () => {
+      folder.end();
       await out.flush();
-      await printError(ctx, `fold: ${quoteName(operand)}: ${errorText(opened.error)}\n`);
-      status = 1;
-      continue;
-    }
-    try {
-      const reader = flushingReader(opened.input.reader, out);
+    },
+    async (input) => {
+      const reader = flushingReader(input.reader, out);
       for (;;) {
         const chunk = await reader.read();
         if (chunk === null) break;
@@ -64,16 +66,8 @@ async function fold(ctx: CommandContext): Promise<number> {
         await ctx.cooperate();
       }
       folder.end();
-    } catch (error) {
-      if (!isInputError(error)) throw error;
-      folder.end();
-      await out.flush();
-      await printError(ctx, `fold: ${quoteName(operand)}: ${errorText(error)}\n`);
-      status = 1;
-    } finally {
-      await opened.input.close();
-    }
-  }
+    },
+  );
   await out.flush();
   ctx.stdin.close();
   return status;

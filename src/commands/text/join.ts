@@ -219,7 +219,7 @@ async function join(ctx: CommandContext): Promise<number> {
     }
     if (!isInputError(error)) throw error;
     await out.flush();
-    await printError(ctx, `join: ${quoteName(run.reading)}: ${errorText(error)}\n`);
+    await printError(ctx, `join: read error: ${errorText(error)}\n`);
     return 1;
   } finally {
     for (const i of inputs) await i.close();

@@ -9,7 +9,7 @@ import type { CommandContext, CommandSpec } from '../command.js';
 import { quoteName, quoteValue } from '../gnu-quote.js';
 import { LineReader } from '../line-reader.js';
 import { helpText, parseCommandLine, printError, runCommand, usageError } from './cli.js';
-import { errorText, isInputError, openInput } from './input.js';
+import { errorText, forEachInput } from './input.js';
 import { flushingReader, TextOutput } from './output.js';
 
 const OPTIONS = [
@@ -150,17 +150,16 @@ async function nl(ctx: CommandContext): Promise<number> {
   };
   const same = (a: Uint8Array, b: Uint8Array): boolean =>
     a.length === b.length && a.every((x, i) => x === b[i]);
-  let status = 0;
-  for (const operand of line.operands.length === 0 ? ['-'] : line.operands) {
-    const opened = await openInput(ctx, operand);
-    if (!opened.ok) {
-      await out.flush();
-      await printError(ctx, `nl: ${quoteName(operand)}: ${errorText(opened.error)}\n`);
-      status = 1;
-      continue;
-    }
-    const lines = new LineReader(flushingReader(opened.input.reader, out));
-    try {
+  const status = await forEachInput(
+    ctx,
+    line.operands,
+    {
+      open: (operand, error) => `nl: ${quoteName(operand)}: ${errorText(error)}\n`,
+      read: (operand, error) => `nl: ${quoteName(operand)}: ${errorText(error)}\n`,
+    },
+    () => out.flush(),
+    async (input) => {
+      const lines = new LineReader(flushingReader(input.reader, out));
       for (;;) {
         const l = await lines.next();
         if (l === null) break;
@@ -205,15 +204,8 @@ async function nl(ctx: CommandContext): Promise<number> {
         if (out.full) await out.flush();
         await ctx.cooperate();
       }
-    } catch (error) {
-      if (!isInputError(error)) throw error;
-      await out.flush();
-      await printError(ctx, `nl: ${quoteName(operand)}: ${errorText(error)}\n`);
-      status = 1;
-    } finally {
-      await opened.input.close();
-    }
-  }
+    },
+  );
   await out.flush();
   ctx.stdin.close();
   return status;

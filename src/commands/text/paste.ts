@@ -58,6 +58,8 @@ async function paste(ctx: CommandContext): Promise<number> {
   const names = line.operands.length === 0 ? ['-'] : line.operands;
   const out = new TextOutput(ctx.stdout);
   const inputs: Input[] = [];
+  // Which operand is being read (for a read error's message).
+  const reading = { name: '' };
   try {
     if (!serial) {
       // GNU opens every input before reading any.
@@ -69,7 +71,7 @@ async function paste(ctx: CommandContext): Promise<number> {
         }
         inputs.push(opened.input);
       }
-      await parallel(ctx, inputs, delimiters, eol, out);
+      await parallel(ctx, inputs, delimiters, eol, out, reading);
       await out.flush();
       return 0;
     }
@@ -83,6 +85,7 @@ async function paste(ctx: CommandContext): Promise<number> {
         continue;
       }
       inputs.push(opened.input);
+      reading.name = name;
       await serialOne(ctx, opened.input, delimiters, eol, out);
     }
     await out.flush();
@@ -90,7 +93,7 @@ async function paste(ctx: CommandContext): Promise<number> {
   } catch (error) {
     if (!isInputError(error)) throw error;
     await out.flush();
-    await printError(ctx, `paste: ${errorText(error)}\n`);
+    await printError(ctx, `paste: ${quoteName(reading.name)}: ${errorText(error)}\n`);
     return 1;
   } finally {
     for (const i of inputs) await i.close();
@@ -104,6 +107,7 @@ async function parallel(
   delimiters: readonly Uint8Array[],
   eol: number,
   out: TextOutput,
+  reading: { name: string },
 ): Promise<void> {
   // One reader per distinct stream: `-` given twice shares standard input.
   const readers = new Map<unknown, LineReader>();
@@ -124,6 +128,7 @@ async function parallel(
     for (let i = 0; i < lineReaders.length; i += 1) {
       let l: Uint8Array | null = null;
       if (!done[i]) {
+        reading.name = (inputs[i] as Input).name;
         l = await (lineReaders[i] as LineReader).next();
         if (l === null) {
           done[i] = true;

@@ -162,6 +162,10 @@ function buildPlan(set1: ParsedSet, set2: ParsedSet | undefined, f: Flags): TrPl
   if (!f.complement) checkCaseAlignment(chars1, chars2);
   if (len1 > chars2.length && !f.truncate) {
     if (chars2.length === 0) throw new TrError('when not truncating set1, string2 must be non-empty');
+    if (s2[s2.length - 1]?.kind === 'class')
+      throw new TrError(
+        'when translating with string1 longer than string2,\nthe latter string must not end with a character class',
+      );
     const lastChar = chars2[chars2.length - 1] as SetChar;
     const extra: SetChar[] = [];
     for (let k = chars2.length; k < len1; k += 1)

@@ -12,6 +12,7 @@ oracleTable(trCommand, [
   tr(['[:upper:][:lower:]', '[:lower:][:upper:]']),
   tr(['a-zA-Z', 'n-za-mN-ZA-M']),
   tr(['abc', 'x']),
+  tr(['-c', 'abcd', 'x[:upper:]'], 'abcd\n'),
   tr(['-t', 'abcdef', 'xy']),
   tr(['abcdef', 'xy']),
   tr(['-d', 'aeiou']),

@@ -21,7 +21,7 @@ import {
 export const SORT_FAILURE = 2;
 
 /** Default memory for lines before sorted runs spill to temporary files (`-S` changes it). */
-export const DEFAULT_SORT_BUFFER_BYTES = 128 * 1024 * 1024;
+export const DEFAULT_SORT_BUFFER_BYTES = 256 * 1024 * 1024;
 
 export interface SortOptions {
   readonly keys: readonly SortKey[];
