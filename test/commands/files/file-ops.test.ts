@@ -14,7 +14,16 @@ const base = {
   files: { f: 'file\n', 'd/e/x': 'x\n', 'd/y': 'yy', 'd/.h': 'hidden', g: 'gee' },
   symlinks: { lf: 'f', broken: 'nowhere', ld: 'd' },
   modes: { g: 0o600, 'd/y': 0o751 },
-  mtimes: { f: 1705312800, 'd/e/x': 1705312800, 'd/y': 1700000000, g: 1600000000 },
+  // Every time pinned: entries made "now" on each side may fall on either side of a second.
+  mtimes: {
+    f: 1705312800,
+    'd/e/x': 1705312800,
+    'd/y': 1700000000,
+    g: 1600000000,
+    d: 1690000000,
+    'd/e': 1690000001,
+    'd/.h': 1690000002,
+  },
   captureTree: true as const,
 };
 
