@@ -118,11 +118,6 @@ export interface CommandContext {
    */
   readonly identity?: CommandIdentity | undefined;
   /**
-   * What `curl` and `wget` may fetch. Absent (the default): no network at all; every request is
-   * refused before anything is sent.
-   */
-  readonly network?: NetworkPolicy | undefined;
-  /**
    * The filesystems `df` reports, with their budgets and what is in use. Absent: `df` reports the
    * root filesystem with its use counted by a walk and no size limit.
    */
@@ -139,32 +134,6 @@ export interface CommandIdentity {
   readonly group?: string | undefined;
   /** Supplementary group ids (for `id`, `groups`). */
   readonly groups?: readonly number[] | undefined;
-}
-
-/** One URL prefix the network policy allows. */
-export interface NetworkRule {
-  /**
-   * Scheme, host, optional port and a path prefix, e.g. `https://api.example.com/v1/`. A URL is
-   * allowed when its normalized form (lower-case scheme and host, default port dropped) starts
-   * with the prefix's. Only `http:` and `https:` are ever fetched.
-   */
-  readonly prefix: string;
-  /** Methods allowed under the prefix (upper case); default `GET` and `HEAD`. */
-  readonly methods?: readonly string[] | undefined;
-}
-
-/**
- * The network `curl` and `wget` may use (see {@link CommandContext.network}): every request, and
- * every redirect it follows, must match a rule; responses and time are bounded.
- */
-export interface NetworkPolicy {
-  readonly allow: readonly NetworkRule[];
-  /** Most bytes of one response body; default 16 MiB. */
-  readonly maxResponseBytes?: number | undefined;
-  /** Most time one request may take, redirects included; default 30 000. */
-  readonly timeoutMs?: number | undefined;
-  /** Most redirects one request follows with `-L`; default 10. */
-  readonly maxRedirects?: number | undefined;
 }
 
 /** One filesystem as `df` shows it (see {@link CommandContext.volumes}). */

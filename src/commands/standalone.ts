@@ -23,8 +23,8 @@ export interface StandaloneOptions {
   readonly signal?: AbortSignal | undefined;
   /** Cap on each collected stream; default 64 MiB. */
   readonly maxOutputBytes?: number | undefined;
-  /** Optional context fields (`identity`, `network`, `volumes`), for this command and what it runs. */
-  readonly context?: Partial<Pick<CommandContext, 'identity' | 'network' | 'volumes'>> | undefined;
+  /** Optional context fields (`identity`, `volumes`), for this command and what it runs. */
+  readonly context?: Partial<Pick<CommandContext, 'identity' | 'volumes'>> | undefined;
 }
 
 export interface StandaloneResult {
