@@ -4,7 +4,7 @@
  * (`L`/`K`). Only what file transfer needs: regular files, directories, symlinks.
  * @module
  */
-import { ProtocolError } from '../../errors/index.js';
+import { ProtocolError } from '../errors/index.js';
 
 const BLOCK = 512;
 

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeTar, TarDecoder, type TarEntry } from '../../../src/contexts/docker/tar-codec.js';
-import { ProtocolError } from '../../../src/errors/index.js';
+import { encodeTar, TarDecoder, type TarEntry } from '../../src/archive/tar-codec.js';
+import { ProtocolError } from '../../src/errors/index.js';
 
 const work = mkdtempSync(join(tmpdir(), 'berth-tar-test-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
