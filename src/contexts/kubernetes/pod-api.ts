@@ -85,8 +85,9 @@ export class PodApi {
   readonly server: string;
   readonly kubeConfig: KubeConfig;
   readonly k8s: KubernetesClient;
+  /** Deadline for one request's answer (a watch's response head; not the stream after it). */
+  readonly requestTimeoutMs: number;
   private readonly core: CoreV1Api;
-  private readonly requestTimeoutMs: number;
 
   constructor(
     k8s: KubernetesClient,
@@ -173,6 +174,11 @@ export class PodApi {
     return info.gitVersion;
   }
 
+  /** The typed error for a refusal of `label` with `statusCode` (no body known). */
+  refusal(statusCode: number, label: RequestLabel, body?: unknown): Error {
+    return refusalError(statusCode, body, label, this.namespace);
+  }
+
   /** A request's deadline and the caller's signal, as one signal. */
   deadline(signal?: AbortSignal): AbortSignal {
     const timeout = AbortSignal.timeout(this.requestTimeoutMs);
@@ -204,18 +210,20 @@ export class PodApi {
     contentType?: string,
   ): Promise<T> {
     const bounded = this.deadline(signal);
+    // The object API runs middleware on the generated client's own Observable type.
+    const { Observable } = this.k8s;
     const options = {
       middleware: [
         {
-          pre: async (context: {
+          pre: (context: {
             setSignal(signal: AbortSignal): void;
             setHeaderParam(key: string, value: string): void;
           }) => {
             context.setSignal(bounded);
             if (contentType !== undefined) context.setHeaderParam('Content-Type', contentType);
-            return context;
+            return new Observable(Promise.resolve(context));
           },
-          post: async (response: unknown) => response,
+          post: (response: unknown) => new Observable(Promise.resolve(response)),
         },
       ],
       middlewareMergeStrategy: 'append',
