@@ -9,9 +9,9 @@
 import { PassThrough, Writable } from 'node:stream';
 import type { ExecStream, Terminal } from '../../contract/types.js';
 import { exitFacts } from '../docker/run-exec.js';
-import { newExecTag, tagEnv } from '../shared/tagged-termination.js';
+import { newExecTag, tagEnv, taggedPidsArgv } from '../shared/tagged-termination.js';
 import { type ExecOutcome, openPodExec, type PodExec } from './pod-exec.js';
-import type { PodSession } from './pod-session.js';
+import { type PodSession, runHelper } from './pod-session.js';
 import { terminateTagged } from './run-exec.js';
 
 /** What opening a stream or a terminal needs; `argv` already carries the cwd/env wrapper. */
@@ -119,6 +119,32 @@ export async function openStream(
   };
 }
 
+/**
+ * The exec API does not tell a process's pid: the terminal's shell is the oldest process carrying
+ * its tag, found by a second exec (in the pod's pid namespace). Polled briefly, since the shell
+ * may start a moment after the upgrade.
+ */
+async function shellPid(session: PodSession, tag: string, exec: PodExec): Promise<number> {
+  let ended = false;
+  void exec.outcome.then(() => {
+    ended = true;
+  });
+  for (let attempt = 0; attempt < 40 && !ended; attempt++) {
+    const found = await runHelper(session, taggedPidsArgv(tag), {
+      maxStdoutBytes: 64 * 1024,
+      what: 'finding the terminal',
+    });
+    const pids = found.stdout
+      .toString('utf8')
+      .split('\n')
+      .map(Number)
+      .filter((value) => Number.isSafeInteger(value) && value > 0);
+    if (pids.length > 0) return Math.min(...pids);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return 0;
+}
+
 /** Open a terminal; resolves once the shell started. */
 export async function openTerminalExec(
   spec: LiveSpec & { readonly cols: number; readonly rows: number },
@@ -159,9 +185,15 @@ export async function openTerminalExec(
     return exitCodeOf(outcome);
   });
   const terminate = teardown(spec.session, tag, spec.graceMs, () => exec);
+  let pid = 0;
+  try {
+    pid = await shellPid(spec.session, tag, exec);
+  } catch (error) {
+    await terminate();
+    throw error;
+  }
   return {
-    // The exec API does not tell the process's pid.
-    pid: 0,
+    pid,
     onData(listener) {
       listeners.add(listener);
       if (early.length > 0) {

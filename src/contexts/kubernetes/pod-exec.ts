@@ -15,7 +15,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import type { V1Status } from '@kubernetes/client-node';
 import type { WebSocket } from 'ws';
-import { KubernetesUnavailableError, PodGoneError } from './errors.js';
+import { KubernetesApiError, KubernetesUnavailableError, PodGoneError } from './errors.js';
 import type { LoadedClient } from './load-client.js';
 import type { PodApi } from './pod-api.js';
 import { refusalError } from './pod-api.js';
@@ -240,19 +240,24 @@ class SocketConnector {
       ws.on('unexpected-response', (request, response) => {
         const chunks: Buffer[] = [];
         let size = 0;
+        let refused = false;
+        // The body may end, or the server may just close the connection after the status line.
+        const refuse = () => {
+          if (refused) return;
+          refused = true;
+          const body = Buffer.concat(chunks).toString('utf8');
+          this.refusal = upgradeRefusal(this.spec, response.statusCode ?? 0, body);
+          // After a complete response the request emits no error of its own: settle here.
+          reject(this.refusal);
+          request.destroy();
+        };
         response.on('data', (chunk: Buffer) => {
           if (size < 64 * 1024) chunks.push(chunk);
           size += chunk.length;
         });
-        response.on('end', () => {
-          this.refusal = upgradeRefusal(
-            this.spec,
-            response.statusCode ?? 0,
-            Buffer.concat(chunks).toString('utf8'),
-          );
-          request.destroy(this.refusal);
-        });
-        response.on('error', (error) => request.destroy(error));
+        response.once('end', refuse);
+        response.once('close', refuse);
+        response.once('error', refuse);
       });
       let opened = false;
       ws.once('open', () => {
@@ -281,8 +286,19 @@ class SocketConnector {
 /** The typed error for a refused upgrade. */
 function upgradeRefusal(spec: PodExecSpec, statusCode: number, body: string): Error {
   const label = { verb: 'create', resource: 'pods/exec' };
+  if (statusCode === 414 || statusCode === 431) {
+    return new KubernetesApiError(
+      statusCode,
+      `create pods/exec in namespace "${spec.api.namespace}"`,
+      'RequestTooLarge',
+      'the command is too long for the API server (the exec API carries it in the URL); write a long script to a file with writeFile and run the file',
+    );
+  }
   if (statusCode === 404) return new PodGoneError(spec.pod, 'the API server has no such pod');
-  if (statusCode === 400 && /container .*not (found|valid)|not running|does not have a host/i.test(body)) {
+  if (
+    statusCode === 400 &&
+    /container .*not (found|valid)|not running|does not have a host|completed pod/i.test(body)
+  ) {
     return new PodGoneError(spec.pod, `the API server says: ${body.slice(0, 300)}`);
   }
   return refusalError(statusCode, body, label, spec.api.namespace);

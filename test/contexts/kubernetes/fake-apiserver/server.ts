@@ -100,9 +100,11 @@ export class FakeApiServer {
   constructor(options: FakeOptions = {}) {
     this.options = options;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => void this.handle(req, res);
+    // 1 MiB of headers, as Go's HTTP server (and so kube-apiserver) allows: exec commands travel in the URL.
+    const limits = { maxHeaderSize: 1024 * 1024 };
     this.server = options.tls
-      ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler)
-      : http.createServer(handler);
+      ? https.createServer({ ...limits, key: options.tls.key, cert: options.tls.cert }, handler)
+      : http.createServer(limits, handler);
     const protocols = options.protocols ?? DEFAULT_PROTOCOLS;
     this.wss = new WebSocketServer({
       noServer: true,
