@@ -100,6 +100,16 @@ interface Connection {
 /** The Kubernetes context: the contract plus `podName`, `sweep` and `close`. */
 export interface KubernetesContext extends ExecutionContext {
   readonly type: 'kubernetes';
+  /** Start a pod; the contract's config plus Kubernetes fields (service account, node selector, annotations). */
+  spawn(config?: KubernetesSpawnConfig): Promise<ContextHandle>;
+  readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array>;
+  fileSize(handle: ContextHandle, path: string): Promise<number | null>;
+  execStream(
+    handle: ContextHandle,
+    command: string | readonly string[],
+    options?: StreamOptions,
+  ): Promise<ExecStream>;
+  openTerminal(handle: ContextHandle, options: TerminalOptions): Promise<Terminal>;
   /** The pod behind a live handle (for `kubectl` and diagnostics). */
   podName(handle: ContextHandle): string;
   /** The namespace the pods live in (resolved on the first spawn, sweep or `describe`). */

@@ -11,7 +11,7 @@ import type { ExecResult, OutputChunk, OutputPolicy } from '../../contract/types
 import { SpawnError } from '../../errors/index.js';
 import { exitFacts } from '../docker/run-exec.js';
 import { newExecTag, tagEnv, terminationArgv } from '../shared/tagged-termination.js';
-import { KubernetesUnavailableError } from './errors.js';
+import { KubernetesUnavailableError, PodGoneError } from './errors.js';
 import { type ExecOutcome, openPodExec } from './pod-exec.js';
 import { cwdMissing, lostExecError, type PodSession, runHelper, wrappedArgv } from './pod-session.js';
 
@@ -98,6 +98,11 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
       handshakeTimeoutMs: session.api.requestTimeoutMs,
       onStdout: (chunk) => stdout.write(chunk),
       onStderr: (chunk) => stderr.write(chunk),
+    }).catch(async (error: unknown) => {
+      // A pod that cannot take execs any more: say why (evicted, deleted, ended).
+      if (error instanceof PodGoneError)
+        throw await lostExecError(session, { kind: 'lost', detail: error.message }, 'a command');
+      throw error;
     });
     const terminate = () => {
       termination ??= terminateTagged(session, tag, spec.graceMs).then(

@@ -86,6 +86,8 @@ export class FakeApiServer {
   readonly store = new PodStore();
   /** Requests served, as `VERB path` (for tests that check what berth asked). */
   readonly requests: string[] = [];
+  /** The subprotocol of every exec WebSocket, in order. */
+  readonly negotiated: string[] = [];
   private readonly options: FakeOptions;
   private readonly runtime = new Map<string, PodRuntime>();
   private readonly denied = new Set<string>();
@@ -605,6 +607,7 @@ export class FakeApiServer {
     const tty = url.searchParams.get('tty') === 'true';
     const wantStdin = url.searchParams.get('stdin') === 'true';
     this.wss.handleUpgrade(req, socket, head, (ws) => {
+      this.negotiated.push(ws.protocol);
       runtime.execs.add(ws);
       ws.once('close', () => runtime.execs.delete(ws));
       void this.bridgeExec(ws, containerId, argv, tty, wantStdin);
