@@ -194,7 +194,11 @@ describe('berth tools', () => {
 
 describe('berth doctor', () => {
   it('--json reports every check with a status, detail and fix', async () => {
-    const result = await berth(['doctor', '--json'], { timeoutMs: 120_000 });
+    // No kubeconfig: the Kubernetes check is a skip (test/cli/kubernetes-context.test.ts has a cluster).
+    const result = await berth(['doctor', '--json'], {
+      env: { KUBECONFIG: '/nonexistent/kubeconfig' },
+      timeoutMs: 120_000,
+    });
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ version, platform: `${process.platform}-${process.arch}` });
     expect(typeof report.ok).toBe('boolean');
@@ -204,6 +208,7 @@ describe('berth doctor', () => {
       'sandbox',
       'docker',
       'gvisor',
+      'kubernetes',
     ]);
     for (const check of report.checks) {
       expect(['ok', 'warn', 'fail', 'skip']).toContain(check.status);
@@ -216,7 +221,14 @@ describe('berth doctor', () => {
     const status = Object.fromEntries(
       report.checks.map((c: { id: string; status: string }) => [c.id, c.status]),
     );
-    expect(status).toEqual({ node: 'ok', 'node-pty': 'ok', sandbox: 'ok', docker: 'ok', gvisor: 'ok' });
+    expect(status).toEqual({
+      node: 'ok',
+      'node-pty': 'ok',
+      sandbox: 'ok',
+      docker: 'ok',
+      gvisor: 'ok',
+      kubernetes: 'skip',
+    });
   });
 
   it('reports a missing engine as a failure with a fix', async () => {

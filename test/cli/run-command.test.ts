@@ -240,13 +240,16 @@ describe('berth run', () => {
       [['run', '--timeout', 'soon', '--', 'true'], /--timeout: "soon" is not a duration/],
       [['run', '--timeout'], /--timeout: needs a value \(DURATION\)/],
       [['run'], /CMD: is missing/],
-      [['run', '--context', 'vm', '--', 'true'], /--context: must be process or docker, got "vm"/],
+      [
+        ['run', '--context', 'vm', '--', 'true'],
+        /--context: must be process, docker or kubernetes, got "vm"/,
+      ],
       [
         ['run', '--root', '/nonexistent-berth-root', '--', 'true'],
         /--root: "\/nonexistent-berth-root" does not exist/,
       ],
       [['run', '--context', 'docker', '--', 'true'], /--image: the docker context needs an image/],
-      [['run', '--image', 'x', '--', 'true'], /--image: applies to the docker context only/],
+      [['run', '--image', 'x', '--', 'true'], /--image: applies to the docker and kubernetes contexts only/],
       [['run', '--network', 'maybe', '--', 'true'], /--network: must be allow or deny/],
       [['mcp'], /--root: the current directory is \/, which would make the whole filesystem the workspace/],
       [

@@ -33,5 +33,12 @@ export {
   OWNER_LABEL,
   OWNER_PID_ANNOTATION,
 } from './ownership.js';
+export {
+  checkKubernetesAccess,
+  type KubernetesAccess,
+  type Permission,
+  type PermissionReview,
+  REQUIRED_PERMISSIONS,
+} from './permissions.js';
 export type { PodProgress, PodStage } from './pod-lifecycle.js';
 export type { KubernetesPodTemplate, KubernetesSpawnConfig, KubernetesSpawnExtras } from './pod-spec.js';

@@ -49,16 +49,14 @@ import { hasGlobMagic } from '../../vfs/glob.js';
 import { LOGIN_SHELL_ARGV } from '../docker/terminal.js';
 import { commandEnv, unsetLine } from '../shared/command-env.js';
 import { startBackgroundTask } from './background-task.js';
+import { type Connection, connectCluster } from './connection.js';
 import {
   type KubernetesContextOptions,
   type ResolvedKubernetesOptions,
   resolveKubernetesOptions,
 } from './context-options.js';
 import { openStream, openTerminalExec } from './exec-stream.js';
-import { resolveKubeconfig } from './kubeconfig.js';
-import { type LoadedClient, loadClient } from './load-client.js';
 import { HEARTBEAT_ANNOTATION } from './ownership.js';
-import { PodApi } from './pod-api.js';
 import { openPodExec } from './pod-exec.js';
 import { listPodFiles, podFileSize, readPodFile, writePodFile } from './pod-files.js';
 import { createReadyPod, deletePod, sweepAbandoned } from './pod-lifecycle.js';
@@ -88,13 +86,6 @@ interface HandleState {
   /** Live execs, streams and terminals, ended by destroy. */
   readonly live: Set<() => Promise<void>>;
   destroying: Promise<void> | undefined;
-}
-
-interface Connection {
-  readonly client: LoadedClient;
-  readonly api: PodApi;
-  /** Where the kubeconfig came from and which context it used, for people. */
-  readonly description: string;
 }
 
 /** The Kubernetes context: the contract plus `podName`, `sweep` and `close`. */
@@ -163,22 +154,7 @@ class KubernetesExecutionContext implements KubernetesContext {
   }
 
   private connect(): Promise<Connection> {
-    this.connection ??= (async () => {
-      const client = await loadClient();
-      const resolved = resolveKubeconfig(client.k8s, this.options);
-      const api = new PodApi(
-        client.k8s,
-        resolved.kubeConfig,
-        resolved.namespace,
-        resolved.server,
-        this.options.requestTimeoutMs,
-      );
-      return {
-        client,
-        api,
-        description: `${resolved.source}, context ${resolved.contextName}, server ${resolved.server}, namespace ${resolved.namespace}`,
-      };
-    })().catch((error: unknown) => {
+    this.connection ??= connectCluster(this.options).catch((error: unknown) => {
       this.connection = undefined; // a later call may find the package or the kubeconfig
       throw error;
     });
@@ -633,14 +609,6 @@ export async function sweepKubernetesPods(
     ['kubeconfig', 'context', 'namespace', 'requestTimeoutMs', 'deleteGraceMs'],
     'sweepKubernetesPods',
   );
-  const client = await loadClient();
-  const config = resolveKubeconfig(client.k8s, resolved);
-  const api = new PodApi(
-    client.k8s,
-    config.kubeConfig,
-    config.namespace,
-    config.server,
-    resolved.requestTimeoutMs,
-  );
+  const { api } = await connectCluster(resolved);
   return sweepAbandoned(api, resolved.deleteGraceMs);
 }

@@ -106,7 +106,7 @@ export class PodApi {
 
   /** Create the pod; resolves with the server's copy (its resourceVersion included). */
   createPod(pod: V1Pod, signal?: AbortSignal): Promise<V1Pod> {
-    return this.call({ verb: 'create', resource: 'pods' }, signal, (options) =>
+    return this.request({ verb: 'create', resource: 'pods' }, signal, (options) =>
       this.core.createNamespacedPod({ namespace: this.namespace, body: pod }, options),
     );
   }
@@ -114,7 +114,7 @@ export class PodApi {
   /** The pod, or null when it does not exist. */
   async getPod(name: string, signal?: AbortSignal): Promise<V1Pod | null> {
     try {
-      return await this.call({ verb: 'get', resource: 'pods' }, signal, (options) =>
+      return await this.request({ verb: 'get', resource: 'pods' }, signal, (options) =>
         this.core.readNamespacedPod({ name, namespace: this.namespace }, options),
       );
     } catch (error) {
@@ -125,7 +125,7 @@ export class PodApi {
 
   /** Pods matching a label selector, with the list's resourceVersion. */
   listPods(labelSelector: string, signal?: AbortSignal): Promise<V1PodList> {
-    return this.call({ verb: 'list', resource: 'pods' }, signal, (options) =>
+    return this.request({ verb: 'list', resource: 'pods' }, signal, (options) =>
       this.core.listNamespacedPod({ namespace: this.namespace, labelSelector }, options),
     );
   }
@@ -133,7 +133,7 @@ export class PodApi {
   /** Delete the pod with a grace period (0 = force); false when it was already gone. */
   async deletePod(name: string, graceSeconds: number, signal?: AbortSignal): Promise<boolean> {
     try {
-      await this.call({ verb: 'delete', resource: 'pods' }, signal, (options) =>
+      await this.request({ verb: 'delete', resource: 'pods' }, signal, (options) =>
         this.core.deleteNamespacedPod(
           {
             name,
@@ -153,7 +153,7 @@ export class PodApi {
 
   /** Merge-patch the pod's annotations. */
   async annotatePod(name: string, annotations: Record<string, string>, signal?: AbortSignal): Promise<void> {
-    await this.call(
+    await this.request(
       { verb: 'patch', resource: 'pods' },
       signal,
       (options) =>
@@ -168,7 +168,7 @@ export class PodApi {
   /** The server's version (`GET /version`): proves it is reachable and speaks the API. */
   async version(signal?: AbortSignal): Promise<string> {
     const api = this.kubeConfig.makeApiClient(this.k8s.VersionApi);
-    const info = await this.call({ verb: 'get', resource: 'version' }, signal, (options) =>
+    const info = await this.request({ verb: 'get', resource: 'version' }, signal, (options) =>
       api.getCode(options),
     );
     return info.gitVersion;
@@ -203,16 +203,15 @@ export class PodApi {
     });
   }
 
-  private async call<T>(
-    label: RequestLabel,
-    signal: AbortSignal | undefined,
-    send: (options: object) => Promise<T>,
-    contentType?: string,
-  ): Promise<T> {
+  /**
+   * Per-request options for the generated client: the deadline (and the caller's signal), and a
+   * content type where the request needs one.
+   */
+  requestOptions(signal?: AbortSignal, contentType?: string): object {
     const bounded = this.deadline(signal);
     // The object API runs middleware on the generated client's own Observable type.
     const { Observable } = this.k8s;
-    const options = {
+    return {
       middleware: [
         {
           pre: (context: {
@@ -228,6 +227,16 @@ export class PodApi {
       ],
       middlewareMergeStrategy: 'append',
     };
+  }
+
+  /** Send one request with the deadline; refusals and transport failures become typed errors. */
+  async request<T>(
+    label: RequestLabel,
+    signal: AbortSignal | undefined,
+    send: (options: object) => Promise<T>,
+    contentType?: string,
+  ): Promise<T> {
+    const options = this.requestOptions(signal, contentType);
     try {
       return await send(options);
     } catch (error) {

@@ -7,14 +7,21 @@
  * `details.causes[reason=ExitCode]` carries a non-zero exit code). Behind each pod is a container
  * of the local Docker engine, so commands are real processes. Faults are switchable: RBAC
  * refusals with the server's message, quota, images that cannot be pulled (any image the engine
- * lacks), eviction, a hung or absent server.
+ * lacks), eviction, a hung or absent server. `SelfSubjectAccessReview` answers from the same
+ * RBAC refusals, so a permissions check sees what the endpoints would do.
  * @module
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import type { V1Container, V1ContainerStatus, V1Pod, V1Status } from '@kubernetes/client-node';
+import type {
+  V1Container,
+  V1ContainerStatus,
+  V1Pod,
+  V1SelfSubjectAccessReview,
+  V1Status,
+} from '@kubernetes/client-node';
 import { type WebSocket, WebSocketServer } from 'ws';
 import {
   type ContainerRequest,
@@ -59,6 +66,7 @@ const DEFAULT_PROTOCOLS = [
   'channel.k8s.io',
 ];
 const NODE = 'fake-node';
+const ACCESS_REVIEW_PATH = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
 
 function status(code: number, reason: string, message: string, details?: object): V1Status {
   return {
@@ -203,6 +211,22 @@ export class FakeApiServer {
     );
   }
 
+  /** A SelfSubjectAccessReview answered from the refusals in force (as RBAC would). */
+  private review(review: V1SelfSubjectAccessReview): V1SelfSubjectAccessReview {
+    const attributes = review.spec?.resourceAttributes ?? {};
+    const resource =
+      attributes.subresource === undefined
+        ? (attributes.resource ?? '')
+        : `${attributes.resource}/${attributes.subresource}`;
+    const allowed = !this.denied.has(`${attributes.verb} ${resource}`);
+    return {
+      ...review,
+      status: allowed
+        ? { allowed, reason: 'RBAC: allowed by RoleBinding "berth/berth-test" of Role "berth"' }
+        : { allowed },
+    };
+  }
+
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if (this.hung) {
       this.hungSockets.add(req.socket);
@@ -224,6 +248,10 @@ export class FakeApiServer {
     try {
       if (url.pathname === '/version') {
         send(200, { major: '1', minor: '31', gitVersion: 'v1.31.0-fake', platform: 'linux/amd64' });
+        return;
+      }
+      if (req.method === 'POST' && url.pathname === ACCESS_REVIEW_PATH) {
+        send(201, this.review((await readJson(req)) as V1SelfSubjectAccessReview));
         return;
       }
       const match = /^\/api\/v1\/namespaces\/([^/]+)\/pods(?:\/([^/]+))?$/.exec(url.pathname);
