@@ -7,7 +7,9 @@
 import { realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
+import { createDaytonaContext } from '../contexts/daytona/index.js';
 import { createDockerContext } from '../contexts/docker/index.js';
+import { createE2BContext } from '../contexts/e2b/index.js';
 import { createKubernetesContext } from '../contexts/kubernetes/index.js';
 import { createProcessContext } from '../contexts/process/index.js';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
@@ -33,7 +35,7 @@ export const CONTAINER_WORKSPACE = '/workspace';
 export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   context: {
     type: 'string',
-    value: 'process|docker|kubernetes',
+    value: 'process|docker|kubernetes|e2b|daytona',
     description: 'where commands run (default: process, on this machine)',
   },
   root: {
@@ -79,6 +81,11 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     value: 'NAME',
     description: "kubernetes context: the namespace of the pod (default: the kubeconfig context's)",
   },
+  template: {
+    type: 'string',
+    value: 'NAME',
+    description: "e2b context: the sandbox template; daytona context: the snapshot (default: the service's)",
+  },
 };
 
 /** Text appended to the help of every context-using command. */
@@ -103,7 +110,13 @@ export const CONTEXT_DETAILS = `Contexts:
                      privilege escalation, a read-only root (${CONTAINER_WORKSPACE} and /tmp
                      writable), no service account token. The pod is on the cluster's network
                      (berth cannot deny it: use a NetworkPolicy). The pod is deleted when berth
-                     exits; berth doctor checks the cluster and the permissions it needs.`;
+                     exits; berth doctor checks the cluster and the permissions it needs.
+  e2b, daytona       commands run in a new remote sandbox of that service (E2B_API_KEY, or
+                     DAYTONA_API_KEY and DAYTONA_API_URL, must be set; the SDK \`e2b\` or
+                     \`@daytonaio/sdk\` must be installed next to berth), from --template, with no
+                     internet access unless --network allow. Nothing of --root is uploaded: the
+                     sandbox's home directory is the working directory. The sandbox is deleted
+                     when berth exits.`;
 
 /** A live context and handle, with a description for people. */
 export interface OpenContext {
@@ -151,7 +164,19 @@ export type ContextChoice =
       readonly kubeconfig: string | undefined;
       readonly kubeContext: string | undefined;
       readonly namespace: string | undefined;
-    };
+    }
+  | RemoteChoice<'e2b'>
+  | RemoteChoice<'daytona'>;
+
+/** A remote sandbox service's context. */
+export interface RemoteChoice<K extends 'e2b' | 'daytona'> {
+  readonly kind: K;
+  /** This machine's directory the command was started in (nothing of it reaches the sandbox). */
+  readonly root: string;
+  /** E2B template / Daytona snapshot. */
+  readonly template: string | undefined;
+  readonly network: 'allow' | 'deny';
+}
 
 const KUBERNETES_ONLY = ['kubeconfig', 'kube-context', 'namespace'] as const;
 
@@ -161,10 +186,16 @@ const KUBERNETES_ONLY = ['kubeconfig', 'kube-context', 'namespace'] as const;
  */
 export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   const kind = stringFlag(flags, 'context') ?? 'process';
-  if (kind !== 'process' && kind !== 'docker' && kind !== 'kubernetes') {
+  if (
+    kind !== 'process' &&
+    kind !== 'docker' &&
+    kind !== 'kubernetes' &&
+    kind !== 'e2b' &&
+    kind !== 'daytona'
+  ) {
     throw new InvalidArgumentError(
       '--context',
-      `must be process, docker or kubernetes, got ${JSON.stringify(kind)}`,
+      `must be process, docker, kubernetes, e2b or daytona, got ${JSON.stringify(kind)}`,
     );
   }
   if (kind === 'kubernetes') return chooseKubernetes(flags, cwd);
@@ -180,6 +211,13 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   const network = networkGiven ?? 'deny';
   if (network !== 'allow' && network !== 'deny') {
     throw new InvalidArgumentError('--network', `must be allow or deny, got ${JSON.stringify(network)}`);
+  }
+  if (kind === 'e2b' || kind === 'daytona') return chooseRemote(kind, flags, cwd, network);
+  if (flags.template !== undefined) {
+    throw new InvalidArgumentError(
+      '--template',
+      'applies to the e2b and daytona contexts only; add --context e2b',
+    );
   }
   if (kind === 'docker') {
     if (flags.sandbox !== undefined) {
@@ -226,14 +264,16 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
 }
 
 function chooseKubernetes(flags: FlagValues, cwd: string): ContextChoice {
-  for (const name of ['sandbox', 'root', 'network'] as const) {
+  for (const name of ['sandbox', 'root', 'network', 'template'] as const) {
     if (flags[name] !== undefined) {
       const fix =
-        name === 'network'
-          ? 'a pod is on the cluster network, which berth cannot take away; restrict it with a NetworkPolicy (docs/kubernetes.md)'
-          : name === 'root'
-            ? "a pod cannot see this machine's files; the working directory is /workspace in the pod"
-            : 'the kubernetes context isolates commands in a pod';
+        name === 'template'
+          ? 'the pod runs --image'
+          : name === 'network'
+            ? 'a pod is on the cluster network, which berth cannot take away; restrict it with a NetworkPolicy (docs/kubernetes.md)'
+            : name === 'root'
+              ? "a pod cannot see this machine's files; the working directory is /workspace in the pod"
+              : 'the kubernetes context isolates commands in a pod';
       throw new InvalidArgumentError(`--${name}`, `does not apply to the kubernetes context: ${fix}`);
     }
   }
@@ -256,6 +296,26 @@ function chooseKubernetes(flags: FlagValues, cwd: string): ContextChoice {
   };
 }
 
+function chooseRemote(
+  kind: 'e2b' | 'daytona',
+  flags: FlagValues,
+  cwd: string,
+  network: 'allow' | 'deny',
+): ContextChoice {
+  for (const name of ['sandbox', 'image', 'harden', 'root'] as const) {
+    if (flags[name] !== undefined) {
+      const flag = flags[name] === false ? `--no-${name}` : `--${name}`;
+      throw new InvalidArgumentError(
+        flag,
+        name === 'root'
+          ? `the ${kind} context works in the remote sandbox's home directory; nothing of this machine is uploaded, so --root does not apply`
+          : `does not apply to the ${kind} context (it isolates commands in a remote sandbox); use --template to choose the sandbox`,
+      );
+    }
+  }
+  return { kind, root: resolveRoot('.', cwd), template: stringFlag(flags, 'template'), network };
+}
+
 /** Validate the context flags and open the context they describe. */
 export async function openContext(
   flags: FlagValues,
@@ -265,9 +325,42 @@ export async function openContext(
   knownOptions(tuning, 'tuning', TUNING_KEYS, 'openContext');
   const choice = chooseContext(flags, io.cwd);
   if (choice.kind === 'kubernetes') return openKubernetes(choice, io, tuning);
+  if (choice.kind === 'e2b' || choice.kind === 'daytona') return openRemote(choice, io, tuning);
   return choice.kind === 'docker'
     ? openDocker(choice, io, tuning)
     : openProcess(choice.root, choice.sandbox, choice.sandboxRequiredBy, choice.network, io, tuning);
+}
+
+async function openRemote(
+  choice: RemoteChoice<'e2b'> | RemoteChoice<'daytona'>,
+  io: CliIo,
+  tuning: ContextTuning,
+): Promise<OpenContext> {
+  const limits = {
+    killGraceMs: CLI_KILL_GRACE_MS,
+    destroyGraceMs: CLI_KILL_GRACE_MS,
+    ...(tuning.maxOutputBytes === undefined ? {} : { maxOutputBytes: tuning.maxOutputBytes }),
+  };
+  const context =
+    choice.kind === 'e2b'
+      ? createE2BContext({
+          ...limits,
+          template: choice.template,
+          allowInternetAccess: choice.network === 'allow',
+        })
+      : createDaytonaContext({
+          ...limits,
+          snapshot: choice.template,
+          networkBlockAll: choice.network === 'deny',
+        });
+  const label = choice.kind === 'e2b' ? 'E2B' : 'Daytona';
+  const handle = await withSpinner(`starting a ${label} sandbox`, () => context.spawn(), io.stderr);
+  return {
+    context,
+    handle,
+    description: `${choice.kind} context (sandbox ${context.sandboxId(handle)}${choice.template ? `, ${choice.template}` : ''}, network ${choice.network}), cwd ${handle.cwd}`,
+    dispose: once(() => withSpinner(`deleting the ${label} sandbox`, () => context.close(), io.stderr)),
+  };
 }
 
 function resolveRoot(root: string | undefined, cwd: string): string {

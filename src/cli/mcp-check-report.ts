@@ -36,6 +36,12 @@ export function sandboxStateOf(choice: ContextChoice, result: McpCheckResult): S
       reason: `the kubernetes context isolates commands in a pod of ${choice.image} (${choice.harden ? 'hardened' : 'not hardened: --no-harden'}); the OS sandbox is not used`,
     };
   }
+  if (choice.kind === 'e2b' || choice.kind === 'daytona') {
+    return {
+      state: 'container',
+      reason: `the ${choice.kind} context runs commands in a remote sandbox (network ${choice.network}); the OS sandbox is not used`,
+    };
+  }
   if (choice.kind === 'docker') {
     return {
       state: 'container',

@@ -46,7 +46,7 @@ export function installKind(mainPath: string): InstallKind {
 export function contextArgs(flags: FlagValues, root: string): string[] {
   // A pod cannot see this machine's files: the kubernetes context takes no --root.
   const args = stringFlag(flags, 'context') === 'kubernetes' ? [] : ['--root', root];
-  for (const name of ['context', 'image', 'network', 'kubeconfig', 'kube-context', 'namespace']) {
+  for (const name of ['context', 'image', 'network', 'template', 'kubeconfig', 'kube-context', 'namespace']) {
     const value = stringFlag(flags, name);
     // A client starts the server in a directory of its own: a relative kubeconfig would move.
     if (value !== undefined) args.push(`--${name}`, name === 'kubeconfig' ? resolve(root, value) : value);

@@ -97,6 +97,15 @@ describe('--context kubernetes: flags', () => {
       'ns',
     ]);
     expect(carriedEnv({ KUBECONFIG: '/a:/b', OTHER: 'x' })).toEqual({ KUBECONFIG: '/a:/b' });
+    // Every context flag reaches the printed configuration (the remote contexts' --template too).
+    expect(contextArgs({ context: 'e2b', template: 'base' }, '/p')).toEqual([
+      '--root',
+      '/p',
+      '--context',
+      'e2b',
+      '--template',
+      'base',
+    ]);
     const choice = chooseContext({ context: 'kubernetes', image: 'busybox', harden: false }, '/');
     expect(sandboxStateOf(choice, { ok: true } as McpCheckResult)).toEqual({
       state: 'container',

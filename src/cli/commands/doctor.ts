@@ -9,6 +9,7 @@ import type { CheckStatus, DoctorCheck } from '../doctor/check.js';
 import { checkDocker, checkGvisor } from '../doctor/docker-check.js';
 import { checkKubernetes, type KubernetesChoice } from '../doctor/kubernetes-check.js';
 import { checkNode, checkNodePty } from '../doctor/node-check.js';
+import { checkRemoteContexts } from '../doctor/remote-check.js';
 import { checkSandbox } from '../doctor/sandbox-check.js';
 import type { CliIo } from '../io.js';
 import { startSpinner } from '../spinner.js';
@@ -17,7 +18,8 @@ import { berthVersion } from '../version.js';
 
 export const doctorSpec: CommandSpec = {
   name: 'berth doctor',
-  summary: 'check what works here: node-pty, the OS sandbox, the Docker engine, gVisor, a Kubernetes cluster',
+  summary:
+    'check what works here: node-pty, the OS sandbox, the Docker engine, gVisor, a Kubernetes cluster, E2B, Daytona',
   usage: ['[--json] [--image IMAGE] [--kubeconfig FILE] [--kube-context NAME] [--namespace NAME]'],
   positionals: 'none',
   flags: {
@@ -91,16 +93,17 @@ async function runChecks(
     io.stderr,
   );
   try {
-    const [pty, sandbox, docker, cluster] = await Promise.all([
+    const [pty, sandbox, docker, cluster, remote] = await Promise.all([
       checkNodePty(),
       checkSandbox(),
       checkDocker(io.env),
       checkKubernetes(kubernetes),
+      checkRemoteContexts(io.env),
     ]);
     spinner.update('starting a gVisor test container');
     const gvisor = await checkGvisor(docker.facts, image);
     return {
-      checks: [checkNode(), pty, sandbox.check, docker.check, gvisor, cluster],
+      checks: [checkNode(), pty, sandbox.check, docker.check, gvisor, cluster, ...remote],
       sandboxReport: sandbox.report,
     };
   } finally {
