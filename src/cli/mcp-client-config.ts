@@ -39,13 +39,14 @@ export function installKind(mainPath: string): InstallKind {
 }
 
 /**
- * The context flags as `berth mcp` arguments: `--root` always but for the kubernetes context
- * (absolute, so the server does not depend on the directory the client starts it in), the others
- * only when given.
+ * The context flags as `berth mcp` arguments: `--root` for the contexts that see this machine's
+ * files (absolute, so the server does not depend on the directory the client starts it in), the
+ * others only when given.
  */
 export function contextArgs(flags: FlagValues, root: string): string[] {
-  // A pod cannot see this machine's files: the kubernetes context takes no --root.
-  const args = stringFlag(flags, 'context') === 'kubernetes' ? [] : ['--root', root];
+  // A pod or a remote sandbox cannot see this machine's files: those contexts refuse --root.
+  const kind = stringFlag(flags, 'context') ?? 'process';
+  const args = kind === 'process' || kind === 'docker' ? ['--root', root] : [];
   for (const name of ['context', 'image', 'network', 'template', 'kubeconfig', 'kube-context', 'namespace']) {
     const value = stringFlag(flags, name);
     // A client starts the server in a directory of its own: a relative kubeconfig would move.

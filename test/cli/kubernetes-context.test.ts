@@ -37,6 +37,9 @@ describe('--context kubernetes: flags', () => {
       /--network: does not apply.*NetworkPolicy/,
     );
     expect(() => chooseContext({ ...base, sandbox: true }, '/')).toThrow(/--sandbox: does not apply/);
+    expect(() => chooseContext({ ...base, template: 'x' }, '/')).toThrow(
+      /--template: does not apply to the kubernetes context: the pod runs --image/,
+    );
   });
 
   it('keeps the kubeconfig flags to the kubernetes context', () => {
@@ -49,7 +52,7 @@ describe('--context kubernetes: flags', () => {
       );
     }
     expect(() => chooseContext({ context: 'pods' }, '/')).toThrow(
-      /--context: must be process, docker or kubernetes, got "pods"/,
+      /--context: must be process, docker, kubernetes, e2b or daytona, got "pods"/,
     );
   });
 
@@ -97,10 +100,8 @@ describe('--context kubernetes: flags', () => {
       'ns',
     ]);
     expect(carriedEnv({ KUBECONFIG: '/a:/b', OTHER: 'x' })).toEqual({ KUBECONFIG: '/a:/b' });
-    // Every context flag reaches the printed configuration (the remote contexts' --template too).
+    // The remote contexts refuse --root as well, and their --template reaches the configuration.
     expect(contextArgs({ context: 'e2b', template: 'base' }, '/p')).toEqual([
-      '--root',
-      '/p',
       '--context',
       'e2b',
       '--template',
