@@ -124,24 +124,23 @@ describeFakeCluster('--context kubernetes: the built binary against the fake API
     await cluster.close();
   });
   const podsLeft = () => cluster.server.store.list(NAMESPACE).map((pod) => pod.metadata?.name);
+  const kubernetesFlags = () => [
+    '--context',
+    'kubernetes',
+    '--kubeconfig',
+    cluster.kubeconfig,
+    '--image',
+    TEST_IMAGE,
+  ];
+  const runInPod = (command: readonly string[], extra: readonly string[] = []) =>
+    berth(['run', ...kubernetesFlags(), ...extra, '--', ...command], { timeoutMs: 120_000 });
 
   it('berth run runs the command in a hardened pod, passes its exit status and output, and deletes the pod', async () => {
-    const result = await berth(
-      [
-        'run',
-        '--context',
-        'kubernetes',
-        '--kubeconfig',
-        cluster.kubeconfig,
-        '--image',
-        TEST_IMAGE,
-        '--',
-        'sh',
-        '-c',
-        'pwd; grep NoNewPrivs /proc/self/status; touch /etc/x 2>/dev/null || echo root-read-only; echo oops >&2; exit 3',
-      ],
-      { timeoutMs: 120_000 },
-    );
+    const result = await runInPod([
+      'sh',
+      '-c',
+      'pwd; grep NoNewPrivs /proc/self/status; touch /etc/x 2>/dev/null || echo root-read-only; echo oops >&2; exit 3',
+    ]);
     expect(result.code, result.stderr).toBe(3);
     expect(result.stdout).toMatch(/^\/workspace\nNoNewPrivs:\s+1\nroot-read-only\n$/);
     expect(result.stderr).toContain('oops');
@@ -152,23 +151,7 @@ describeFakeCluster('--context kubernetes: the built binary against the fake API
   }, 130_000);
 
   it('berth run --no-harden starts the image as it is', async () => {
-    const result = await berth(
-      [
-        'run',
-        '--context',
-        'kubernetes',
-        '--kubeconfig',
-        cluster.kubeconfig,
-        '--image',
-        TEST_IMAGE,
-        '--no-harden',
-        '--',
-        'sh',
-        '-c',
-        'grep NoNewPrivs /proc/self/status',
-      ],
-      { timeoutMs: 120_000 },
-    );
+    const result = await runInPod(['sh', '-c', 'grep NoNewPrivs /proc/self/status'], ['--no-harden']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/NoNewPrivs:\s+0/);
     expect(podsLeft()).toEqual([]);
@@ -177,21 +160,8 @@ describeFakeCluster('--context kubernetes: the built binary against the fake API
   it('berth run names the missing RBAC permission and exits 1 without leaving a pod', async () => {
     cluster.server.deny('create', 'pods/exec');
     try {
-      const result = await berth(
-        [
-          'run',
-          '--context',
-          'kubernetes',
-          '--kubeconfig',
-          cluster.kubeconfig,
-          '--image',
-          TEST_IMAGE,
-          '--',
-          'true',
-        ],
-        { timeoutMs: 120_000 },
-      );
-      expect(result.code).not.toBe(0);
+      const result = await runInPod(['true']);
+      expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/create.*pods\/exec/);
       expect(podsLeft()).toEqual([]);
     } finally {
@@ -200,20 +170,7 @@ describeFakeCluster('--context kubernetes: the built binary against the fake API
   }, 130_000);
 
   it('berth mcp --check starts the server on a pod and runs a command through MCP', async () => {
-    const result = await berth(
-      [
-        'mcp',
-        '--check',
-        '--json',
-        '--context',
-        'kubernetes',
-        '--kubeconfig',
-        cluster.kubeconfig,
-        '--image',
-        TEST_IMAGE,
-      ],
-      { timeoutMs: 180_000 },
-    );
+    const result = await berth(['mcp', '--check', '--json', ...kubernetesFlags()], { timeoutMs: 180_000 });
     const report = JSON.parse(result.stdout);
     expect(report.ok, result.stdout + result.stderr).toBe(true);
     expect(report.sandbox.state).toBe('container');
