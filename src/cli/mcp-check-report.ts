@@ -30,6 +30,12 @@ const WARNING_PREFIX = 'berth: warning: ';
 
 /** Decide the sandbox state from the options and what the server reported about itself. */
 export function sandboxStateOf(choice: ContextChoice, result: McpCheckResult): SandboxState {
+  if (choice.kind === 'kubernetes') {
+    return {
+      state: 'container',
+      reason: `the kubernetes context isolates commands in a pod of ${choice.image} (${choice.harden ? 'hardened' : 'not hardened: --no-harden'}); the OS sandbox is not used`,
+    };
+  }
   if (choice.kind === 'e2b' || choice.kind === 'daytona') {
     return {
       state: 'container',

@@ -194,7 +194,11 @@ describe('berth tools', () => {
 
 describe('berth doctor', () => {
   it('--json reports every check with a status, detail and fix', async () => {
-    const result = await berth(['doctor', '--json'], { timeoutMs: 120_000 });
+    // No kubeconfig: the Kubernetes check is a skip (test/cli/kubernetes-context.test.ts has a cluster).
+    const result = await berth(['doctor', '--json'], {
+      env: { KUBECONFIG: '/nonexistent/kubeconfig' },
+      timeoutMs: 120_000,
+    });
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ version, platform: `${process.platform}-${process.arch}` });
     expect(typeof report.ok).toBe('boolean');
@@ -204,6 +208,7 @@ describe('berth doctor', () => {
       'sandbox',
       'docker',
       'gvisor',
+      'kubernetes',
       'e2b',
       'daytona',
     ]);
@@ -218,7 +223,14 @@ describe('berth doctor', () => {
     const status = Object.fromEntries(
       report.checks.map((c: { id: string; status: string }) => [c.id, c.status]),
     );
-    expect(status).toMatchObject({ node: 'ok', 'node-pty': 'ok', sandbox: 'ok', docker: 'ok', gvisor: 'ok' });
+    expect(status).toMatchObject({
+      node: 'ok',
+      'node-pty': 'ok',
+      sandbox: 'ok',
+      docker: 'ok',
+      gvisor: 'ok',
+      kubernetes: 'skip',
+    });
     // The SDKs are installed here (dev dependencies); credentials only where a key is configured.
     for (const remote of ['e2b', 'daytona']) expect(['ok', 'warn']).toContain(status[remote]);
   });
