@@ -13,5 +13,6 @@ export {
 } from './kernel.js';
 export { DEFAULT_LIMITS, type KernelLimits, resolveLimits } from './limits.js';
 export type { CommandPlan, PlannedCommand, PlannedKind } from './plan.js';
+export { ProcessTable } from './process-table.js';
 export type { Identity, TrashLike } from './runtime/shell.js';
 export type { HoldReport } from './watchdog.js';
