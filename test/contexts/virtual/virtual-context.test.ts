@@ -140,6 +140,7 @@ describe('handles', () => {
     const plain = open({});
     const h = await plain.spawn();
     await plain.exec(h, 'x=1');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
     expect((await plain.exec(h, 'echo "[${x-unset}]"')).stdout).toBe('[unset]\n');
   });
 
