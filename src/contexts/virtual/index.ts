@@ -25,5 +25,6 @@ export {
   type VirtualIdentity,
   type VirtualMount,
 } from './options.js';
+export * from './sessions/index.js';
 export { CommitStoppedError } from './transactions.js';
 export { createVirtualContext, VirtualContext } from './virtual-context.js';

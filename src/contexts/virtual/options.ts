@@ -3,6 +3,7 @@
  * are refused with a did-you-mean, every value is checked and named in its error.
  * @module
  */
+import { realpathSync, statSync } from 'node:fs';
 import type { CommandHandler } from '../../commands/command.js';
 import {
   DEFAULT_KILL_GRACE_MS,
@@ -212,7 +213,7 @@ const TRASH_KEYS = optionKeys<{ maxBytes: number }>({ maxBytes: true });
 /** Validate options; every error is an `InvalidArgumentError` naming `options.<field>`. */
 export function resolveVirtualOptions(options: VirtualContextOptions | undefined): VirtualContextConfig {
   const input = knownOptions(options, 'options', KNOWN_OPTIONS, 'createVirtualContext');
-  const root = pathOption(input.root, 'options.root', true);
+  const root = hostDirectory(input.root, 'options.root');
   const workspacePath = virtualPath(input.workspacePath, 'options.workspacePath') ?? '/workspace';
   if (workspacePath === '/') {
     throw new InvalidArgumentError(
@@ -254,6 +255,25 @@ export function resolveVirtualOptions(options: VirtualContextOptions | undefined
     trash: resolveTrash(input.trash),
     randomSeed: resolveSeed(input.randomSeed),
   };
+}
+
+/** An existing host directory, as its real path; undefined passes through. */
+function hostDirectory(value: unknown, field: string): string | undefined {
+  const path = pathOption(value, field, true);
+  if (path === undefined) return undefined;
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    throw new InvalidArgumentError(
+      field,
+      `${JSON.stringify(path)} does not exist; give an existing directory`,
+    );
+  }
+  if (!statSync(real).isDirectory()) {
+    throw new InvalidArgumentError(field, `${JSON.stringify(path)} is not a directory`);
+  }
+  return real;
 }
 
 /** An absolute virtual path option, normalized; undefined passes through. */

@@ -50,14 +50,18 @@ describe('options', () => {
     expect(() =>
       createVirtualContext({ mounts: [{ path: '/workspace/x', fs: createMemoryFilesystem() }] }),
     ).toThrow(/options\.mounts\[0\]\.path/);
-    expect(() => createVirtualContext({ root: '/r', files: { '/workspace/a': 'x' } })).toThrow(
+    expect(() => createVirtualContext({ root: tmpdir(), files: { '/workspace/a': 'x' } })).toThrow(
       /options\.files\["\/workspace\/a"\]: is inside the workspace/,
     );
   });
 
-  it('reports a root that does not exist at spawn, naming it', async () => {
-    const context = open({ root: '/nonexistent-berth-root' });
-    await expect(context.spawn()).rejects.toThrow(/nonexistent-berth-root/);
+  it('refuses a root that does not exist or is no directory, naming it', () => {
+    expect(() => createVirtualContext({ root: '/nonexistent-berth-root' })).toThrow(
+      /options\.root: "\/nonexistent-berth-root" does not exist/,
+    );
+    expect(() => createVirtualContext({ root: '/etc/hostname' })).toThrow(
+      /options\.root: .* is not a directory/,
+    );
   });
 
   it('refuses container-only spawn fields with CapabilityError and a cwd that is no directory', async () => {
