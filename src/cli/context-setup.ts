@@ -17,6 +17,7 @@ import type { SandboxPolicy } from '../sandbox/types.js';
 import { type FlagSpec, type FlagValues, stringFlag } from './args.js';
 import { type CliIo, warn } from './io.js';
 import { withSpinner } from './spinner.js';
+import { chooseVirtual, openVirtual, VIRTUAL_WORKSPACE } from './virtual-setup.js';
 
 /**
  * TERM → KILL grace for the trees berth ends. Shorter than the library default (5 s) because MCP
@@ -32,7 +33,7 @@ export const CONTAINER_WORKSPACE = '/workspace';
 export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   context: {
     type: 'string',
-    value: 'process|docker',
+    value: 'process|docker|virtual',
     description: 'where commands run (default: process, on this machine)',
   },
   root: {
@@ -62,6 +63,12 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     description:
       'docker context: the recommended hardening (no capabilities, read-only root, pids limit; default: on)',
   },
+  session: {
+    type: 'string',
+    value: 'NAME',
+    description:
+      'virtual context: keep the changes in the session NAME (made, or continued) for berth changes/diff/commit',
+  },
 };
 
 /** Text appended to the help of every context-using command. */
@@ -78,7 +85,13 @@ export const CONTEXT_DETAILS = `Contexts:
                      privileges, a read-only root (${CONTAINER_WORKSPACE} and /tmp writable), a pids
                      limit, commands run as your uid:gid. With --network allow the container can
                      reach this machine's addresses (the engine cannot take them away alone).
-                     The container is removed when berth exits.`;
+                     The container is removed when berth exits.
+  virtual            commands run in berth's own shell, in this process: no host process, no
+                     network. --root appears at ${VIRTUAL_WORKSPACE} as a copy-on-write view: nothing
+                     reaches the directory until a person commits. Changes are kept in a session
+                     (always under berth mcp, else with --session NAME) that berth changes, diff,
+                     commit and discard find from another terminal; without one they are dropped
+                     when berth exits.`;
 
 /** A live context and handle, with a description for people. */
 export interface OpenContext {
@@ -86,6 +99,8 @@ export interface OpenContext {
   readonly handle: ContextHandle;
   /** e.g. `process context, sandboxed (bubblewrap), root /home/me/app`. */
   readonly description: string;
+  /** Virtual context: the session keeping the changes (its id and name), when there is one. */
+  readonly session?: { readonly id: string; readonly name: string | null } | undefined;
   /** Destroy the handle: every process and container it owns ends. Idempotent. */
   dispose(): Promise<void>;
 }
@@ -94,9 +109,17 @@ export interface OpenContext {
 export interface ContextTuning {
   /** Bytes of each output stream `exec` keeps in memory (head + tail). */
   readonly maxOutputBytes?: number | undefined;
+  /** Virtual context: keep the changes in a session even without `--session` (a new one). */
+  readonly keepSession?: boolean | undefined;
+  /** Virtual context: each `exec` continues the shell state of the last (an interactive shell). */
+  readonly shellSession?: boolean | undefined;
 }
 
-const TUNING_KEYS = optionKeys<ContextTuning>({ maxOutputBytes: true });
+const TUNING_KEYS = optionKeys<ContextTuning>({
+  maxOutputBytes: true,
+  keepSession: true,
+  shellSession: true,
+});
 
 /** The context the flags describe, validated, before anything is started. */
 export type ContextChoice =
@@ -116,6 +139,12 @@ export type ContextChoice =
       readonly network: 'allow' | 'deny';
       /** The recommended hardening preset (default), or none (`--no-harden`). */
       readonly harden: boolean;
+    }
+  | {
+      readonly kind: 'virtual';
+      readonly root: string;
+      /** `--session NAME`: the session to make or continue. */
+      readonly session: string | undefined;
     };
 
 /**
@@ -124,8 +153,15 @@ export type ContextChoice =
  */
 export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   const kind = stringFlag(flags, 'context') ?? 'process';
-  if (kind !== 'process' && kind !== 'docker') {
-    throw new InvalidArgumentError('--context', `must be process or docker, got ${JSON.stringify(kind)}`);
+  if (kind !== 'process' && kind !== 'docker' && kind !== 'virtual') {
+    throw new InvalidArgumentError(
+      '--context',
+      `must be process, docker or virtual, got ${JSON.stringify(kind)}`,
+    );
+  }
+  if (kind === 'virtual') return chooseVirtual(flags, cwd, resolveRoot(stringFlag(flags, 'root'), cwd));
+  if (flags.session !== undefined) {
+    throw new InvalidArgumentError('--session', 'applies to the virtual context only; add --context virtual');
   }
   const networkGiven = stringFlag(flags, 'network');
   const network = networkGiven ?? 'deny';
@@ -181,6 +217,7 @@ export async function openContext(
 ): Promise<OpenContext> {
   knownOptions(tuning, 'tuning', TUNING_KEYS, 'openContext');
   const choice = chooseContext(flags, io.cwd);
+  if (choice.kind === 'virtual') return openVirtual(choice, io, tuning);
   return choice.kind === 'docker'
     ? openDocker(choice, io, tuning)
     : openProcess(choice.root, choice.sandbox, choice.sandboxRequiredBy, choice.network, io, tuning);

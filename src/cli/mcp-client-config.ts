@@ -44,13 +44,14 @@ export function installKind(mainPath: string): InstallKind {
  */
 export function contextArgs(flags: FlagValues, root: string): string[] {
   const args = ['--root', root];
-  for (const name of ['context', 'image', 'network']) {
+  for (const name of ['context', 'image', 'network', 'session']) {
     const value = stringFlag(flags, name);
     if (value !== undefined) args.push(`--${name}`, value);
   }
   if (flags.sandbox === true) args.push('--sandbox');
   if (flags.sandbox === false) args.push('--no-sandbox');
   if (flags.harden === false) args.push('--no-harden');
+  if (flags['allow-commit'] === true) args.push('--allow-commit');
   return args;
 }
 

@@ -192,6 +192,8 @@ export class Kernel {
   /** Pids and every live shell (across the calls of a session, and of kernels sharing it). */
   private readonly processes: ProcessTable;
   private session: Shell | undefined;
+  /** A call of the session ran `exit` (a terminal would close). */
+  private sessionExited = false;
   /** Cancels what a session leaves running (its background jobs) when the kernel closes. */
   private readonly sessionController = new AbortController();
 
@@ -285,10 +287,21 @@ export class Kernel {
     this.session = undefined;
   }
 
+  /**
+   * The session's shell as a prompt needs it: its working directory, and whether a call ran
+   * `exit` (an interactive shell would end there). Undefined without a session or before its
+   * first call.
+   */
+  sessionInfo(): { readonly cwd: string; readonly exited: boolean } | undefined {
+    const sh = this.session;
+    return sh === undefined ? undefined : { cwd: sh.cwd, exited: this.sessionExited };
+  }
+
   /** Forget the session's state (the next call starts fresh). */
   reset(): void {
     this.session?.jobs.killAll('HUP');
     this.session = undefined;
+    this.sessionExited = false;
   }
 
   /** Run a script. */
@@ -339,6 +352,7 @@ export class Kernel {
           return await this.finishShell(sh, sh.status);
         } catch (error) {
           if (error instanceof SignalControl) terminatedBy = error.signal;
+          if (error instanceof ExitControl && sh === this.session) this.sessionExited = true;
           if (
             error instanceof ExitControl ||
             error instanceof SignalControl ||

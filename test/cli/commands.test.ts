@@ -53,7 +53,7 @@ describe('berth --help and usage', () => {
     const unknown = await berth(['deploy']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      'berth: "deploy": is not a berth command; the commands are run, mcp, shell, tools, doctor (berth --help)\n',
+      'berth: "deploy": is not a berth command; the commands are run, mcp, shell, tools, doctor, changes, diff, commit, discard (berth --help)\n',
     );
   });
 
@@ -204,6 +204,7 @@ describe('berth doctor', () => {
       'sandbox',
       'docker',
       'gvisor',
+      'virtual',
     ]);
     for (const check of report.checks) {
       expect(['ok', 'warn', 'fail', 'skip']).toContain(check.status);
@@ -216,7 +217,19 @@ describe('berth doctor', () => {
     const status = Object.fromEntries(
       report.checks.map((c: { id: string; status: string }) => [c.id, c.status]),
     );
-    expect(status).toEqual({ node: 'ok', 'node-pty': 'ok', sandbox: 'ok', docker: 'ok', gvisor: 'ok' });
+    expect(status).toEqual({
+      node: 'ok',
+      'node-pty': 'ok',
+      sandbox: 'ok',
+      docker: 'ok',
+      gvisor: 'ok',
+      virtual: 'ok',
+    });
+    const virtual = report.checks.find((c: { id: string }) => c.id === 'virtual');
+    expect(virtual.checks.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+      ['virtual-shell', 'ok'],
+      ['virtual-sessions', 'ok'],
+    ]);
   });
 
   it('reports a missing engine as a failure with a fix', async () => {

@@ -300,6 +300,15 @@ export class VirtualContext implements ExecutionContext {
   }
 
   /**
+   * The handle's shell as a prompt needs it, in session mode: its working directory and whether
+   * a call ran `exit`. Undefined without session mode or before the first `exec`. Not part of the
+   * contract (for interactive front ends such as `berth shell`).
+   */
+  sessionInfo(handle: ContextHandle): { readonly cwd: string; readonly exited: boolean } | undefined {
+    return this.handles.get(handle).kernel.sessionInfo();
+  }
+
+  /**
    * End everything the handle owns: running execs and streams (cancelled; their traps get
    * `killGraceMs`), background tasks (the same), its spill files and its tasks' logs. Idempotent;
    * afterwards the handle is unknown. The workspace's changes stay (they belong to the context).
