@@ -31,6 +31,7 @@ import { runSource } from './exec/source-loop.js';
 import { deliverSignals, runExitTrap, runTrap } from './exec/trap.js';
 import { createExternalGate, type ExternalCommands } from './external.js';
 import { Budget, type KernelLimits, resolveLimits } from './limits.js';
+import { type McpClientLike, type MountMcpOptions, mcpCommands } from './mcp-tools.js';
 import { checkOptions } from './options-check.js';
 import { type CommandPlan, planScript } from './plan.js';
 import { ProcessTable } from './process-table.js';
@@ -250,6 +251,26 @@ export class Kernel {
       },
       options.paths,
     );
+  }
+
+  /**
+   * Mount the tools of a connected MCP server as commands (`prefix` + the tool's name): each takes
+   * its arguments as flags or as a JSON object on stdin and prints its result. Resolves with the
+   * names mounted.
+   */
+  async mountMcpTools(client: McpClientLike, options: MountMcpOptions = {}): Promise<string[]> {
+    const o = optionsObject(options, 'options');
+    checkOptions(o, ['prefix', 'holdMs'], 'options');
+    const commands = await mcpCommands(client, o);
+    for (const c of commands) {
+      this.register({
+        name: c.name,
+        summary: c.tool.description?.split('\n')[0] ?? `MCP tool ${c.tool.name}`,
+        help: c.help,
+        run: c.run,
+      });
+    }
+    return commands.map((c) => c.name);
   }
 
   private register(spec: CommandSpec, paths?: readonly string[]): void {

@@ -4,6 +4,7 @@
  * says how to raise it. The host never runs out of memory or stack because of a script.
  * @module
  */
+import { unknownOption } from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { LimitControl } from './runtime/control.js';
 
@@ -56,14 +57,8 @@ const DESCRIPTIONS: Readonly<Record<keyof KernelLimits, string>> = {
 export function resolveLimits(overrides: Partial<KernelLimits> | undefined): KernelLimits {
   const out: Record<string, number> = { ...DEFAULT_LIMITS };
   for (const [key, value] of Object.entries(overrides ?? {})) {
-    if (!(key in DEFAULT_LIMITS)) {
-      const names = Object.keys(DEFAULT_LIMITS);
-      const near = names.find((n) => n.toLowerCase().includes(key.toLowerCase().replace(/^max/, '')));
-      throw new InvalidArgumentError(
-        `limits.${key}`,
-        `is not a limit${near ? ` (did you mean ${near}?)` : ''}; limits are ${names.join(', ')}`,
-      );
-    }
+    if (!(key in DEFAULT_LIMITS))
+      throw unknownOption('limits', key, Object.keys(DEFAULT_LIMITS), "the kernel's limits");
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 1 || !Number.isInteger(value)) {
       throw new InvalidArgumentError(`limits.${key}`, `must be a positive integer, got ${String(value)}`);

@@ -362,7 +362,15 @@ class ArithParser {
     if (t.k === 'num') {
       const v = parseNumber(
         t.text,
-        () => this.fail('value too great for base', t.pos),
+        () => {
+          // Bash shows the expression only up to the offending number, and the number alone.
+          const end = t.pos + t.text.length;
+          throw new ArithError(
+            this.src.slice(0, end),
+            'value too great for base',
+            this.src.slice(t.pos, end),
+          );
+        },
         () => this.fail('invalid arithmetic base', t.pos),
       );
       this.advance();

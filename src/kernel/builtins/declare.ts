@@ -117,7 +117,8 @@ async function runDeclaration(kind: Kind, call: BuiltinCall): Promise<number> {
         await usageLine(sh, kind, USAGES[kind]);
         return 2;
       }
-      const attr = LETTER_ATTRS[letter];
+      // `export -n` removes the export mark (it is no name reference there).
+      const attr = kind === 'export' && letter === 'n' ? undefined : LETTER_ATTRS[letter];
       if (attr !== undefined) {
         if (t[0] === '-') add |= attr;
         else remove |= attr;
@@ -447,7 +448,10 @@ export const unset: Builtin = {
     for (const name of argv.slice(i)) {
       try {
         if (mode === 'f') {
-          sh.functions.delete(name);
+          if ((sh.functions.get(name)?.attrs ?? 0) & ATTR_READONLY) {
+            await complain(sh, 'unset', `${name}: cannot unset: readonly function`);
+            status = 1;
+          } else sh.functions.delete(name);
           continue;
         }
         const m = /^([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]$/s.exec(name);

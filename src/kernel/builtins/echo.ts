@@ -3,6 +3,7 @@
  * `xpg_echo`) decodes backslash escapes, `\c` stops the output.
  * @module
  */
+import { checkpoint } from '../exec/checkpoint.js';
 import { decodeEscapes } from '../expand/escapes.js';
 import { print } from './support.js';
 import type { Builtin } from './types.js';
@@ -23,6 +24,20 @@ export const echo: Builtin = {
         else if (c === 'e') escapes = true;
         else escapes = false;
       }
+    }
+    if (!escapes && argv.length - i > 4096) {
+      // A huge argument list (`echo {1..999999}`) goes out in pieces, the host getting its turns.
+      let chunk = '';
+      for (let k = i; k < argv.length; k += 1) {
+        chunk += k === i ? (argv[k] as string) : ` ${argv[k] as string}`;
+        if (chunk.length >= 65536) {
+          await print(sh, chunk);
+          chunk = '';
+          await checkpoint(sh);
+        }
+      }
+      await print(sh, newline ? `${chunk}\n` : chunk);
+      return 0;
     }
     let text = argv.slice(i).join(' ');
     if (escapes) {

@@ -4,6 +4,7 @@
  */
 
 import { decodeBytes } from '../../commands/byte-text.js';
+import { shellMessage } from '../exec/messages.js';
 import { runSource, SyntaxAbort } from '../exec/source-loop.js';
 import { runTrap } from '../exec/trap.js';
 import { limitReached } from '../limits.js';
@@ -85,14 +86,20 @@ function sourceBuiltin(name: 'source' | '.'): Builtin {
       }
       const path = await findSourceFile(sh, file);
       if (path === undefined) {
-        await complain(sh, name, `${file}: No such file or directory`);
+        // Bash names no builtin here (`bash: line 1: x: No such file or directory`).
+        await shellMessage(sh, `${file}: No such file or directory`);
         return 1;
       }
       let text: string;
       try {
         text = decodeBytes(await sh.rt.fs.readFile(path));
       } catch {
-        await complain(sh, name, `${file}: No such file or directory`);
+        const dir = await sh.rt.fs.stat(path).then(
+          (st) => st.type === 'directory',
+          () => false,
+        );
+        if (dir) await complain(sh, name, `${file}: is a directory`);
+        else await shellMessage(sh, `${file}: No such file or directory`);
         return 1;
       }
       return nested(sh, async () => {

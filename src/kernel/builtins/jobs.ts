@@ -72,7 +72,7 @@ export const wait: Builtin = {
       return status;
     }
     if (ids.length === 0) {
-      for (const j of sh.jobs.all()) {
+      for (const j of sh.jobs.own()) {
         await waitFor(sh, j.done);
         j.waited = true;
         sh.jobs.remove(j);
@@ -81,7 +81,8 @@ export const wait: Builtin = {
     }
     let status = 0;
     for (const id of ids) {
-      const job = findJob(sh, id);
+      const found = findJob(sh, id);
+      const job = found !== undefined && sh.jobs.isInherited(found) ? undefined : found;
       if (job === undefined) {
         const finished = /^[0-9]+$/.test(id) ? sh.jobs.finishedStatus(Number(id)) : undefined;
         if (finished !== undefined) {
@@ -267,9 +268,7 @@ export const disown: Builtin = {
       all || specs.length === 0
         ? all
           ? sh.jobs.all()
-          : sh.jobs.current === undefined
-            ? []
-            : [sh.jobs.byId(sh.jobs.current)]
+          : [sh.jobs.current === undefined ? undefined : sh.jobs.byId(sh.jobs.current)]
         : specs.map((s) => findJob(sh, s));
     let status = 0;
     for (const [k, j] of list.entries()) {

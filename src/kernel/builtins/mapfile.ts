@@ -69,7 +69,7 @@ function mapfileBuiltin(name: 'mapfile' | 'readarray'): Builtin {
       } else if (!(lookup(sh, array)?.variable.value instanceof IndexedArray)) assignArray(sh, array, []);
       for (;;) {
         if (count > 0 && read >= count) break;
-        const r = await readUntil(file, delimiter);
+        const r = await readUntil(file, delimiter, { limits: sh.rt.limits });
         if (r.eof) break;
         if (skipped < skip) {
           skipped += 1;

@@ -3,7 +3,8 @@
  * @module
  */
 import { ArithError } from '../arith/arith-parser.js';
-import { arithRaw } from '../runtime/arith-scope.js';
+import { shellMessage } from '../exec/messages.js';
+import { ArithAssignError, arithRaw } from '../runtime/arith-scope.js';
 import { complain, print } from './support.js';
 import type { Builtin } from './types.js';
 
@@ -24,6 +25,10 @@ export const let_: Builtin = {
       } catch (error) {
         if (error instanceof ArithError) {
           await complain(sh, 'let', error.message);
+          return 1;
+        }
+        if (error instanceof ArithAssignError) {
+          await shellMessage(sh, error.message);
           return 1;
         }
         throw error;
@@ -139,6 +144,8 @@ export const caller: Builtin = {
     const f = frames[n];
     if (f === undefined) return 1;
     const parent = frames[n + 1];
+    // Only a script file has a `main` frame to name.
+    if (parent === undefined && sh.mode !== 'file') return 1;
     await print(
       sh,
       `${f.callLine} ${parent?.name ?? 'main'} ${parent?.source ?? (sh.mode === 'file' ? sh.source : 'NULL')}\n`,

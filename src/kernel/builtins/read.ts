@@ -90,6 +90,7 @@ export const read: Builtin = {
     let timedOut = false;
     for (;;) {
       const readPromise = readUntil(file, delimiter, {
+        limits: sh.rt.limits,
         maxChars: maxChars === undefined ? undefined : maxChars - chars.length,
       });
       let r: Awaited<typeof readPromise>;

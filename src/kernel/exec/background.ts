@@ -25,7 +25,7 @@ export async function startBackground(
   options: { readonly coproc?: string } = {},
 ): Promise<void> {
   const controller = new AbortController();
-  const child = sh.fork(new JobTable());
+  const child = sh.fork(new JobTable(sh.jobs));
   child.signal = AbortSignal.any([sh.signal, controller.signal]);
   if (options.coproc !== undefined) {
     const toChild = createBytePipe();

@@ -145,7 +145,7 @@ export async function runBashCommand(
   const input = sh.fds.get(0);
   let text = '';
   if (input?.readable) {
-    const r = await readUntil(input, -1, { maxBytes: sh.rt.limits.maxStringBytes });
+    const r = await readUntil(input, -1, { limits: sh.rt.limits });
     text = decodeBytes(r.bytes);
   }
   return runShellProcess(sh, { text, arg0: name, args: rest, mode: 'stdin', env, setup });

@@ -5,13 +5,15 @@
  * @module
  */
 import { ArithError } from '../arith/arith-parser.js';
+import { BUILTINS } from '../builtins/registry.js';
 import { expandToPattern, expandToString, expandWords } from '../expand/expand.js';
 import { Pattern } from '../expand/pattern.js';
-import { arithRaw } from '../runtime/arith-scope.js';
-import { LoopControl } from '../runtime/control.js';
+import { ArithAssignError, arithRaw } from '../runtime/arith-scope.js';
+import { ExitControl, LoopControl } from '../runtime/control.js';
 import { ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
 import { setVar } from '../runtime/vars.js';
+import { ATTR_READONLY } from '../state/variables.js';
 import type { ArithCommand, Command, CondCommand, Redirect, Script, Word } from '../syntax/ast.js';
 import { startBackground } from './background.js';
 import { checkpoint } from './checkpoint.js';
@@ -28,6 +30,17 @@ type Compound = Exclude<Command, { type: 'simple' | 'pipeline' | 'andor' }>;
 
 export async function runCompound(sh: Shell, cmd: Compound): Promise<number> {
   if (cmd.type === 'function') {
+    if (sh.opts.o('posix') && BUILTINS.get(cmd.name)?.special === true) {
+      sh.line = cmd.line;
+      await shellMessage(sh, `\`${cmd.name}': is a special builtin`);
+      throw new ExitControl(2);
+    }
+    const old = sh.functions.get(cmd.name);
+    if (old !== undefined && old.attrs & ATTR_READONLY) {
+      sh.line = cmd.line;
+      await shellMessage(sh, `${cmd.name}: readonly function`);
+      return 1;
+    }
     sh.functions.set(cmd.name, {
       definition: cmd,
       source:
@@ -152,7 +165,7 @@ async function runBody(
         for (const w of words) {
           await checkpoint(sh);
           sh.line = cmd.line;
-          await runDebugTrap(sh);
+          await runDebugTrap(sh, cmd);
           setVar(sh, cmd.variable, w);
           const r = await loopBody(sh, cmd.body);
           status = sh.status;
@@ -209,7 +222,7 @@ async function runBody(
       return status;
     }
     case 'case': {
-      await runDebugTrap(sh);
+      await runDebugTrap(sh, cmd);
       const subject = await expandToString(sh, cmd.word);
       if (sh.opts.o('xtrace')) await traceText(sh, `case ${subject} in`);
       let fallthrough = false;
@@ -269,12 +282,16 @@ async function arithStatus(sh: Shell, word: Word, label: string, line: number): 
       await shellMessage(sh, `${label}: ${error.message}`);
       return 2;
     }
+    if (error instanceof ArithAssignError) {
+      await shellMessage(sh, error.message);
+      return 1;
+    }
     throw error;
   }
 }
 
 async function arithCommand(sh: Shell, cmd: ArithCommand): Promise<number> {
-  await runDebugTrap(sh);
+  await runDebugTrap(sh, cmd);
   const text = await expandToString(sh, cmd.expr);
   if (sh.opts.o('xtrace')) await traceText(sh, `(( ${text} ))`);
   try {
@@ -284,12 +301,16 @@ async function arithCommand(sh: Shell, cmd: ArithCommand): Promise<number> {
       await shellMessage(sh, `((: ${error.message}`);
       return 1;
     }
+    if (error instanceof ArithAssignError) {
+      await shellMessage(sh, error.message);
+      return 1;
+    }
     throw error;
   }
 }
 
 async function condCommand(sh: Shell, cmd: CondCommand): Promise<number> {
-  await runDebugTrap(sh);
+  await runDebugTrap(sh, cmd);
   try {
     return (await evaluateCond(sh, cmd.expr)) ? 0 : 1;
   } catch (error) {

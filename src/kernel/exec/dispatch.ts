@@ -15,7 +15,7 @@ import { ReaderFile, WriterFile } from '../runtime/open-file.js';
 import { resolvePath } from '../runtime/paths.js';
 import type { FunctionEntry, Shell } from '../runtime/shell.js';
 import { exportedEnv, setAttributes, setVar, unsetVar } from '../runtime/vars.js';
-import { ATTR_EXPORT } from '../state/variables.js';
+import { ATTR_EXPORT, ATTR_TRACE } from '../state/variables.js';
 import type { Redirect } from '../syntax/ast.js';
 import { runBashCommand } from './bash-command.js';
 import { runFunctionBody } from './compound.js';
@@ -24,7 +24,7 @@ import { WriteError } from './io.js';
 import { type Resolved, resolveCommand } from './lookup.js';
 import { errorPrefix, shellMessage, writeStderr } from './messages.js';
 import { runShellProcess } from './process.js';
-import { runTrap } from './trap.js';
+import { runDebugTrap, runTrap } from './trap.js';
 
 export interface RunExtras {
   readonly decl?: readonly DeclArg[] | undefined;
@@ -104,8 +104,16 @@ export async function callFunction(
   sh.source = entry.source;
   const savedLoop = sh.loopDepth;
   sh.loopDepth = 0;
+  // A function inherits the DEBUG and RETURN traps only when traced (`set -T`, `declare -t`):
+  // otherwise they are unset while it runs and put back after (a trap it sets itself stays).
+  const traced = sh.opts.o('functrace') || (entry.attrs & ATTR_TRACE) !== 0;
+  const savedDebug = traced ? undefined : sh.traps.get('DEBUG');
+  const savedReturn = traced ? undefined : sh.traps.get('RETURN');
+  if (savedDebug !== undefined) sh.traps.delete('DEBUG');
+  if (savedReturn !== undefined) sh.traps.delete('RETURN');
   let status = 0;
   try {
+    if (traced && sh.traps.has('DEBUG')) await runDebugTrap(sh);
     status = await runFunctionBody(sh, entry.definition.body);
   } catch (error) {
     if (error instanceof ReturnControl) status = error.status;
@@ -113,9 +121,9 @@ export async function callFunction(
   } finally {
     sh.loopDepth = savedLoop;
     sh.callDepth -= 1;
-    if (sh.traps.has('RETURN') && sh.inTrap !== 'RETURN' && (sh.opts.o('functrace') || entry.attrs & 256)) {
-      await runTrap(sh, 'RETURN').catch(() => {});
-    }
+    if (sh.traps.has('RETURN') && sh.inTrap !== 'RETURN') await runTrap(sh, 'RETURN').catch(() => {});
+    if (savedDebug !== undefined) sh.traps.set('DEBUG', savedDebug);
+    if (savedReturn !== undefined) sh.traps.set('RETURN', savedReturn);
     sh.callStack.pop();
     sh.vars.pop();
     sh.positional = savedPositional;

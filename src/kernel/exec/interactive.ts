@@ -92,7 +92,7 @@ async function readLoop(sh: Shell): Promise<number> {
       await prompt(sh, 'PS1');
     } else await prompt(sh, 'PS2');
     if (input === undefined || !input.readable) break;
-    const r = await readUntil(input, 10);
+    const r = await readUntil(input, 10, { limits: sh.rt.limits });
     if (r.eof && buffer === '') break;
     buffer += decodeBytes(r.bytes) + (r.delimited ? '\n' : '');
     if (!r.eof && incomplete(sh, buffer)) continue;

@@ -4,7 +4,7 @@
  * @module
  */
 import { encodeText } from '../../commands/byte-text.js';
-import { SignalControl } from '../runtime/control.js';
+import { isControl, SignalControl } from '../runtime/control.js';
 import { isBrokenPipe } from '../runtime/open-file.js';
 import type { Shell } from '../runtime/shell.js';
 
@@ -26,10 +26,11 @@ export async function writeFd(sh: Shell, fd: number, data: string | Uint8Array):
   try {
     await f.write(bytes);
   } catch (error) {
+    if (isControl(error)) throw error;
     if (isBrokenPipe(error)) throw new SignalControl('SIGPIPE', 141);
     if ((error as { code?: string }).code === 'EFBIG') throw new SignalControl('SIGXFSZ', 153);
     const code = (error as { code?: string }).code;
-    if (code === 'ENOSPC') throw new WriteError('No space left on device');
+    if (code === 'ENOSPC') throw new WriteError(`No space left on device${vfsBudgetNote(error)}`);
     throw new WriteError(error instanceof Error ? error.message : String(error));
   }
 }
@@ -37,3 +38,15 @@ export async function writeFd(sh: Shell, fd: number, data: string | Uint8Array):
 export const out = (sh: Shell, data: string | Uint8Array): Promise<void> => writeFd(sh, 1, data);
 export const err = (sh: Shell, data: string | Uint8Array): Promise<void> =>
   writeFd(sh, 2, data).catch(() => {});
+
+/**
+ * When `ENOSPC` came from the filesystem's byte budget (not a real disk): the limit, how full it
+ * is, and how to raise it, appended to bash's message.
+ */
+export function vfsBudgetNote(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const m = /\((the (?:byte )?budget holds [^)]*)\)$/.exec(message);
+  return m === null
+    ? ''
+    : ` (berth: limit reached: the VFS budget: ${m[1]}; raise it with new ByteBudget({ maxBytes, maxNodes }) for the filesystem)`;
+}

@@ -47,11 +47,13 @@ export async function resolveCommand(
   argv: readonly string[],
   options: ResolveOptions = {},
 ): Promise<Resolved> {
-  if (!options.noFunctions && !options.builtinsOnly) {
+  const builtin = BUILTINS.get(name);
+  // POSIX mode finds special builtins before functions.
+  const specialFirst = builtin?.special === true && sh.opts.o('posix') && !sh.disabledBuiltins.has(name);
+  if (!options.noFunctions && !options.builtinsOnly && !specialFirst) {
     const fn = sh.functions.get(name);
     if (fn !== undefined) return { kind: 'function', entry: fn };
   }
-  const builtin = BUILTINS.get(name);
   if (builtin !== undefined && !sh.disabledBuiltins.has(name)) return { kind: 'builtin', builtin };
   if (options.builtinsOnly) return { kind: 'error', status: 127, message: `${name}: not a shell builtin` };
   if (name.includes('/')) return resolvePathName(sh, name, argv);

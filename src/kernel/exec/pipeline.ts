@@ -51,7 +51,7 @@ async function runStages(sh: Shell, p: PipelineCommand): Promise<number> {
       runs.push(runLastInShell(sh, cmd, input));
       continue;
     }
-    const child = sh.fork(new JobTable());
+    const child = sh.fork(new JobTable(sh.jobs));
     if (input !== undefined) child.fds.set(0, input);
     if (output !== undefined) {
       child.fds.set(1, output);

@@ -9,13 +9,16 @@ import {
   ExitControl,
   LimitControl,
   ReturnControl,
+  SIGNAL_DESCRIPTIONS,
   SignalControl,
 } from '../runtime/control.js';
 import { createShell } from '../runtime/init.js';
 import { JobTable } from '../runtime/jobs.js';
 import type { Shell } from '../runtime/shell.js';
 import { exportedEnv } from '../runtime/vars.js';
+import { commandText } from '../syntax/print.js';
 import { runInteractive } from './interactive.js';
+import { errorPrefix, writeStderr } from './messages.js';
 import { runSource, type SourceKind } from './source-loop.js';
 import { deliverSignals, runExitTrap } from './trap.js';
 
@@ -60,6 +63,7 @@ export async function runShellProcess(parent: Shell, spec: ProcessSpec): Promise
   sh.subshellLevel = 0;
   sh.umask = parent.umask;
   let status = 0;
+  let signal: string | undefined;
   try {
     spec.setup?.(sh);
     const kind: SourceKind = spec.mode;
@@ -70,6 +74,7 @@ export async function runShellProcess(parent: Shell, spec: ProcessSpec): Promise
       // Signals that arrived during the last command are handled before the shell ends.
       if (sh.pendingSignals.length > 0) await deliverSignals(sh);
     } catch (error) {
+      if (error instanceof SignalControl) signal = error.signal.replace(/^SIG/, '');
       if (error instanceof ExitControl || error instanceof SignalControl || error instanceof ReturnControl)
         status = error.status;
       else if (error instanceof CancelControl || error instanceof LimitControl) throw error;
@@ -82,5 +87,24 @@ export async function runShellProcess(parent: Shell, spec: ProcessSpec): Promise
     if (takeover !== undefined) parent.rt.shells.set(takeover, parent);
     else parent.rt.shells.delete(sh.pid);
   }
+  if (signal !== undefined && takeover === undefined) await reportSignal(parent, sh.pid, signal);
   return status;
+}
+
+/**
+ * A foreground command ended by a signal: bash says so on stderr (`Terminated` alone; nothing for
+ * SIGINT and SIGPIPE; otherwise the pid, the signal and the command).
+ */
+async function reportSignal(parent: Shell, pid: number, signal: string): Promise<void> {
+  if (signal === 'INT' || signal === 'PIPE') return;
+  const description = SIGNAL_DESCRIPTIONS[signal] ?? `Unknown signal ${signal}`;
+  if (signal === 'TERM') {
+    await writeStderr(parent, `${description}\n`);
+    return;
+  }
+  const command = parent.currentCommand === undefined ? '' : commandText(parent.currentCommand);
+  await writeStderr(
+    parent,
+    `${errorPrefix(parent)}${String(pid).padStart(5)} ${description.padEnd(24)}${command}\n`,
+  );
 }

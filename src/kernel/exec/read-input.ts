@@ -5,6 +5,7 @@
  * @module
  */
 import { decodeBytes } from '../../commands/byte-text.js';
+import { type KernelLimits, limitReached } from '../limits.js';
 import type { OpenFile } from '../runtime/open-file.js';
 
 export interface ReadResult {
@@ -23,13 +24,19 @@ export interface ReadResult {
 export async function readUntil(
   file: OpenFile,
   delimiter: number,
-  options: { readonly maxChars?: number; readonly maxBytes?: number; readonly signal?: AbortSignal } = {},
+  options: {
+    readonly maxChars?: number;
+    readonly maxBytes?: number;
+    readonly signal?: AbortSignal;
+    /** The call's limits: a line longer than `maxStringBytes` ends the call, naming the limit. */
+    readonly limits?: KernelLimits;
+  } = {},
 ): Promise<ReadResult> {
   const parts: Uint8Array[] = [];
   let size = 0;
   let chars = 0;
   const maxChars = options.maxChars ?? Number.POSITIVE_INFINITY;
-  const maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
+  const maxBytes = options.maxBytes ?? options.limits?.maxStringBytes ?? 256 * 1024 * 1024;
   let sawAny = false;
   for (;;) {
     if (chars >= maxChars) return finish(parts, size, false, !sawAny && size === 0 && maxChars !== 0);
@@ -68,7 +75,11 @@ export async function readUntil(
     }
     parts.push(chunk.subarray(0, end));
     size += end;
-    if (size > maxBytes) throw new Error(`line longer than ${maxBytes} bytes`);
+    if (size > maxBytes) {
+      if (options.limits !== undefined)
+        throw limitReached(options.limits, 'maxStringBytes', `a line of more than ${maxBytes} bytes`);
+      throw new Error(`line longer than ${maxBytes} bytes`);
+    }
     const restStart = delimited ? end + 1 : end;
     if (restStart < chunk.length) file.unread(chunk.subarray(restStart));
     if (delimited) return finish(parts, size, true, false);

@@ -24,6 +24,7 @@ import { resolvePath } from '../runtime/paths.js';
 import type { Shell } from '../runtime/shell.js';
 import { setVar } from '../runtime/vars.js';
 import type { Redirect } from '../syntax/ast.js';
+import { vfsBudgetNote } from './io.js';
 
 /**
  * Apply `redirects` to `table` (an overlay for a command, the shell's own for `exec`). Throws a
@@ -191,10 +192,14 @@ export async function openPath(sh: Shell, target: string, mode: OpenMode): Promi
       mode === 'read' || mode === 'readwrite',
       mode !== 'read',
       sh.limitsTable.fileSizeBytes(),
+      mode === 'append',
     );
   } catch (error) {
     if (error instanceof ShellError) throw error;
-    if (isVfsError(error)) throw new ShellError(`${target}: ${describeVfsCode(error.code)}`);
+    if (isVfsError(error))
+      throw new ShellError(
+        `${target}: ${describeVfsCode(error.code)}${error.code === 'ENOSPC' ? vfsBudgetNote(error) : ''}`,
+      );
     throw error;
   }
 }

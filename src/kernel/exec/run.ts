@@ -23,6 +23,8 @@ export async function runScript(sh: Shell, script: Script): Promise<number> {
 }
 
 export async function runStatement(sh: Shell, stmt: Statement): Promise<void> {
+  // `set -n`: read, do not run (an interactive shell ignores it).
+  if (sh.opts.o('noexec') && !sh.interactive) return;
   if (stmt.background) {
     sh.line = stmt.line;
     await checkpoint(sh);
@@ -54,7 +56,8 @@ export async function runCommand(sh: Shell, cmd: Command): Promise<number> {
       if (error.effect === 'exit') {
         // An interactive shell survives what ends a script (`set -u`, `${x?}`).
         if (sh.interactive) throw new DiscardControl(error.status);
-        throw new ExitControl(error.status);
+        // `bash -c` itself (not a subshell of it) ends with 127 here, as bash 5.2 does.
+        throw new ExitControl(sh.mode === 'c' && !sh.isSubshell ? 127 : error.status);
       }
       return error.status;
     }

@@ -22,7 +22,7 @@ export async function readSelectChoice(
     await writeStderr(sh, getVar(sh, 'PS3') ?? '#? ');
     const input = sh.fds.get(0);
     if (input === undefined || !input.readable) return undefined;
-    const r = await readUntil(input, 10);
+    const r = await readUntil(input, 10, { limits: sh.rt.limits });
     if (r.eof) {
       await writeStderr(sh, '\n');
       return undefined;

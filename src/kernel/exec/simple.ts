@@ -52,6 +52,7 @@ export async function runSimple(sh: Shell, cmd: SimpleCommand): Promise<number> 
 
 async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
   sh.lastSubStatus = undefined;
+  if (sh.inTrap === undefined) sh.currentCommand = cmd;
   if (sh.traps.has('DEBUG')) await runDebugTrap(sh);
   const { argv, decl } = await expandCommandWords(sh, cmd);
   if (argv.length === 0) return assignmentsOnly(sh, cmd);
@@ -66,7 +67,8 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
   ) {
     if (trace) await traceCommand(sh, argv);
     await applyRedirects(sh, cmd.redirects, sh.fds, true);
-    if (cmd.assignments.length > 0) await assignAll(sh, cmd.assignments, {});
+    // The assignments of \`x=1 exec >f\` stay only in POSIX mode.
+    if (cmd.assignments.length > 0 && sh.opts.o('posix')) await assignAll(sh, cmd.assignments, {});
     return 0;
   }
   const base = sh.fds;
@@ -84,8 +86,14 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
       }
       sh.fds = table;
     }
+    // In POSIX mode assignments before a special builtin stay (`x=1 :`); otherwise they last
+    // for the command only.
+    const persists = resolved.kind === 'builtin' && resolved.builtin.special === true && sh.opts.o('posix');
     const tempScope =
-      cmd.assignments.length > 0 && (resolved.kind === 'function' || resolved.kind === 'builtin');
+      cmd.assignments.length > 0 &&
+      !persists &&
+      (resolved.kind === 'function' || resolved.kind === 'builtin');
+    if (persists && cmd.assignments.length > 0) await assignAll(sh, cmd.assignments, {});
     if (tempScope) {
       sh.vars.push('temp');
       try {
@@ -253,7 +261,7 @@ async function assignAll(sh: Shell, assignments: readonly Assignment[], how: Ass
 
 /** Perform one assignment; returns the value text (for `set -x`). */
 async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<string> {
-  const opts = how.temp ? { local: true } : {};
+  const opts = how.temp ? { local: true, temp: true } : {};
   const trace = sh.opts.o('xtrace');
   if (a.array !== undefined) {
     const items = await expandArrayItems(sh, a);

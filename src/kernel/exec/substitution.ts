@@ -18,12 +18,16 @@ import {
   ReturnControl,
   SignalControl,
 } from '../runtime/control.js';
+import { ShellError } from '../runtime/errors.js';
 import type { FdTable } from '../runtime/fd-table.js';
 import { JobTable } from '../runtime/jobs.js';
 import { ReaderFile, WriterFile } from '../runtime/open-file.js';
 import type { Shell } from '../runtime/shell.js';
-import type { ProcessSubPart, Script } from '../syntax/ast.js';
-import { writeStderr } from './messages.js';
+import type { ProcessSubPart, Redirect, Script, Statement } from '../syntax/ast.js';
+import { checkpoint } from './checkpoint.js';
+import { writeFd } from './io.js';
+import { shellMessage, writeStderr } from './messages.js';
+import { applyRedirects } from './redirect.js';
 import { runScript } from './run.js';
 import { runExitTrap } from './trap.js';
 
@@ -44,7 +48,7 @@ export async function runSubshell(
   fn: (child: Shell) => Promise<number>,
   setup?: (child: Shell) => void,
 ): Promise<number> {
-  const child = sh.fork(new JobTable());
+  const child = sh.fork(new JobTable(sh.jobs));
   let status: number;
   try {
     setup?.(child);
@@ -67,20 +71,21 @@ export async function commandSubstitution(sh: Shell, body: Script): Promise<stri
   let size = 0;
   const collector: ByteWriter = {
     write(bytes: Uint8Array): Promise<void> {
-      size += bytes.length;
-      if (size > max)
+      if (size + bytes.length > max)
         return Promise.reject(
           limitReached(sh.rt.limits, 'maxStringBytes', `command substitution output over ${max} bytes`),
         );
+      size += bytes.length;
       parts.push(bytes);
       return Promise.resolve();
     },
     attachData: () => {},
     close: () => Promise.resolve(),
   };
+  const readOnly = fileReadShape(body);
   const status = await runSubshell(
     sh,
-    (child) => runScript(child, body),
+    (child) => (readOnly === undefined ? runScript(child, body) : copyFile(child, readOnly)),
     (child) => {
       child.fds.set(1, new WriterFile(collector, 'pipe:[cmdsub]'));
       child.isCommandSub = true;
@@ -107,6 +112,39 @@ export async function commandSubstitution(sh: Shell, body: Script): Promise<stri
   let end = bytes.length;
   while (end > 0 && bytes[end - 1] === 10) end -= 1;
   return decodeBytes(bytes.subarray(0, end));
+}
+
+/** `$(< file)`: the redirect alone, which bash reads as the file's contents. */
+function fileReadShape(body: Script): Redirect | undefined {
+  if (body.commands.length !== 1) return undefined;
+  const s = body.commands[0] as Statement;
+  const c = s.command;
+  if (s.background || c.type !== 'simple' || c.words.length > 0 || c.assignments.length > 0) return undefined;
+  const r = c.redirects[0];
+  if (c.redirects.length !== 1 || r === undefined || r.op !== '<' || (r.fd ?? 0) !== 0) return undefined;
+  return r;
+}
+
+async function copyFile(child: Shell, r: Redirect): Promise<number> {
+  child.line = r.line;
+  try {
+    await applyRedirects(child, [r], child.fds, true);
+  } catch (error) {
+    if (error instanceof ShellError) {
+      await shellMessage(child, error.message);
+      return 1;
+    }
+    throw error;
+  }
+  const input = child.fds.get(0);
+  if (input === undefined || input === null) return 1;
+  for (;;) {
+    await checkpoint(child);
+    const chunk = await input.read();
+    if (chunk === null) break;
+    await writeFd(child, 1, chunk);
+  }
+  return 0;
 }
 
 /** `<(...)` / `>(...)`: start it and return the `/dev/fd/N` path naming its pipe. */

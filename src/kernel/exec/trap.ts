@@ -6,6 +6,7 @@
  */
 import { ExitControl, ReturnControl, SIGNALS, SignalControl } from '../runtime/control.js';
 import type { Shell } from '../runtime/shell.js';
+import type { Command } from '../syntax/ast.js';
 import { runSource, SyntaxAbort } from './source-loop.js';
 
 /** Run the trap for `name`; `$?` is restored afterwards (unless the trap exits). */
@@ -29,10 +30,13 @@ export async function runTrap(sh: Shell, name: string): Promise<void> {
   sh.status = saved;
 }
 
-/** The `DEBUG` trap, before a command (not inside functions unless `set -T`). */
-export async function runDebugTrap(sh: Shell): Promise<void> {
+/**
+ * The `DEBUG` trap, before `cmd` (a function that does not inherit it, without `set -T`, runs
+ * with it unset: see `callFunction`).
+ */
+export async function runDebugTrap(sh: Shell, cmd?: Command): Promise<void> {
+  if (cmd !== undefined && sh.inTrap === undefined) sh.currentCommand = cmd;
   if (!sh.traps.has('DEBUG') || sh.inTrap !== undefined) return;
-  if (!sh.opts.o('functrace') && sh.callStack.some((f) => f.name !== 'source')) return;
   await runTrap(sh, 'DEBUG');
 }
 

@@ -16,16 +16,72 @@ export class BraceLimitError extends Error {
   }
 }
 
+/** Called every few thousand words: may return a promise (the host's event loop gets a turn). */
+export type BracePause = () => Promise<void> | undefined;
+
 /**
- * Expand the braces of a word's source text. Returns `undefined` when the text has no valid brace
- * expression (the word stays as parsed), else the expanded texts.
+ * Expand the braces of a word's source text. Resolves `undefined` when the text has no valid
+ * brace expression (the word stays as parsed), else the expanded texts. A huge expansion pauses
+ * now and then through `pause`, so it never holds the host.
  */
-export function expandBraceText(text: string, maxWords: number): string[] | undefined {
+export async function expandBraceText(
+  text: string,
+  maxWords: number,
+  pause: BracePause = () => undefined,
+): Promise<string[] | undefined> {
   const items = scan(text);
   if (!items.some((i) => 'ch' in i && i.ch === '{')) return undefined;
-  const out = expandItems(items, maxWords);
+  const out = await expandItems(items, maxWords, { pause, count: 0 });
   if (out.length === 1 && out[0] === text) return undefined;
   return out;
+}
+
+/** Whether the text holds a brace expression that expands (without expanding it). */
+export function hasBraceExpansion(text: string): boolean {
+  const items = scan(text);
+  for (let i = 0; i < items.length; i += 1) {
+    const it = items[i] as Item;
+    if (!('ch' in it) || it.ch !== '{') continue;
+    const close = matchingClose(items, i);
+    if (close === undefined) continue;
+    if (close.commas.length > 0) return true;
+    const inner = items.slice(i + 1, close.at);
+    if (inner.length === 1 && !('ch' in (inner[0] as Item))) {
+      const t = (inner[0] as { text: string }).text;
+      if (INT_SEQ.test(t) || CHAR_SEQ.test(t)) return true;
+    }
+  }
+  return false;
+}
+
+function matchingClose(items: readonly Item[], i: number): { at: number; commas: number[] } | undefined {
+  let depth = 0;
+  const commas: number[] = [];
+  for (let j = i; j < items.length; j += 1) {
+    const x = items[j] as Item;
+    if (!('ch' in x)) continue;
+    if (x.ch === '{') depth += 1;
+    else if (x.ch === '}') {
+      depth -= 1;
+      if (depth === 0) return { at: j, commas };
+    } else if (depth === 1) commas.push(j);
+  }
+  return undefined;
+}
+
+interface Progress {
+  readonly pause: BracePause;
+  count: number;
+}
+
+/** Count `n` more words made; every 4096 the expansion pauses. */
+async function made(progress: Progress, n: number): Promise<void> {
+  const before = progress.count >> 12;
+  progress.count += n;
+  if (progress.count >> 12 !== before) {
+    const wait = progress.pause();
+    if (wait !== undefined) await wait;
+  }
 }
 
 function scan(text: string): Item[] {
@@ -121,27 +177,14 @@ function skipBalanced(text: string, from: number, open: string, close: string): 
 
 const textOf = (items: readonly Item[]): string => items.map((i) => ('ch' in i ? i.ch : i.text)).join('');
 
-function expandItems(items: readonly Item[], maxWords: number): string[] {
+async function expandItems(items: readonly Item[], maxWords: number, progress: Progress): Promise<string[]> {
   // Find the first `{` that opens a valid brace expression.
   for (let i = 0; i < items.length; i += 1) {
     const it = items[i] as Item;
     if (!('ch' in it) || it.ch !== '{') continue;
-    let depth = 0;
-    const commas: number[] = [];
-    let close = -1;
-    for (let j = i; j < items.length; j += 1) {
-      const x = items[j] as Item;
-      if (!('ch' in x)) continue;
-      if (x.ch === '{') depth += 1;
-      else if (x.ch === '}') {
-        depth -= 1;
-        if (depth === 0) {
-          close = j;
-          break;
-        }
-      } else if (depth === 1) commas.push(j);
-    }
-    if (close === -1) continue;
+    const found = matchingClose(items, i);
+    if (found === undefined) continue;
+    const { at: close, commas } = found;
     const pre = textOf(items.slice(0, i));
     const postItems = items.slice(close + 1);
     let alternatives: string[][] | undefined;
@@ -150,23 +193,27 @@ function expandItems(items: readonly Item[], maxWords: number): string[] {
       alternatives = [];
       for (let k = 0; k + 1 < bounds.length; k += 1) {
         const inner = items.slice((bounds[k] as number) + 1, bounds[k + 1] as number);
-        alternatives.push(expandItems(inner, maxWords));
+        alternatives.push(await expandItems(inner, maxWords, progress));
       }
     } else {
       const inner = items.slice(i + 1, close);
       const seq =
         inner.length === 1 && !('ch' in (inner[0] as Item))
-          ? sequence((inner[0] as { text: string }).text, maxWords)
+          ? await sequence((inner[0] as { text: string }).text, maxWords, progress)
           : undefined;
       if (seq !== undefined) alternatives = [seq];
     }
     if (alternatives === undefined) continue;
-    const flat = alternatives.flat();
-    const posts = expandItems(postItems, maxWords);
+    const flat = alternatives.length === 1 ? (alternatives[0] as string[]) : alternatives.flat();
+    const posts = await expandItems(postItems, maxWords, progress);
     const total = flat.length * posts.length;
     if (total > maxWords) throw new BraceLimitError(total);
+    if (pre === '' && posts.length === 1 && posts[0] === '') return flat;
     const out: string[] = [];
-    for (const a of flat) for (const p of posts) out.push(pre + a + p);
+    for (const a of flat) {
+      for (const p of posts) out.push(pre + a + p);
+      await made(progress, posts.length);
+    }
     return out;
   }
   return [textOf(items)];
@@ -175,7 +222,7 @@ function expandItems(items: readonly Item[], maxWords: number): string[] {
 const INT_SEQ = /^(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?$/;
 const CHAR_SEQ = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?[0-9]+))?$/;
 
-function sequence(text: string, maxWords: number): string[] | undefined {
+async function sequence(text: string, maxWords: number, progress: Progress): Promise<string[] | undefined> {
   const m = INT_SEQ.exec(text);
   if (m !== null) {
     const a = BigInt(m[1] as string);
@@ -188,8 +235,25 @@ function sequence(text: string, maxWords: number): string[] | undefined {
     const pad = hasLeadingZero(m[1] as string) || hasLeadingZero(m[2] as string);
     const width = pad ? Math.max((m[1] as string).length, (m[2] as string).length) : 0;
     const out: string[] = [];
+    const n = Number(count);
+    const safe = (x: bigint): boolean =>
+      x <= BigInt(Number.MAX_SAFE_INTEGER) && x >= -BigInt(Number.MAX_SAFE_INTEGER);
+    if (!pad && safe(a) && safe(b) && safe(step)) {
+      // The common case in plain numbers (BigInt steps cost ten times as much).
+      const from = Number(a);
+      const by = a <= b ? Number(step) : -Number(step);
+      for (let k = 0; k < n; k += 1) {
+        out.push(String(from + k * by));
+        if ((k & 4095) === 4095) await made(progress, 4096);
+      }
+      return out;
+    }
     const dir = a <= b ? step : -step;
-    for (let v = a, k = 0n; k < count; v += dir, k += 1n) out.push(pad ? padNumber(v, width) : String(v));
+    let k = 0;
+    for (let v = a; k < n; v += dir, k += 1) {
+      out.push(pad ? padNumber(v, width) : String(v));
+      if ((k & 4095) === 4095) await made(progress, 4096);
+    }
     return out;
   }
   const c = CHAR_SEQ.exec(text);

@@ -9,6 +9,7 @@
 import { commandSubstitution, processSubstitution } from '../exec/substitution.js';
 import { limitReached } from '../limits.js';
 import { arith } from '../runtime/arith-scope.js';
+import { CancelControl } from '../runtime/control.js';
 import { ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
 import { getVar } from '../runtime/vars.js';
@@ -37,7 +38,16 @@ export async function expandWords(sh: Shell, words: readonly Word[]): Promise<st
       out.push(simple);
       continue;
     }
-    for (const w of braceExpand(sh, word)) {
+    const expanded = await braceExpand(sh, word);
+    const extglob = sh.opts.s('extglob');
+    for (let i = 0; i < expanded.length; i += 1) {
+      const item = expanded[i] as Word | string;
+      if ((i & 255) === 255) await yieldPoint(sh);
+      if (typeof item === 'string' && PLAIN.test(item)) {
+        out.push(item);
+        continue;
+      }
+      const w = typeof item === 'string' ? braceWord(item, extglob) : item;
       const pieces = await expandPieces(sh, w.parts, false);
       const fields = splitFields(pieces, getVar(sh, 'IFS'));
       for (const f of fields) out.push(...(await globField(sh, f)));
@@ -141,31 +151,43 @@ function simpleLiteral(word: Word): string | undefined {
 const braceCache = new Map<string, Word>();
 
 /** Brace expansion on the word's text; each result re-read as a word. */
-function braceExpand(sh: Shell, word: Word): Word[] {
+/** Text a brace expansion made that needs no parsing: no quoting, expansion, pattern or tilde. */
+const PLAIN = /^[A-Za-z0-9_.,/:%^+-]+$/;
+
+/** Give the host's event loop its turn during a long expansion (a huge brace expansion). */
+async function yieldPoint(sh: Shell): Promise<void> {
+  const wait = sh.rt.cooperate();
+  if (wait !== undefined) await wait;
+  if (sh.signal.aborted) throw sh.signal.reason ?? new CancelControl('abort');
+}
+
+/** The words of brace expansion: the word itself, or the texts it expanded to (to parse). */
+async function braceExpand(sh: Shell, word: Word): Promise<readonly (Word | string)[]> {
   if (!word.braces || word.text === undefined || !sh.opts.o('braceexpand')) return [word];
   let texts: string[] | undefined;
   try {
-    texts = expandBraceText(word.text, sh.rt.limits.maxBraceExpansion);
+    texts = await expandBraceText(word.text, sh.rt.limits.maxBraceExpansion, () => yieldPoint(sh));
   } catch (error) {
     if (error instanceof BraceLimitError) {
       throw limitReached(sh.rt.limits, 'maxBraceExpansion', `a brace expansion of ${error.words} words`);
     }
     throw error;
   }
-  if (texts === undefined) return [word];
-  const extglob = sh.opts.s('extglob');
-  return texts.map((t) => {
-    const key = `${extglob ? 1 : 0}${t}`;
-    let w = braceCache.get(key);
-    if (w === undefined) {
-      const parser = new Parser(t, { extglob: () => extglob });
-      const parsed = parseWord(parser, 'command');
-      w = parsed === undefined ? { parts: [] } : { parts: parsed.word.parts, text: t };
-      if (braceCache.size > 4096) braceCache.clear();
-      braceCache.set(key, w);
-    }
-    return w;
-  });
+  return texts ?? [word];
+}
+
+/** One text of a brace expansion, parsed as a word (cached: loops expand the same words). */
+function braceWord(t: string, extglob: boolean): Word {
+  const key = `${extglob ? 1 : 0}${t}`;
+  let w = braceCache.get(key);
+  if (w === undefined) {
+    const parser = new Parser(t, { extglob: () => extglob });
+    const parsed = parseWord(parser, 'command');
+    w = parsed === undefined ? { parts: [] } : { parts: parsed.word.parts, text: t };
+    if (braceCache.size > 4096) braceCache.clear();
+    braceCache.set(key, w);
+  }
+  return w;
 }
 
 function patternText(p: PatternSeg): string {

@@ -42,7 +42,7 @@ import { Pattern } from './pattern.js';
 import { expandPrompt } from './prompt.js';
 import { ansiQuote, doubleQuote, singleQuote } from './quote.js';
 import type { Piece } from './segments.js';
-import { charLength, convertCase, replacePattern, stripPattern, substring } from './string-ops.js';
+import { charLength, convertCase, replacePattern, stripPattern, substring, type Tick } from './string-ops.js';
 
 /** The value(s) a parameter names before any operator. */
 type Value =
@@ -122,24 +122,18 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
     }
     case 'strip': {
       const pattern = await compile(sh, op.pattern);
-      return mapValues(sh, value, inDq, (s) => stripPattern(s, pattern, op.op, () => tick(sh)), p);
+      return mapValues(sh, value, inDq, (s) => stripPattern(s, pattern, op.op, ticker(sh)), p);
     }
     case 'replace': {
       const pattern = await compile(sh, op.pattern);
       const replacement = op.replacement === undefined ? [] : await expandReplacement(sh, op.replacement);
       if (pattern.literal === '' && op.op !== '/#' && op.op !== '/%')
-        return mapValues(sh, value, inDq, (s) => s, p);
-      return mapValues(
-        sh,
-        value,
-        inDq,
-        (s) => replacePattern(s, pattern, op.op, replacement, () => tick(sh)),
-        p,
-      );
+        return mapValues(sh, value, inDq, (s) => Promise.resolve(s), p);
+      return mapValues(sh, value, inDq, (s) => replacePattern(s, pattern, op.op, replacement, ticker(sh)), p);
     }
     case 'case': {
       const pattern = op.pattern === undefined ? undefined : await compile(sh, op.pattern);
-      return mapValues(sh, value, inDq, (s) => convertCase(s, op.op, pattern), p);
+      return mapValues(sh, value, inDq, (s) => Promise.resolve(convertCase(s, op.op, pattern)), p);
     }
     case 'slice': {
       const offsetText = await expandToString(sh, op.offset);
@@ -175,9 +169,18 @@ async function argPieces(sh: Shell, word: Word, inDq: boolean): Promise<Piece[]>
   return pieces.map((p) => ('brk' in p || p.q || p.x ? p : { s: p.s, q: false, x: true }));
 }
 
-/** A step of synchronous work: ends it when the call's time is up. */
-function tick(sh: Shell): void {
-  sh.rt.checkTime();
+/**
+ * Steps of a long scan: every 256 it ends the scan when the call's time is up and lets the
+ * host's event loop have its turn when the time slice is used.
+ */
+function ticker(sh: Shell): Tick {
+  let n = 0;
+  return () => {
+    n += 1;
+    if ((n & 255) !== 0) return undefined;
+    sh.rt.checkTime();
+    return sh.rt.cooperate();
+  };
 }
 
 function isAtOrStar(p: ParamPart): boolean {
@@ -185,7 +188,8 @@ function isAtOrStar(p: ParamPart): boolean {
 }
 
 function displayName(p: ParamPart): string {
-  if (p.index === undefined) return p.name;
+  // Bash names an unbraced positional parameter with its dollar (`$1: unbound variable`).
+  if (p.index === undefined) return p.short && /^[0-9]$/.test(p.name) ? `$${p.name}` : p.name;
   if (p.index === '@' || p.index === '*') return `${p.name}[${p.index}]`;
   return `${p.name}[${p.index.text ?? ''}]`;
 }
@@ -227,12 +231,20 @@ export function listPieces(sh: Shell, values: readonly string[], star: boolean, 
   return out;
 }
 
-function mapValues(sh: Shell, value: Value, inDq: boolean, f: (s: string) => string, p: ParamPart): Piece[] {
+async function mapValues(
+  sh: Shell,
+  value: Value,
+  inDq: boolean,
+  f: (s: string) => Promise<string>,
+  p: ParamPart,
+): Promise<Piece[]> {
   if (value.kind === 'scalar') {
     if (value.value === undefined) checkNounset(sh, p);
-    return scalarPieces(f(value.value ?? ''), inDq);
+    return scalarPieces(await f(value.value ?? ''), inDq);
   }
-  return listPieces(sh, value.values.map(f), value.star, inDq);
+  const out: string[] = [];
+  for (const v of value.values) out.push(await f(v));
+  return listPieces(sh, out, value.star, inDq);
 }
 
 /** The value of the parameter itself. */

@@ -174,7 +174,8 @@ async function walkTree(
   cooperate: Cooperate,
   includeFiles: boolean,
 ): Promise<string[]> {
-  const out: string[] = [start === '' ? '' : start];
+  // A last `**` after a directory lists the directory itself as `dir/`, as bash does.
+  const out: string[] = [start !== '' && includeFiles && !start.endsWith('/') ? `${start}/` : start];
   const stack: string[] = [start];
   while (stack.length > 0) {
     const p = stack.pop() as string;

@@ -26,7 +26,7 @@ export interface PatternOptions {
 export class Pattern {
   private constructor(
     private readonly tokens: readonly Token[],
-    private readonly nocase: boolean,
+    readonly nocase: boolean,
     /** The pattern has no special characters: it is this literal text. */
     readonly literal: string | undefined,
   ) {}

@@ -4,11 +4,14 @@
  * characters (code points), as in bash's UTF-8 locale.
  * @module
  */
+import type { CaseOp } from '../syntax/ast.js';
 import { codePoints, type Pattern } from './pattern.js';
 
 const fromCps = (cps: readonly number[], start = 0, end = cps.length): string => {
+  if (end - start === 1) return String.fromCodePoint(cps[start] as number);
   let out = '';
-  for (let i = start; i < end; i += 1) out += String.fromCodePoint(cps[i] as number);
+  for (let i = start; i < end; i += 8192)
+    out += String.fromCodePoint(...cps.slice(i, Math.min(end, i + 8192)));
   return out;
 };
 
@@ -26,15 +29,18 @@ export function charLength(s: string): number {
   return n;
 }
 
+/** Called at each position of a scan: may return a promise (the host's event loop gets a turn). */
+export type Tick = () => Promise<void> | undefined;
+
 /** `${x#p}`, `${x##p}`, `${x%p}`, `${x%%p}`. */
-export function stripPattern(
+export async function stripPattern(
   s: string,
   pattern: Pattern,
   op: '#' | '##' | '%' | '%%',
-  tick: () => void,
-): string {
+  tick: Tick,
+): Promise<string> {
   const cps = pattern.prepare(s);
-  const raw = codePoints(s);
+  const raw = pattern.nocase ? codePoints(s) : cps;
   const n = cps.length;
   if (op === '#' || op === '##') {
     const ends = pattern.endsFrom(cps, 0);
@@ -44,13 +50,15 @@ export function stripPattern(
   }
   if (op === '%') {
     for (let i = n; i >= 0; i -= 1) {
-      tick();
+      const wait = tick();
+      if (wait !== undefined) await wait;
       if (pattern.endsFrom(cps, i).includes(n)) return fromCps(raw, 0, i);
     }
     return s;
   }
   for (let i = 0; i <= n; i += 1) {
-    tick();
+    const wait = tick();
+    if (wait !== undefined) await wait;
     if (pattern.endsFrom(cps, i).includes(n)) return fromCps(raw, 0, i);
   }
   return s;
@@ -60,15 +68,32 @@ export function stripPattern(
 export type Replacement = readonly (string | { readonly match: true })[];
 
 /** `${x/p/r}`, `${x//p/r}`, `${x/#p/r}`, `${x/%p/r}`. */
-export function replacePattern(
+export async function replacePattern(
   s: string,
   pattern: Pattern,
   op: '/' | '//' | '/#' | '/%',
   replacement: Replacement,
-  tick: () => void,
-): string {
+  tick: Tick,
+): Promise<string> {
+  const lit = pattern.literal;
+  if (lit !== undefined && lit !== '' && !pattern.nocase && (op === '/' || op === '//')) {
+    // A fixed string: the host's search (a megabyte in a millisecond).
+    let at = s.indexOf(lit);
+    if (at === -1) return s;
+    const rendered = replacement.map((r) => (typeof r === 'string' ? r : lit)).join('');
+    if (op === '//') return s.split(lit).join(rendered);
+    let out = '';
+    let last = 0;
+    while (at !== -1) {
+      out += s.slice(last, at) + rendered;
+      last = at + lit.length;
+      if (op === '/') break;
+      at = s.indexOf(lit, last);
+    }
+    return out + s.slice(last);
+  }
   const cps = pattern.prepare(s);
-  const raw = codePoints(s);
+  const raw = pattern.nocase ? codePoints(s) : cps;
   const n = cps.length;
   const render = (start: number, end: number): string =>
     replacement.map((r) => (typeof r === 'string' ? r : fromCps(raw, start, end))).join('');
@@ -80,7 +105,8 @@ export function replacePattern(
   }
   if (op === '/%') {
     for (let i = 0; i <= n; i += 1) {
-      tick();
+      const wait = tick();
+      if (wait !== undefined) await wait;
       if (pattern.endsFrom(cps, i).includes(n)) return fromCps(raw, 0, i) + render(i, n);
     }
     return s;
@@ -89,7 +115,8 @@ export function replacePattern(
   let last = 0;
   let i = 0;
   while (i <= n) {
-    tick();
+    const wait = tick();
+    if (wait !== undefined) await wait;
     const ends = pattern.endsFrom(cps, i);
     const e = ends.length === 0 ? -1 : (ends[ends.length - 1] as number);
     if (e === -1 || (e === i && pattern.literal === '')) {
@@ -109,15 +136,16 @@ export function replacePattern(
   return last === 0 && out === '' ? s : out + fromCps(raw, last);
 }
 
-/** `${x^p}`, `${x^^p}`, `${x,p}`, `${x,,p}`: convert the (first / every) character matching. */
-export function convertCase(s: string, op: '^' | '^^' | ',' | ',,', pattern: Pattern | undefined): string {
-  const upper = op[0] === '^';
+/** `${x^p}`, `${x^^p}`, `${x,p}`, `${x,,p}`, `${x~p}`: convert the (first / every) character matching. */
+export function convertCase(s: string, op: CaseOp, pattern: Pattern | undefined): string {
+  const kind = op[0];
   const all = op.length === 2;
   const chars = [...s];
   for (let i = 0; i < chars.length; i += 1) {
     const ch = chars[i] as string;
     if (pattern === undefined || pattern.matches(ch)) {
-      chars[i] = upper ? ch.toUpperCase() : ch.toLowerCase();
+      const up = ch.toUpperCase();
+      chars[i] = kind === '^' ? up : kind === ',' ? ch.toLowerCase() : up === ch ? ch.toLowerCase() : up;
       if (!all) break;
     } else if (!all) break;
   }

@@ -17,6 +17,7 @@ export function arith(sh: Shell, text: string): bigint {
     return arithRaw(sh, text);
   } catch (error) {
     if (error instanceof ArithError) throw new ShellError(error.message, 1, 'discard');
+    if (error instanceof ArithAssignError) throw new ShellError(error.message, 1, 'discard');
     throw error;
   }
 }
@@ -45,7 +46,19 @@ function read(sh: Shell, v: ArithVar): string | undefined {
   return value;
 }
 
+/**
+ * An assignment inside an expression failed (a readonly variable): `((...))` and `let` fail with
+ * status 1, `$((...))` abandons the line.
+ */
+export class ArithAssignError extends Error {}
+
 function write(sh: Shell, v: ArithVar, value: bigint): void {
-  if (v.sub === undefined) setVar(sh, v.name, String(value));
-  else setElement(sh, v.name, subscriptKey(sh, v), String(value));
+  try {
+    if (v.sub === undefined) setVar(sh, v.name, String(value));
+    else setElement(sh, v.name, subscriptKey(sh, v), String(value));
+  } catch (error) {
+    if (error instanceof ShellError && error.message.endsWith(': readonly variable'))
+      throw new ArithAssignError(error.message);
+    throw error;
+  }
 }

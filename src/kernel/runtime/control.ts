@@ -41,6 +41,33 @@ export class SignalControl {
   ) {}
 }
 
+/** `strsignal` as glibc words it (bash prints these when a foreground command dies by a signal). */
+export const SIGNAL_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  HUP: 'Hangup',
+  INT: 'Interrupt',
+  QUIT: 'Quit',
+  ILL: 'Illegal instruction',
+  TRAP: 'Trace/breakpoint trap',
+  ABRT: 'Aborted',
+  BUS: 'Bus error',
+  FPE: 'Floating point exception',
+  KILL: 'Killed',
+  USR1: 'User defined signal 1',
+  SEGV: 'Segmentation fault',
+  USR2: 'User defined signal 2',
+  PIPE: 'Broken pipe',
+  ALRM: 'Alarm clock',
+  TERM: 'Terminated',
+  STKFLT: 'Stack fault',
+  XCPU: 'CPU time limit exceeded',
+  XFSZ: 'File size limit exceeded',
+  VTALRM: 'Virtual timer expired',
+  PROF: 'Profiling timer expired',
+  IO: 'I/O possible',
+  PWR: 'Power failure',
+  SYS: 'Bad system call',
+};
+
 /** The call was cancelled: its timeout passed (`timeout`, 124) or it was aborted (130). */
 export class CancelControl {
   constructor(readonly reason: 'timeout' | 'abort') {}

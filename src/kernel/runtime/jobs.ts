@@ -28,8 +28,22 @@ export class JobTable {
   private readonly list: (Job | undefined)[] = [];
   /** Statuses of jobs that ended, by pid, for `wait PID` after the fact. */
   private readonly finished = new Map<number, number>();
+  /** The parent's jobs a subshell still lists (`jobs | cat`, `$(jobs -p)`) but does not wait for. */
+  private readonly inherited: ReadonlySet<Job>;
   current: number | undefined;
   previous: number | undefined;
+
+  /** A table for a subshell of the shell owning `parent` (none: a new process). */
+  constructor(parent?: JobTable) {
+    if (parent === undefined) {
+      this.inherited = new Set();
+      return;
+    }
+    this.list = [...parent.list];
+    this.inherited = new Set(parent.all());
+    this.current = parent.current;
+    this.previous = parent.previous;
+  }
 
   add(make: (id: number) => Job): Job {
     const id = this.list.length + 1;
@@ -48,8 +62,18 @@ export class JobTable {
     return this.list.filter((j): j is Job => j !== undefined);
   }
 
+  /** The jobs this shell started itself (not those a subshell inherited to list). */
+  own(): Job[] {
+    return this.all().filter((j) => !this.inherited.has(j));
+  }
+
+  isInherited(job: Job): boolean {
+    return this.inherited.has(job);
+  }
+
+  /** The running jobs this shell started (what `wait` waits for). */
   running(): Job[] {
-    return this.all().filter((j) => j.status === undefined);
+    return this.all().filter((j) => j.status === undefined && !this.inherited.has(j));
   }
 
   byId(id: number): Job | undefined {

@@ -149,6 +149,8 @@ export class WriterFile extends OpenFile {
 /** A file of the virtual filesystem, open for reading, writing or both. */
 export class VfsOpenFile extends OpenFile {
   private written = 0;
+  /** The file position (shared by every descriptor duplicated from this open file). */
+  private position = 0;
 
   constructor(
     private readonly fileHandle: VfsFileHandle,
@@ -157,8 +159,19 @@ export class VfsOpenFile extends OpenFile {
     writable: boolean,
     /** `ulimit -f` in bytes: a write past it fails with `EFBIG` (the writer gets SIGXFSZ). */
     private readonly maxBytes = Number.POSITIVE_INFINITY,
+    /** Opened with `>>`: every write goes to the end. */
+    private readonly append = false,
   ) {
     super(readable, writable, path);
+  }
+
+  /**
+   * Bytes a reader read past what it used go back to the file: the position moves back, as
+   * bash's unbuffered reads of a regular file leave it just after the line (`read` then a write
+   * through the same `<>` descriptor lands there).
+   */
+  override unread(bytes: Uint8Array): void {
+    this.position = Math.max(0, this.position - bytes.length);
   }
 
   override get handle(): VfsFileHandle {
@@ -166,7 +179,8 @@ export class VfsOpenFile extends OpenFile {
   }
 
   protected override async readUnderlying(): Promise<Uint8Array | null> {
-    const bytes = await this.fileHandle.read(CHUNK_BYTES);
+    const bytes = await this.fileHandle.read(CHUNK_BYTES, this.position);
+    this.position += bytes.length;
     return bytes.length === 0 ? null : bytes;
   }
 
@@ -175,7 +189,10 @@ export class VfsOpenFile extends OpenFile {
       return Promise.reject(Object.assign(new Error('File too large'), { code: 'EFBIG' }));
     }
     this.written += bytes.length;
-    return this.fileHandle.write(bytes);
+    if (this.append) return this.fileHandle.write(bytes);
+    const at = this.position;
+    this.position += bytes.length;
+    return this.fileHandle.write(bytes, at);
   }
 
   protected override closeUnderlying(): Promise<void> {

@@ -12,7 +12,7 @@ import { ResourceLimits } from '../builtins/ulimit.js';
 import { type Budget, type KernelLimits, limitReached } from '../limits.js';
 import { CowMap, type Shareable } from '../state/cow-map.js';
 import { VarStore } from '../state/variables.js';
-import type { FunctionDefinition } from '../syntax/ast.js';
+import type { Command, FunctionDefinition } from '../syntax/ast.js';
 import { FdTable } from './fd-table.js';
 import type { JobTable } from './jobs.js';
 import { ShellOptions } from './options.js';
@@ -164,6 +164,8 @@ export class Shell {
   /** Depth of function calls, `source` and `eval`. */
   callDepth = 0;
   /** Set while a trap's command runs (a trap does not trigger itself). */
+  /** The command being run, for `$BASH_COMMAND` (kept while a trap runs). */
+  currentCommand: Command | undefined;
   inTrap: string | undefined;
   /** `getopts` position inside a bundle of letters (`-abc`). */
   getoptsCharIndex = 1;

@@ -22,6 +22,7 @@ import {
   type Variable,
   type VarValue,
 } from '../state/variables.js';
+import { commandText } from '../syntax/print.js';
 import { arith } from './arith-scope.js';
 import { discard, ShellError } from './errors.js';
 import type { Shell } from './shell.js';
@@ -108,6 +109,8 @@ export function arrayKeys(sh: Shell, name: string): string[] {
 export interface AssignOptions {
   /** Create in the innermost function scope (`local`, `declare` in a function). */
   readonly local?: boolean;
+  /** With `local`: in the innermost scope, the temporary one of `name=value cmd`. */
+  readonly temp?: boolean;
   /** Create in the global scope (`declare -g`). */
   readonly global?: boolean;
   /** `+=`. */
@@ -121,7 +124,7 @@ function targetScope(
   opts: AssignOptions,
 ): { scope: Scope; existing: Variable | undefined } {
   if (opts.local) {
-    const scope = sh.vars.localScope;
+    const scope = opts.temp ? (sh.vars.scopes[sh.vars.scopes.length - 1] as Scope) : sh.vars.localScope;
     return { scope, existing: scope.vars.get(name) };
   }
   if (opts.global) {
@@ -487,7 +490,7 @@ function dynamicScalar(sh: Shell, name: string): string | undefined {
     case 'RANDOM':
       return String(sh.rt.random());
     case 'SRANDOM':
-      return String((sh.rt.random() << 17) ^ (sh.rt.random() << 2) ^ sh.rt.random());
+      return String(((sh.rt.random() << 17) ^ (sh.rt.random() << 2) ^ sh.rt.random()) >>> 0);
     case 'SECONDS':
       return String(Math.floor((sh.rt.now() - sh.rt.secondsBase) / 1000));
     case 'EPOCHSECONDS':
@@ -511,7 +514,7 @@ function dynamicScalar(sh: Shell, name: string): string | undefined {
     case 'HISTCMD':
       return '1';
     case 'BASH_COMMAND':
-      return '';
+      return sh.currentCommand === undefined ? '' : commandText(sh.currentCommand);
     default:
       return dynamicArray(sh, name)?.get(0);
   }
@@ -522,7 +525,8 @@ function dynamicArray(sh: Shell, name: string): IndexedArray | undefined {
     case 'FUNCNAME': {
       if (sh.callStack.length === 0) return new IndexedArray();
       const names = [...sh.callStack].reverse().map((f) => f.name);
-      return IndexedArray.from([...names, 'main']);
+      // Only a script file's shell has a `main` frame (not `bash -c`, nor one reading stdin).
+      return IndexedArray.from(sh.mode === 'file' ? [...names, 'main'] : names);
     }
     case 'BASH_SOURCE': {
       const frames = [...sh.callStack].reverse();

@@ -84,7 +84,7 @@ export type ParamOp =
       readonly pattern: Word;
       readonly replacement: Word | undefined;
     }
-  | { readonly kind: 'case'; readonly op: '^' | '^^' | ',' | ',,'; readonly pattern: Word | undefined }
+  | { readonly kind: 'case'; readonly op: CaseOp; readonly pattern: Word | undefined }
   | { readonly kind: 'slice'; readonly offset: Word; readonly length: Word | undefined }
   | { readonly kind: 'transform'; readonly op: string }
   | { readonly kind: 'bad'; readonly text: string };
@@ -126,6 +126,9 @@ export interface ExtGlobPart {
 
 // ---------------------------------------------------------------------------------------------
 // Commands
+
+/** `${x^}` upper, `${x,}` lower, `${x~}` toggle: the first character, or every one when doubled. */
+export type CaseOp = '^' | '^^' | ',' | ',,' | '~' | '~~';
 
 export interface Script {
   readonly commands: readonly Statement[];

@@ -126,7 +126,11 @@ export class Parser implements WordHost {
   }
 
   error(kind: SyntaxErrorKind, detail: string): never {
-    throw new ShellSyntaxError(kind, detail, this.cur.line, this.cur.lineText());
+    // Bash reads a text that lacks its final newline as if it had one: the end of input is
+    // then on the next line.
+    const cur = this.cur;
+    const bump = kind === 'unexpected-eof' && cur.eof && !cur.src.endsWith('\n') ? 1 : 0;
+    throw new ShellSyntaxError(kind, detail, cur.line + bump, cur.lineText());
   }
 
   /** The next complete command (the statements up to a top-level newline), or `undefined` at the end. */
@@ -777,7 +781,8 @@ export class Parser implements WordHost {
     const mark = cur.mark();
     cur.skip(skip);
     const op = this.peekOp();
-    if (op === undefined || !REDIRECT_OPS.has(op)) {
+    // `<(...)` and `>(...)` are process substitutions (words), not redirections.
+    if (op === undefined || !REDIRECT_OPS.has(op) || ((op === '<' || op === '>') && cur.peek(1) === '(')) {
       cur.reset(mark);
       return undefined;
     }
@@ -785,7 +790,12 @@ export class Parser implements WordHost {
     cur.skip(op.length);
     this.skipBlanks();
     const target = parseWord(this, 'command');
-    if (target === undefined) this.unexpected();
+    if (target === undefined) {
+      // At the end of a text lacking its final newline, bash sees the newline it supplies.
+      this.skipBlanks();
+      if (this.cur.eof && !this.cur.src.endsWith('\n')) this.error('unexpected-token', 'newline');
+      this.unexpected();
+    }
     let heredoc: HereDoc | undefined;
     if (op === '<<' || op === '<<-') {
       const { text, quoted } = heredocDelimiter(target.word);
@@ -811,7 +821,10 @@ export class Parser implements WordHost {
         redirects.push(r);
         continue;
       }
-      if (this.peekOp() !== undefined) {
+      if (
+        this.peekOp() !== undefined &&
+        !((cur.peek() === '<' || cur.peek() === '>') && cur.peek(1) === '(')
+      ) {
         if (cur.peek() === '(' && words.length === 1 && assignments.length === 0) {
           return this.parseFunctionParens(words[0] as Word, line);
         }

@@ -11,10 +11,20 @@ export function printFunction(name: string, body: Command, keyword = false): str
   return `${keyword ? 'function ' : ''}${name} () \n${printBody(body, 0)}`;
 }
 
-/** One line of text for a command (what `jobs` shows). */
+/**
+ * A command as `jobs` and `$BASH_COMMAND` show it: outside a function definition bash prints a
+ * brace group on one line (`{ a; b; }`); the other compounds keep their layout.
+ */
 export function commandText(cmd: Command): string {
-  return printCommand(cmd, 0).replace(/\n\s*/g, ' ');
+  inlineGroups = true;
+  try {
+    return printCommand(cmd, 0);
+  } finally {
+    inlineGroups = false;
+  }
 }
+
+let inlineGroups = false;
 
 const pad = (n: number): string => '    '.repeat(n);
 
@@ -75,6 +85,7 @@ function printCommand(cmd: Command, level: number): string {
         ...cmd.rest.map((r) => `${r.op} ${printCommand(r.command, level)}`),
       ].join(' ');
     case 'group':
+      if (inlineGroups) return `{ ${inline(cmd.body, level)}; }${printRedirects(cmd.redirects)}`;
       return `{ \n${printStatements(cmd.body, level + 1)}\n${pad(level)}}${printRedirects(cmd.redirects)}`;
     case 'subshell':
       return `( ${printStatements(cmd.body, level).trimStart()} )${printRedirects(cmd.redirects)}`;

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { expandBraceText } from '../expand/brace.js';
-import type { ArrayElement, Assignment, ParamOp, ParamPart, Script, Word, WordPart } from './ast.js';
+import { hasBraceExpansion } from '../expand/brace.js';
+import type { ArrayElement, Assignment, CaseOp, ParamOp, ParamPart, Script, Word, WordPart } from './ast.js';
 import type { Cursor } from './cursor.js';
 import type { SyntaxErrorKind } from './syntax-error.js';
 
@@ -782,12 +782,12 @@ function readParamOp(host: WordHost, inDq: boolean): ParamOp {
     }
     return { kind: 'replace', op, pattern, replacement };
   }
-  if (c === '^' || c === ',') {
+  if (c === '^' || c === ',' || c === '~') {
     cur.next();
-    let op: '^' | '^^' | ',' | ',,' = c;
+    let op: CaseOp = c;
     if (cur.peek() === c) {
       cur.next();
-      op = c === '^' ? '^^' : ',,';
+      op = c === '^' ? '^^' : c === ',' ? ',,' : '~~';
     }
     const pattern = cur.peek() === '}' ? undefined : readParamArg(host, inDq, 'pattern');
     return { kind: 'case', op, pattern };
@@ -1011,7 +1011,7 @@ function bracesExpand(host: WordHost, mark: { pos: number; line: number }): stri
   const parsed = parseWord(host, 'command');
   const text = cur.src.slice(mark.pos, cur.pos);
   cur.reset(here);
-  return parsed?.word.braces === true && expandBraceText(text, 1_000_000) !== undefined ? text : undefined;
+  return parsed?.word.braces === true && hasBraceExpansion(text) ? text : undefined;
 }
 
 function skipArrayBlanks(cur: Cursor): void {
