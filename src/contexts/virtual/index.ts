@@ -23,6 +23,7 @@ export {
   type VirtualCommand,
   type VirtualContextOptions,
   type VirtualIdentity,
+  type VirtualMcpTools,
   type VirtualMount,
 } from './options.js';
 export * from './sessions/index.js';

@@ -28,6 +28,7 @@ import {
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { ExternalCommands } from '../../kernel/external.js';
 import { type KernelLimits, resolveLimits } from '../../kernel/limits.js';
+import type { McpClientLike } from '../../kernel/mcp-tools.js';
 import { ByteBudget } from '../../vfs/byte-budget.js';
 import type { Filesystem } from '../../vfs/filesystem.js';
 import type { MemorySeed } from '../../vfs/memory/memory-fs.js';
@@ -55,6 +56,16 @@ export interface VirtualMount {
 export type VirtualCommand =
   | CommandHandler
   | { readonly run: CommandHandler; readonly help?: string | undefined; readonly summary?: string };
+
+/** A connected MCP client whose tools become commands of the shell. */
+export interface VirtualMcpTools {
+  /** A connected client (the official SDK's `Client`, or anything with `listTools` and `callTool`). */
+  readonly client: McpClientLike;
+  /** Prefix of the command names (`prefix` + tool name), e.g. `gh_`. Default none. */
+  readonly prefix?: string | undefined;
+  /** Time a tool call may hold the script's timeout (patient hold), in ms. */
+  readonly holdMs?: number | undefined;
+}
 
 /** Options for {@link createVirtualContext}. Every field is optional. */
 export interface VirtualContextOptions {
@@ -96,6 +107,11 @@ export interface VirtualContextOptions {
   readonly session?: boolean | undefined;
   /** Commands besides berth's own, by name; they run with argv, byte streams, env, cwd, fs, signal. */
   readonly commands?: Readonly<Record<string, VirtualCommand>> | undefined;
+  /**
+   * MCP servers whose tools become commands (arguments as flags or JSON on stdin, the result
+   * printed; structured results flow to `jq` downstream). Mounted on every handle at spawn.
+   */
+  readonly mcpTools?: readonly VirtualMcpTools[] | undefined;
   /**
    * Commands allowed to leave the virtual shell and run in another context (typically the
    * sandboxed process context). They see that context's filesystem, not this one's. Default: none;
@@ -149,6 +165,7 @@ export interface VirtualContextConfig {
   readonly limits: KernelLimits;
   readonly session: boolean;
   readonly commands: ReadonlyMap<string, VirtualCommand>;
+  readonly mcpTools: readonly VirtualMcpTools[];
   readonly external: ExternalCommands | undefined;
   readonly env: Readonly<Record<string, string>>;
   readonly timeZone: string;
@@ -183,6 +200,7 @@ const KNOWN_OPTIONS = optionKeys<VirtualContextOptions>({
   limits: true,
   session: true,
   commands: true,
+  mcpTools: true,
   external: true,
   env: true,
   timeZone: true,
@@ -235,6 +253,7 @@ export function resolveVirtualOptions(options: VirtualContextOptions | undefined
     limits: resolveLimits(input.limits),
     session: booleanOption(input.session, 'options.session', false),
     commands: resolveCommands(input.commands),
+    mcpTools: resolveMcpTools(input.mcpTools),
     external: resolveExternal(input.external),
     env: resolveEnv(input.env),
     timeZone: resolveTimeZone(input.timeZone),
@@ -399,6 +418,34 @@ function resolveCommands(value: unknown): Map<string, VirtualCommand> {
     commands.set(name, command as VirtualCommand);
   }
   return commands;
+}
+
+const MCP_TOOLS_KEYS = optionKeys<VirtualMcpTools>({ client: true, prefix: true, holdMs: true });
+
+function resolveMcpTools(value: unknown): VirtualMcpTools[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    throw new InvalidArgumentError(
+      'options.mcpTools',
+      `must be an array of { client, prefix? }, got ${describeValue(value)}`,
+    );
+  }
+  return value.map((entry: unknown, index) => {
+    const field = `options.mcpTools[${index}]`;
+    const input = knownOptions(entry as VirtualMcpTools, field, MCP_TOOLS_KEYS, 'mounted MCP tools');
+    const client = input.client as { listTools?: unknown; callTool?: unknown } | undefined;
+    if (typeof client?.listTools !== 'function' || typeof client?.callTool !== 'function') {
+      throw new InvalidArgumentError(
+        `${field}.client`,
+        'must be a connected MCP client (listTools, callTool)',
+      );
+    }
+    return {
+      client: input.client as McpClientLike,
+      prefix: optionalString(input.prefix, `${field}.prefix`),
+      holdMs: input.holdMs === undefined ? undefined : durationMs(input.holdMs, `${field}.holdMs`, 0),
+    };
+  });
 }
 
 function resolveExternal(value: unknown): ExternalCommands | undefined {

@@ -365,6 +365,19 @@ export class VirtualContext implements ExecutionContext {
       processes: this.processes,
       trash: this.trashAdapter(),
     });
+    try {
+      for (const mounted of this.config.mcpTools) {
+        for (const target of new Set([kernel, sideKernel])) {
+          await target.mountMcpTools(mounted.client, {
+            ...(mounted.prefix === undefined ? {} : { prefix: mounted.prefix }),
+            ...(mounted.holdMs === undefined ? {} : { holdMs: mounted.holdMs }),
+          });
+        }
+      }
+    } catch (error) {
+      this.privateFiles.removeHandle(id);
+      throw error;
+    }
     const state: HandleState = {
       id,
       cwd,

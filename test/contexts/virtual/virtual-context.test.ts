@@ -6,6 +6,10 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProcessContext } from '../../../src/contexts/process/index.js';
 import { createVirtualContext, type VirtualContext } from '../../../src/contexts/virtual/index.js';
@@ -168,6 +172,37 @@ describe('handles', () => {
     const handle = await context.spawn({ env: { WHO: 'handle' } });
     const result = await context.exec(handle, 'echo quiet | shout; echo "status $?"');
     expect(result.stdout).toBe('QUIET\nhandle\nstatus 3\n');
+  });
+});
+
+describe('mounted MCP tools', () => {
+  it('are commands of every handle, fed by flags, printing the result', async () => {
+    const server = new Server({ name: 'calc', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [
+        {
+          name: 'add',
+          description: 'add two numbers',
+          inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } },
+        },
+      ],
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const { a, b } = request.params.arguments as { a: number; b: number };
+      return { content: [{ type: 'text', text: String(a + b) }] };
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'virtual-test', version: '1.0.0' });
+    await client.connect(clientSide);
+    contexts.push({ close: () => client.close() });
+    const context = open({ mcpTools: [{ client, prefix: 'calc_' }] });
+    const handle = await context.spawn();
+    const result = await context.exec(handle, 'calc_add --a 40 --b 2; echo " status $?"');
+    expect(result.stdout).toMatch(/^42\n? status 0\n$/);
+    expect(() => createVirtualContext({ mcpTools: [{ client: {} as never }] })).toThrow(
+      /options\.mcpTools\[0\]\.client/,
+    );
   });
 });
 
