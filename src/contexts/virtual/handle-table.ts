@@ -32,6 +32,8 @@ export interface HandleState {
   /** Host directory of the handle's spill files. */
   readonly privateDir: string;
   destroyed: boolean;
+  /** Aborted by `destroy`: every call of the handle listens to it. */
+  readonly ended: AbortController;
   readonly live: Set<LiveWork>;
   /** Session mode: the calls of one handle run one at a time, in order. */
   queue: Promise<unknown>;

@@ -30,7 +30,7 @@ import type { VirtualContextConfig } from './options.js';
 export class Namespace {
   /** What commands and file methods see. */
   readonly fs: MountTable;
-  private privateMount: string | undefined;
+  private privateMount: { readonly dir: string; readonly fs: Filesystem } | undefined;
 
   private constructor(
     private readonly config: VirtualContextConfig,
@@ -82,17 +82,21 @@ export class Namespace {
       await this.workspace.fork(),
       this.dev,
     );
-    if (this.privateMount !== undefined) await forked.mountPrivate(this.privateMount);
+    if (this.privateMount !== undefined)
+      await forked.mountPrivate(this.privateMount.dir, this.privateMount.fs);
     return forked;
   }
 
-  /** Mount the context's private host directory read-only at its own host path. Idempotent. */
-  async mountPrivate(hostDir: string): Promise<void> {
+  /**
+   * Mount the context's private host directory (`fs`, a contained view of `hostDir`) read-only at
+   * its own host path. Idempotent.
+   */
+  async mountPrivate(hostDir: string, fs: Filesystem): Promise<void> {
     if (this.privateMount !== undefined) return;
-    this.privateMount = hostDir;
+    this.privateMount = { dir: hostDir, fs };
     await this.scratch.mkdir(dirname(hostDir), { recursive: true, mode: 0o755 }).catch(ignoreExisting);
     await this.scratch.mkdir(hostDir, { mode: 0o700 }).catch(ignoreExisting);
-    this.fs.mount(hostDir, createContainedFilesystem({ root: hostDir }), { readOnly: true });
+    this.fs.mount(hostDir, fs, { readOnly: true });
   }
 
   /** The workspace's path in the namespace. */

@@ -10,6 +10,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
+import { type ContainedFilesystem, createContainedFilesystem } from '../../vfs/contained-fs.js';
 
 const liveDirs = new Set<string>();
 let exitHookInstalled = false;
@@ -25,6 +26,13 @@ function installExitHook(): void {
 /** The private directory of one virtual context. */
 export class PrivateFiles {
   private root: string | undefined;
+  private view: ContainedFilesystem | undefined;
+
+  /** The directory as a contained filesystem (one for every namespace of the context). */
+  filesystem(): ContainedFilesystem {
+    this.view ??= createContainedFilesystem({ root: this.dir() });
+    return this.view;
+  }
 
   /** The directory, created (0700) on first use. */
   dir(): string {
@@ -68,5 +76,6 @@ export class PrivateFiles {
     removePrivateDir(this.root);
     liveDirs.delete(this.root);
     this.root = undefined;
+    this.view = undefined;
   }
 }

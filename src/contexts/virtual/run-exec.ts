@@ -46,33 +46,38 @@ export async function runExec(
   const body = async (): Promise<ExecResult> => {
     const started = performance.now();
     if (signal?.aborted) return notStarted(started);
-    const stop = new AbortController();
-    const onAbort = () => stop.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const work: LiveWork = {
-      end: async () => {
-        stop.abort();
-        await running.catch(() => undefined);
-      },
-    };
+    // Without a caller's signal the handle's own (aborted by destroy) is enough: no allocation.
+    let stop: AbortController | undefined;
+    const onAbort = () => stop?.abort();
+    if (signal !== undefined) {
+      stop = new AbortController();
+      signal.addEventListener('abort', onAbort, { once: true });
+      state.ended.signal.addEventListener('abort', onAbort, { once: true });
+    }
     const running = state.kernel.exec(text, {
       cwd,
       env,
       stdin,
       timeoutMs,
-      signal: stop.signal,
+      signal: stop?.signal ?? state.ended.signal,
       onOutput,
     });
+    const work: LiveWork = { end: () => running.then(ignore, ignore) };
     state.live.add(work);
     try {
       return toExecResult(await running);
     } finally {
-      signal?.removeEventListener('abort', onAbort);
+      if (signal !== undefined) {
+        signal.removeEventListener('abort', onAbort);
+        state.ended.signal.removeEventListener('abort', onAbort);
+      }
       state.live.delete(work);
     }
   };
   return settings.session ? queued(state, body) : body();
 }
+
+function ignore(): void {}
 
 /** The contract's result from the kernel's: a shell ended by a signal has no exit code. */
 export function toExecResult(result: KernelResult): ExecResult {

@@ -316,6 +316,7 @@ export class VirtualContext implements ExecutionContext {
   async destroy(handle: ContextHandle): Promise<void> {
     const state = this.handles.take(handle);
     if (!state) return;
+    state.ended.abort();
     const [logs] = await Promise.all([
       this.registry.destroyHandle(state.id, this.config.killGraceMs),
       ...[...state.live].map((work) => work.end().catch(() => undefined)),
@@ -355,7 +356,7 @@ export class VirtualContext implements ExecutionContext {
     env: Readonly<Record<string, string>> | undefined,
   ): Promise<ContextHandle> {
     const id = this.handles.newId();
-    await namespace.mountPrivate(this.privateFiles.dir());
+    await namespace.mountPrivate(this.privateFiles.dir(), this.privateFiles.filesystem());
     const privateDir = this.privateFiles.makeHandleDir(id);
     const { kernel, sideKernel } = createHandleKernels(this.config, {
       fs: namespace.fs,
@@ -387,6 +388,7 @@ export class VirtualContext implements ExecutionContext {
       sideKernel,
       privateDir,
       destroyed: false,
+      ended: new AbortController(),
       live: new Set(),
       queue: Promise.resolve(),
     };
