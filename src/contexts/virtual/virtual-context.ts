@@ -5,6 +5,7 @@
  * to the workspace stays in a copy-on-write layer until `commit`.
  * @module
  */
+import { setMaxListeners } from 'node:events';
 import { BackgroundRegistry } from '../../contract/background-registry.js';
 import {
   CHANGE_SELECTION_KEYS,
@@ -379,6 +380,10 @@ export class VirtualContext implements ExecutionContext {
       this.privateFiles.removeHandle(id);
       throw error;
     }
+    // Every call in flight on the handle listens to this signal (background tasks too), so more
+    // than ten at once is normal, not a leak: each call removes its listener when it ends.
+    const ended = new AbortController();
+    setMaxListeners(0, ended.signal);
     const state: HandleState = {
       id,
       cwd,
@@ -388,7 +393,7 @@ export class VirtualContext implements ExecutionContext {
       sideKernel,
       privateDir,
       destroyed: false,
-      ended: new AbortController(),
+      ended,
       live: new Set(),
       queue: Promise.resolve(),
     };
