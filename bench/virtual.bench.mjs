@@ -161,9 +161,11 @@ export async function run() {
 
   const virtualSuite = conformance('test/contexts/virtual/conformance.test.ts');
   const processSuite = conformance('test/contexts/process/conformance.test.ts');
+  // The virtual file is one todo while the shell lacks commands the suite needs: no ratio then.
+  const suiteRan = !/todo/.test(virtualSuite.tests) || /passed/.test(virtualSuite.tests);
   rows.push({
     name: `conformance suite wall time (vitest): virtual (${(virtualSuite.ms / 1000).toFixed(1)} s, ${virtualSuite.passed ? 'passed' : 'FAILED'}: ${virtualSuite.tests}) vs process (${(processSuite.ms / 1000).toFixed(1)} s, ${processSuite.passed ? 'passed' : 'FAILED'}: ${processSuite.tests})`,
-    value: `${(virtualSuite.ms / processSuite.ms).toFixed(2)}x`,
+    value: suiteRan ? `${(virtualSuite.ms / processSuite.ms).toFixed(2)}x` : 'not run on the virtual context',
   });
 
   const memory = JSON.parse(
