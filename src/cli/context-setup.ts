@@ -7,7 +7,9 @@
 import { realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
+import { createDaytonaContext } from '../contexts/daytona/index.js';
 import { createDockerContext } from '../contexts/docker/index.js';
+import { createE2BContext } from '../contexts/e2b/index.js';
 import { createProcessContext } from '../contexts/process/index.js';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { knownOptions, optionKeys } from '../contract/validate-options.js';
@@ -33,7 +35,7 @@ export const CONTAINER_WORKSPACE = '/workspace';
 export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   context: {
     type: 'string',
-    value: 'process|docker|virtual',
+    value: 'process|docker|e2b|daytona|virtual',
     description: 'where commands run (default: process, on this machine)',
   },
   root: {
@@ -63,6 +65,11 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     description:
       'docker context: the recommended hardening (no capabilities, read-only root, pids limit; default: on)',
   },
+  template: {
+    type: 'string',
+    value: 'NAME',
+    description: "e2b context: the sandbox template; daytona context: the snapshot (default: the service's)",
+  },
   session: {
     type: 'string',
     value: 'NAME',
@@ -86,6 +93,12 @@ export const CONTEXT_DETAILS = `Contexts:
                      limit, commands run as your uid:gid. With --network allow the container can
                      reach this machine's addresses (the engine cannot take them away alone).
                      The container is removed when berth exits.
+  e2b, daytona       commands run in a new remote sandbox of that service (E2B_API_KEY, or
+                     DAYTONA_API_KEY and DAYTONA_API_URL, must be set; the SDK \`e2b\` or
+                     \`@daytonaio/sdk\` must be installed next to berth), from --template, with no
+                     internet access unless --network allow. Nothing of --root is uploaded: the
+                     sandbox's home directory is the working directory. The sandbox is deleted
+                     when berth exits.
   virtual            commands run in berth's own shell, in this process: no host process, no
                      network. --root appears at ${VIRTUAL_WORKSPACE} as a copy-on-write view: nothing
                      reaches the directory until a person commits. Changes are kept in a session
@@ -140,6 +153,8 @@ export type ContextChoice =
       /** The recommended hardening preset (default), or none (`--no-harden`). */
       readonly harden: boolean;
     }
+  | RemoteChoice<'e2b'>
+  | RemoteChoice<'daytona'>
   | {
       readonly kind: 'virtual';
       readonly root: string;
@@ -147,16 +162,26 @@ export type ContextChoice =
       readonly session: string | undefined;
     };
 
+/** A remote sandbox service's context. */
+export interface RemoteChoice<K extends 'e2b' | 'daytona'> {
+  readonly kind: K;
+  /** This machine's directory the command was started in (nothing of it reaches the sandbox). */
+  readonly root: string;
+  /** E2B template / Daytona snapshot. */
+  readonly template: string | undefined;
+  readonly network: 'allow' | 'deny';
+}
+
 /**
  * Validate the context flags and resolve the root against `cwd`, without starting anything.
  * @throws InvalidArgumentError naming the flag, for a bad value or a flag that does not fit the context.
  */
 export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   const kind = stringFlag(flags, 'context') ?? 'process';
-  if (kind !== 'process' && kind !== 'docker' && kind !== 'virtual') {
+  if (kind !== 'process' && kind !== 'docker' && kind !== 'e2b' && kind !== 'daytona' && kind !== 'virtual') {
     throw new InvalidArgumentError(
       '--context',
-      `must be process, docker or virtual, got ${JSON.stringify(kind)}`,
+      `must be process, docker, e2b, daytona or virtual, got ${JSON.stringify(kind)}`,
     );
   }
   if (kind === 'virtual') return chooseVirtual(flags, cwd, resolveRoot(stringFlag(flags, 'root'), cwd));
@@ -167,6 +192,13 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   const network = networkGiven ?? 'deny';
   if (network !== 'allow' && network !== 'deny') {
     throw new InvalidArgumentError('--network', `must be allow or deny, got ${JSON.stringify(network)}`);
+  }
+  if (kind === 'e2b' || kind === 'daytona') return chooseRemote(kind, flags, cwd, network);
+  if (flags.template !== undefined) {
+    throw new InvalidArgumentError(
+      '--template',
+      'applies to the e2b and daytona contexts only; add --context e2b',
+    );
   }
   if (kind === 'docker') {
     if (flags.sandbox !== undefined) {
@@ -209,6 +241,26 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   return { kind, root, sandbox: sandboxRequiredBy ? true : sandbox, sandboxRequiredBy, network };
 }
 
+function chooseRemote(
+  kind: 'e2b' | 'daytona',
+  flags: FlagValues,
+  cwd: string,
+  network: 'allow' | 'deny',
+): ContextChoice {
+  for (const name of ['sandbox', 'image', 'harden', 'root'] as const) {
+    if (flags[name] !== undefined) {
+      const flag = flags[name] === false ? `--no-${name}` : `--${name}`;
+      throw new InvalidArgumentError(
+        flag,
+        name === 'root'
+          ? `the ${kind} context works in the remote sandbox's home directory; nothing of this machine is uploaded, so --root does not apply`
+          : `does not apply to the ${kind} context (it isolates commands in a remote sandbox); use --template to choose the sandbox`,
+      );
+    }
+  }
+  return { kind, root: resolveRoot('.', cwd), template: stringFlag(flags, 'template'), network };
+}
+
 /** Validate the context flags and open the context they describe. */
 export async function openContext(
   flags: FlagValues,
@@ -218,9 +270,42 @@ export async function openContext(
   knownOptions(tuning, 'tuning', TUNING_KEYS, 'openContext');
   const choice = chooseContext(flags, io.cwd);
   if (choice.kind === 'virtual') return openVirtual(choice, io, tuning);
+  if (choice.kind === 'e2b' || choice.kind === 'daytona') return openRemote(choice, io, tuning);
   return choice.kind === 'docker'
     ? openDocker(choice, io, tuning)
     : openProcess(choice.root, choice.sandbox, choice.sandboxRequiredBy, choice.network, io, tuning);
+}
+
+async function openRemote(
+  choice: RemoteChoice<'e2b'> | RemoteChoice<'daytona'>,
+  io: CliIo,
+  tuning: ContextTuning,
+): Promise<OpenContext> {
+  const limits = {
+    killGraceMs: CLI_KILL_GRACE_MS,
+    destroyGraceMs: CLI_KILL_GRACE_MS,
+    ...(tuning.maxOutputBytes === undefined ? {} : { maxOutputBytes: tuning.maxOutputBytes }),
+  };
+  const context =
+    choice.kind === 'e2b'
+      ? createE2BContext({
+          ...limits,
+          template: choice.template,
+          allowInternetAccess: choice.network === 'allow',
+        })
+      : createDaytonaContext({
+          ...limits,
+          snapshot: choice.template,
+          networkBlockAll: choice.network === 'deny',
+        });
+  const label = choice.kind === 'e2b' ? 'E2B' : 'Daytona';
+  const handle = await withSpinner(`starting a ${label} sandbox`, () => context.spawn(), io.stderr);
+  return {
+    context,
+    handle,
+    description: `${choice.kind} context (sandbox ${context.sandboxId(handle)}${choice.template ? `, ${choice.template}` : ''}, network ${choice.network}), cwd ${handle.cwd}`,
+    dispose: once(() => withSpinner(`deleting the ${label} sandbox`, () => context.close(), io.stderr)),
+  };
 }
 
 function resolveRoot(root: string | undefined, cwd: string): string {

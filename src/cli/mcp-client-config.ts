@@ -44,7 +44,7 @@ export function installKind(mainPath: string): InstallKind {
  */
 export function contextArgs(flags: FlagValues, root: string): string[] {
   const args = ['--root', root];
-  for (const name of ['context', 'image', 'network', 'session']) {
+  for (const name of ['context', 'image', 'network', 'template', 'session']) {
     const value = stringFlag(flags, name);
     if (value !== undefined) args.push(`--${name}`, value);
   }

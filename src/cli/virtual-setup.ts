@@ -43,6 +43,12 @@ export function chooseVirtual(flags: FlagValues, _cwd: string, root: string): Vi
       throw new InvalidArgumentError(flag, 'applies to the docker context only; add --context docker');
     }
   }
+  if (flags.template !== undefined) {
+    throw new InvalidArgumentError(
+      '--template',
+      'applies to the e2b and daytona contexts only; the virtual context has no sandbox template',
+    );
+  }
   if (stringFlag(flags, 'network') === 'allow') {
     throw new InvalidArgumentError(
       '--network',

@@ -8,6 +8,7 @@ import { type CommandSpec, formatHelp, parseArgs, stringFlag } from '../args.js'
 import type { CheckStatus, DoctorCheck } from '../doctor/check.js';
 import { checkDocker, checkGvisor } from '../doctor/docker-check.js';
 import { checkNode, checkNodePty } from '../doctor/node-check.js';
+import { checkRemoteContexts } from '../doctor/remote-check.js';
 import { checkSandbox } from '../doctor/sandbox-check.js';
 import { checkVirtual } from '../doctor/virtual-check.js';
 import type { CliIo } from '../io.js';
@@ -17,7 +18,8 @@ import { berthVersion } from '../version.js';
 
 export const doctorSpec: CommandSpec = {
   name: 'berth doctor',
-  summary: 'check what works here: node-pty, the OS sandbox, the Docker engine, gVisor, the virtual context',
+  summary:
+    'check what works here: node-pty, the OS sandbox, the Docker engine, gVisor, E2B, Daytona, the virtual context',
   usage: ['[--json] [--image IMAGE]'],
   positionals: 'none',
   flags: {
@@ -66,16 +68,17 @@ async function runChecks(
 ): Promise<{ checks: DoctorCheck[]; sandboxReport: SandboxReport | null }> {
   const spinner = startSpinner('checking node-pty, the OS sandbox and the Docker engine', io.stderr);
   try {
-    const [pty, sandbox, docker, virtual] = await Promise.all([
+    const [pty, sandbox, docker, remote, virtual] = await Promise.all([
       checkNodePty(),
       checkSandbox(),
       checkDocker(io.env),
+      checkRemoteContexts(io.env),
       checkVirtual(io.env),
     ]);
     spinner.update('starting a gVisor test container');
     const gvisor = await checkGvisor(docker.facts, image);
     return {
-      checks: [checkNode(), pty, sandbox.check, docker.check, gvisor, virtual],
+      checks: [checkNode(), pty, sandbox.check, docker.check, gvisor, ...remote, virtual],
       sandboxReport: sandbox.report,
     };
   } finally {
