@@ -54,6 +54,12 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     description:
       'network for commands in the sandbox or the container (default: deny; an explicit deny requires the sandbox)',
   },
+  'unix-sockets': {
+    type: 'string',
+    value: 'deny|own|allow',
+    description:
+      'sandbox: Unix sockets commands may connect to (default: deny, none at all; own: only those inside the root and the temp directory; allow: any)',
+  },
   image: {
     type: 'string',
     value: 'IMAGE',
@@ -144,6 +150,8 @@ export type ContextChoice =
       /** The flag that makes the sandbox required: `--sandbox`, or `--network deny` (only it can deny). */
       readonly sandboxRequiredBy?: '--sandbox' | '--network deny' | undefined;
       readonly network: 'allow' | 'deny';
+      /** The policy's `unixSockets` (`own`: an empty list, sockets inside the writable roots only). */
+      readonly unixSockets: 'deny' | 'allow' | readonly string[];
     }
   | {
       readonly kind: 'docker';
@@ -193,6 +201,19 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   if (network !== 'allow' && network !== 'deny') {
     throw new InvalidArgumentError('--network', `must be allow or deny, got ${JSON.stringify(network)}`);
   }
+  const socketsGiven = stringFlag(flags, 'unix-sockets');
+  if (socketsGiven !== undefined && !['deny', 'own', 'allow'].includes(socketsGiven)) {
+    throw new InvalidArgumentError(
+      '--unix-sockets',
+      `must be deny, own or allow, got ${JSON.stringify(socketsGiven)}`,
+    );
+  }
+  if ((kind === 'e2b' || kind === 'daytona') && socketsGiven !== undefined) {
+    throw new InvalidArgumentError(
+      '--unix-sockets',
+      `applies to the OS sandbox of the process context; the ${kind} context runs commands in a remote sandbox`,
+    );
+  }
   if (kind === 'e2b' || kind === 'daytona') return chooseRemote(kind, flags, cwd, network);
   if (flags.template !== undefined) {
     throw new InvalidArgumentError(
@@ -201,6 +222,12 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
     );
   }
   if (kind === 'docker') {
+    if (socketsGiven !== undefined) {
+      throw new InvalidArgumentError(
+        '--unix-sockets',
+        'applies to the OS sandbox of the process context; a container reaches only the sockets mounted into it',
+      );
+    }
     if (flags.sandbox !== undefined) {
       throw new InvalidArgumentError(
         '--sandbox',
@@ -238,7 +265,8 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
       : sandbox === undefined && networkGiven === 'deny'
         ? '--network deny'
         : undefined;
-  return { kind, root, sandbox: sandboxRequiredBy ? true : sandbox, sandboxRequiredBy, network };
+  const unixSockets = socketsGiven === 'own' ? [] : socketsGiven === 'allow' ? 'allow' : 'deny';
+  return { kind, root, sandbox: sandboxRequiredBy ? true : sandbox, sandboxRequiredBy, network, unixSockets };
 }
 
 function chooseRemote(
@@ -271,9 +299,7 @@ export async function openContext(
   const choice = chooseContext(flags, io.cwd);
   if (choice.kind === 'virtual') return openVirtual(choice, io, tuning);
   if (choice.kind === 'e2b' || choice.kind === 'daytona') return openRemote(choice, io, tuning);
-  return choice.kind === 'docker'
-    ? openDocker(choice, io, tuning)
-    : openProcess(choice.root, choice.sandbox, choice.sandboxRequiredBy, choice.network, io, tuning);
+  return choice.kind === 'docker' ? openDocker(choice, io, tuning) : openProcess(choice, io, tuning);
 }
 
 async function openRemote(
@@ -334,19 +360,17 @@ function resolveRoot(root: string | undefined, cwd: string): string {
 }
 
 async function openProcess(
-  root: string,
-  sandbox: boolean | undefined,
-  requiredBy: string | undefined,
-  network: 'allow' | 'deny',
+  choice: Extract<ContextChoice, { kind: 'process' }>,
   io: CliIo,
   tuning: ContextTuning,
 ): Promise<OpenContext> {
+  const { root, sandbox, sandboxRequiredBy: requiredBy, network, unixSockets } = choice;
   let policy: SandboxPolicy | undefined;
   let sandboxNote = 'unsandboxed';
   if (sandbox !== false) {
     const report = await probeSandbox();
     if (report.available) {
-      policy = createSandboxPolicy({ writableRoots: writableRoots(root), network });
+      policy = createSandboxPolicy({ writableRoots: writableRoots(root), network, unixSockets });
       sandboxNote = `sandboxed (${report.backend}, network ${network})`;
     } else if (sandbox === true) {
       throw new SandboxUnavailableError(

@@ -43,6 +43,12 @@ export function chooseVirtual(flags: FlagValues, _cwd: string, root: string): Vi
       throw new InvalidArgumentError(flag, 'applies to the docker context only; add --context docker');
     }
   }
+  if (flags['unix-sockets'] !== undefined) {
+    throw new InvalidArgumentError(
+      '--unix-sockets',
+      'applies to the OS sandbox of the process context; the virtual shell has no sockets at all',
+    );
+  }
   if (flags.template !== undefined) {
     throw new InvalidArgumentError(
       '--template',

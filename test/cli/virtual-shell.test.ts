@@ -122,6 +122,8 @@ describe('berth run and berth tools with --context virtual', () => {
       [['--sandbox'], /--sandbox: applies to the process context/],
       [['--network', 'allow'], /--network: allow is not possible in the virtual context/],
       [['--image', 'x'], /--image: applies to the docker context only/],
+      [['--unix-sockets', 'own'], /--unix-sockets: applies to the OS sandbox of the process context/],
+      [['--template', 'base'], /--template: applies to the e2b and daytona contexts only/],
     ] as const) {
       const result = await berth(['run', '--context', 'virtual', ...args, '--', 'true'], { cwd: root, env });
       expect(result.code).toBe(2);

@@ -6,8 +6,6 @@
  * registry. `pid` is the task shell's virtual pid (`kill -0 PID` in the shell answers for it).
  * @module
  */
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { ByteWriter } from '../../commands/command.js';
 import type { BackgroundRegistry } from '../../contract/background-registry.js';
 import { BACKGROUND_OPTION_KEYS } from '../../contract/option-keys.js';
@@ -26,7 +24,6 @@ import {
   knownOptions,
   MAX_TIMER_MS,
 } from '../../contract/validate-options.js';
-import { LogFile } from '../process/log-file.js';
 import type { HandleState } from './handle-table.js';
 import type { PrivateFiles } from './private-files.js';
 import { workingDirectory } from './working-directory.js';
@@ -55,7 +52,7 @@ export async function startBackground(
   const maxLogBytes = byteCount(input.maxLogBytes, 'options.maxLogBytes', deps.maxLogBytes);
   const cwd = await workingDirectory(state, input.cwd, 'options.cwd');
 
-  const log = new LogFile(join(deps.files.logDir(), `${randomBytes(8).toString('hex')}.log`), maxLogBytes);
+  const log = deps.files.createLog(maxLogBytes);
   let id = '';
   // One writer for both streams keeps their order in the log exact.
   const writer: ByteWriter = {

@@ -7,10 +7,12 @@
  * the handle owning its task is; whatever is left goes when the host process exits.
  * @module
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
+import { createPrivateDir, PrivateDirectory, removePrivateDir } from '../../subprocess/private-dir.js';
 import { type ContainedFilesystem, createContainedFilesystem } from '../../vfs/contained-fs.js';
+import { LogFile } from '../process/log-file.js';
 
 const liveDirs = new Set<string>();
 let exitHookInstalled = false;
@@ -27,6 +29,7 @@ function installExitHook(): void {
 export class PrivateFiles {
   private root: string | undefined;
   private view: ContainedFilesystem | undefined;
+  private logs: PrivateDirectory | undefined;
 
   /** The directory as a contained filesystem (one for every namespace of the context). */
   filesystem(): ContainedFilesystem {
@@ -62,6 +65,12 @@ export class PrivateFiles {
     return join(this.dir(), 'logs');
   }
 
+  /** A new background log (0600, created exclusively through the held logs directory). */
+  createLog(maxBytes: number): LogFile {
+    this.logs ??= PrivateDirectory.adopt(this.logDir());
+    return new LogFile(this.logs, `${randomBytes(8).toString('hex')}.log`, maxBytes);
+  }
+
   removeHandle(handleId: string): void {
     if (this.root !== undefined) rmSync(join(this.root, handleId), { recursive: true, force: true });
   }
@@ -73,6 +82,8 @@ export class PrivateFiles {
   /** Remove the whole directory (the context closed). */
   removeAll(): void {
     if (this.root === undefined) return;
+    this.logs?.close();
+    this.logs = undefined;
     removePrivateDir(this.root);
     liveDirs.delete(this.root);
     this.root = undefined;
