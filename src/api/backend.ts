@@ -1,8 +1,8 @@
 /**
  * `berth/backend`: what an author of a new backend needs to implement the contract the way the
  * built-in backends do: the background-task registry, the shared output policy, the option
- * validators (with did-you-mean for unknown names), the subprocess spec validators and the
- * credential scrubbing of child environments. Run the result through `berth/testing`.
+ * validators (with did-you-mean for unknown names), the subprocess spec validators, the
+ * credential scrubbing of child environments and the private directories for logs and spills. Run the result through `berth/testing`.
  * @module
  */
 export {
@@ -42,6 +42,7 @@ export {
   unknownOption,
 } from '../contract/validate-options.js';
 export { validateCollect } from '../subprocess/collect-spec.js';
+export { openPrivateDirectory, PrivateDirectory } from '../subprocess/private-dir.js';
 export {
   CLOUD_PROVIDER_PREFIXES,
   CREDENTIAL_NAME_PATTERNS,
