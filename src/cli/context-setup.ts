@@ -20,6 +20,7 @@ import type { SandboxPolicy } from '../sandbox/types.js';
 import { type FlagSpec, type FlagValues, stringFlag } from './args.js';
 import { type CliIo, warn } from './io.js';
 import { startSpinner, withSpinner } from './spinner.js';
+import { chooseVirtual, openVirtual, VIRTUAL_WORKSPACE } from './virtual-setup.js';
 
 /**
  * TERM → KILL grace for the trees berth ends. Shorter than the library default (5 s) because MCP
@@ -35,7 +36,7 @@ export const CONTAINER_WORKSPACE = '/workspace';
 export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   context: {
     type: 'string',
-    value: 'process|docker|kubernetes|e2b|daytona',
+    value: 'process|docker|kubernetes|e2b|daytona|virtual',
     description: 'where commands run (default: process, on this machine)',
   },
   root: {
@@ -92,6 +93,12 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     value: 'NAME',
     description: "e2b context: the sandbox template; daytona context: the snapshot (default: the service's)",
   },
+  session: {
+    type: 'string',
+    value: 'NAME',
+    description:
+      'virtual context: keep the changes in the session NAME (made, or continued) for berth changes/diff/commit',
+  },
 };
 
 /** Text appended to the help of every context-using command. */
@@ -122,6 +129,12 @@ export const CONTEXT_DETAILS = `Contexts:
                      \`@daytonaio/sdk\` must be installed next to berth), from --template, with no
                      internet access unless --network allow. Nothing of --root is uploaded: the
                      sandbox's home directory is the working directory. The sandbox is deleted
+                     when berth exits.
+  virtual            commands run in berth's own shell, in this process: no host process, no
+                     network. --root appears at ${VIRTUAL_WORKSPACE} as a copy-on-write view: nothing
+                     reaches the directory until a person commits. Changes are kept in a session
+                     (always under berth mcp, else with --session NAME) that berth changes, diff,
+                     commit and discard find from another terminal; without one they are dropped
                      when berth exits.`;
 
 /** A live context and handle, with a description for people. */
@@ -130,6 +143,8 @@ export interface OpenContext {
   readonly handle: ContextHandle;
   /** e.g. `process context, sandboxed (bubblewrap), root /home/me/app`. */
   readonly description: string;
+  /** Virtual context: the session keeping the changes (its id and name), when there is one. */
+  readonly session?: { readonly id: string; readonly name: string | null } | undefined;
   /** Destroy the handle: every process and container it owns ends. Idempotent. */
   dispose(): Promise<void>;
 }
@@ -138,9 +153,17 @@ export interface OpenContext {
 export interface ContextTuning {
   /** Bytes of each output stream `exec` keeps in memory (head + tail). */
   readonly maxOutputBytes?: number | undefined;
+  /** Virtual context: keep the changes in a session even without `--session` (a new one). */
+  readonly keepSession?: boolean | undefined;
+  /** Virtual context: each `exec` continues the shell state of the last (an interactive shell). */
+  readonly shellSession?: boolean | undefined;
 }
 
-const TUNING_KEYS = optionKeys<ContextTuning>({ maxOutputBytes: true });
+const TUNING_KEYS = optionKeys<ContextTuning>({
+  maxOutputBytes: true,
+  keepSession: true,
+  shellSession: true,
+});
 
 /** The context the flags describe, validated, before anything is started. */
 export type ContextChoice =
@@ -174,7 +197,13 @@ export type ContextChoice =
       readonly namespace: string | undefined;
     }
   | RemoteChoice<'e2b'>
-  | RemoteChoice<'daytona'>;
+  | RemoteChoice<'daytona'>
+  | {
+      readonly kind: 'virtual';
+      readonly root: string;
+      /** `--session NAME`: the session to make or continue. */
+      readonly session: string | undefined;
+    };
 
 /** A remote sandbox service's context. */
 export interface RemoteChoice<K extends 'e2b' | 'daytona'> {
@@ -199,12 +228,17 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
     kind !== 'docker' &&
     kind !== 'kubernetes' &&
     kind !== 'e2b' &&
-    kind !== 'daytona'
+    kind !== 'daytona' &&
+    kind !== 'virtual'
   ) {
     throw new InvalidArgumentError(
       '--context',
-      `must be process, docker, kubernetes, e2b or daytona, got ${JSON.stringify(kind)}`,
+      `must be process, docker, kubernetes, e2b, daytona or virtual, got ${JSON.stringify(kind)}`,
     );
+  }
+  if (kind === 'virtual') return chooseVirtual(flags, cwd, resolveRoot(stringFlag(flags, 'root'), cwd));
+  if (flags.session !== undefined) {
+    throw new InvalidArgumentError('--session', 'applies to the virtual context only; add --context virtual');
   }
   if (kind === 'kubernetes') return chooseKubernetes(flags, cwd);
   for (const name of KUBERNETES_ONLY) {
@@ -353,6 +387,7 @@ export async function openContext(
   knownOptions(tuning, 'tuning', TUNING_KEYS, 'openContext');
   const choice = chooseContext(flags, io.cwd);
   if (choice.kind === 'kubernetes') return openKubernetes(choice, io, tuning);
+  if (choice.kind === 'virtual') return openVirtual(choice, io, tuning);
   if (choice.kind === 'e2b' || choice.kind === 'daytona') return openRemote(choice, io, tuning);
   return choice.kind === 'docker' ? openDocker(choice, io, tuning) : openProcess(choice, io, tuning);
 }

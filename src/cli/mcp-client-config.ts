@@ -46,8 +46,17 @@ export function installKind(mainPath: string): InstallKind {
 export function contextArgs(flags: FlagValues, root: string): string[] {
   // A pod or a remote sandbox cannot see this machine's files: those contexts refuse --root.
   const kind = stringFlag(flags, 'context') ?? 'process';
-  const args = kind === 'process' || kind === 'docker' ? ['--root', root] : [];
-  for (const name of ['context', 'image', 'network', 'template', 'kubeconfig', 'kube-context', 'namespace']) {
+  const args = kind === 'process' || kind === 'docker' || kind === 'virtual' ? ['--root', root] : [];
+  for (const name of [
+    'context',
+    'image',
+    'network',
+    'template',
+    'kubeconfig',
+    'kube-context',
+    'namespace',
+    'session',
+  ]) {
     const value = stringFlag(flags, name);
     // A client starts the server in a directory of its own: a relative kubeconfig would move.
     if (value !== undefined) args.push(`--${name}`, name === 'kubeconfig' ? resolve(root, value) : value);
@@ -55,6 +64,7 @@ export function contextArgs(flags: FlagValues, root: string): string[] {
   if (flags.sandbox === true) args.push('--sandbox');
   if (flags.sandbox === false) args.push('--no-sandbox');
   if (flags.harden === false) args.push('--no-harden');
+  if (flags['allow-commit'] === true) args.push('--allow-commit');
   return args;
 }
 

@@ -53,7 +53,7 @@ describe('berth --help and usage', () => {
     const unknown = await berth(['deploy']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      'berth: "deploy": is not a berth command; the commands are run, mcp, shell, tools, doctor (berth --help)\n',
+      'berth: "deploy": is not a berth command; the commands are run, mcp, shell, tools, doctor, changes, diff, commit, discard (berth --help)\n',
     );
   });
 
@@ -211,6 +211,7 @@ describe('berth doctor', () => {
       'kubernetes',
       'e2b',
       'daytona',
+      'virtual',
     ]);
     for (const check of report.checks) {
       expect(['ok', 'warn', 'fail', 'skip']).toContain(check.status);
@@ -230,9 +231,15 @@ describe('berth doctor', () => {
       docker: 'ok',
       gvisor: 'ok',
       kubernetes: 'skip',
+      virtual: 'ok',
     });
     // The SDKs are installed here (dev dependencies); credentials only where a key is configured.
     for (const remote of ['e2b', 'daytona']) expect(['ok', 'warn']).toContain(status[remote]);
+    const virtual = report.checks.find((c: { id: string }) => c.id === 'virtual');
+    expect(virtual.checks.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+      ['virtual-shell', 'ok'],
+      ['virtual-sessions', 'ok'],
+    ]);
   });
 
   it('reports a missing engine as a failure with a fix', async () => {

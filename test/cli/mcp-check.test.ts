@@ -255,7 +255,7 @@ describe('berth mcp --check: bad input and limits', () => {
     [['mcp', '--check', '--timeout', '5'], '--timeout: "5" has no unit'],
     [
       ['mcp', '--check', '--context', 'vm'],
-      '--context: must be process, docker, kubernetes, e2b or daytona, got "vm"',
+      '--context: must be process, docker, kubernetes, e2b, daytona or virtual, got "vm"',
     ],
     [['mcp', '--check', '--context', 'docker'], '--image: the docker context needs an image'],
     [['mcp', '--check', '--check=yes'], '--check: is a switch and takes no value'],

@@ -242,7 +242,7 @@ describe('berth run', () => {
       [['run'], /CMD: is missing/],
       [
         ['run', '--context', 'vm', '--', 'true'],
-        /--context: must be process, docker, kubernetes, e2b or daytona, got "vm"/,
+        /--context: must be process, docker, kubernetes, e2b, daytona or virtual, got "vm"/,
       ],
       [
         ['run', '--root', '/nonexistent-berth-root', '--', 'true'],

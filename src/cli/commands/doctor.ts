@@ -11,6 +11,7 @@ import { checkKubernetes, type KubernetesChoice } from '../doctor/kubernetes-che
 import { checkNode, checkNodePty } from '../doctor/node-check.js';
 import { checkRemoteContexts } from '../doctor/remote-check.js';
 import { checkSandbox } from '../doctor/sandbox-check.js';
+import { checkVirtual } from '../doctor/virtual-check.js';
 import type { CliIo } from '../io.js';
 import { startSpinner } from '../spinner.js';
 import type { Style } from '../style.js';
@@ -19,7 +20,7 @@ import { berthVersion } from '../version.js';
 export const doctorSpec: CommandSpec = {
   name: 'berth doctor',
   summary:
-    'check what works here: node-pty, the OS sandbox, the Docker engine, gVisor, a Kubernetes cluster, E2B, Daytona',
+    'check what works here: node-pty, the OS sandbox, the Docker engine, gVisor, a Kubernetes cluster, E2B, Daytona, the virtual context',
   usage: ['[--json] [--image IMAGE] [--kubeconfig FILE] [--kube-context NAME] [--namespace NAME]'],
   positionals: 'none',
   flags: {
@@ -93,17 +94,18 @@ async function runChecks(
     io.stderr,
   );
   try {
-    const [pty, sandbox, docker, cluster, remote] = await Promise.all([
+    const [pty, sandbox, docker, cluster, remote, virtual] = await Promise.all([
       checkNodePty(),
       checkSandbox(),
       checkDocker(io.env),
       checkKubernetes(kubernetes),
       checkRemoteContexts(io.env),
+      checkVirtual(io.env),
     ]);
     spinner.update('starting a gVisor test container');
     const gvisor = await checkGvisor(docker.facts, image);
     return {
-      checks: [checkNode(), pty, sandbox.check, docker.check, gvisor, cluster, ...remote],
+      checks: [checkNode(), pty, sandbox.check, docker.check, gvisor, cluster, ...remote, virtual],
       sandboxReport: sandbox.report,
     };
   } finally {

@@ -8,10 +8,11 @@
  * command runs as the pod's user, so the user's permissions apply to file methods too.
  * @module
  */
+
+import { TarDecoder } from '../../archive/tar-codec.js';
 import type { FileEntry } from '../../contract/types.js';
 import { BerthError, NotFoundError } from '../../errors/index.js';
 import { isDirectoryError, notDirectoryError } from '../../vfs/fs-errors.js';
-import { TarDecoder } from '../docker/tar-codec.js';
 import { listDirectory, listGlob } from '../shared/find-listing.js';
 import { type PodSession, runHelper } from './pod-session.js';
 
