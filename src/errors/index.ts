@@ -21,6 +21,7 @@ export type BerthErrorCode =
   | 'E_UNKNOWN_HANDLE'
   | 'E_CONTEXT_DESTROYED'
   | 'E_PTY_UNAVAILABLE'
+  | 'E_SUPERVISOR_UNAVAILABLE'
   | 'E_DOCKER_UNAVAILABLE'
   | 'E_DOCKER_IMAGE_NOT_FOUND'
   | 'E_DOCKER_API'
@@ -151,6 +152,19 @@ export class PtyUnavailableError extends BerthError {
       `terminals need the optional dependency node-pty, which could not be loaded (${detail}); install it with \`npm install node-pty\` (needs python3, make and a C++ compiler)`,
       options,
     );
+  }
+}
+
+/**
+ * berth's per-command supervisor (the native `berth-supervise`, built at install) cannot be run,
+ * so no command was started: berth does not run commands without an owner unless told to.
+ */
+export class SupervisorUnavailableError extends BerthError {
+  /** What to do about it, for a person. */
+  readonly fix: string;
+  constructor(message: string, fix: string, options?: { cause?: unknown }) {
+    super('E_SUPERVISOR_UNAVAILABLE', `${message}; ${fix}`, options);
+    this.fix = fix;
   }
 }
 

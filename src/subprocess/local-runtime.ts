@@ -4,7 +4,7 @@
  * @module
  */
 import { readdirSync, rmdirSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { BerthError, InvalidArgumentError } from '../errors/index.js';
 import { describeValue } from './describe-value.js';
 import { type HandleOwner, LocalProcessHandle } from './local-process-handle.js';
@@ -16,6 +16,7 @@ import { SubprocessRuntime } from './runtime.js';
 import { childEnv } from './scrubbed-env.js';
 import { checkCwd } from './spawn-failure.js';
 import { validateSpawnSpec, validateTerminalSpec } from './spawn-spec.js';
+import { BUNDLED_SUPERVISOR_PATH, checkSupervisor } from './supervisor.js';
 import type {
   SubprocessHandle,
   SubprocessSpawnSpec,
@@ -33,11 +34,23 @@ export interface LocalSubprocessRuntimeOptions {
    * `spawn` with `encoding: null` byte output works.
    */
   readonly ptyModule?: string | undefined;
+  /**
+   * Run every command under berth's per-command supervisor (default: true on Linux, where it
+   * exists). The supervisor owns the command's whole tree: a double-forked daemon stays below it,
+   * the tree dies with the host even when the host is SIGKILLed, and the command starts with only
+   * fds 0-2 open. `false` runs commands directly, without those guarantees. When it is on and the
+   * supervisor cannot run, `spawn` throws `SupervisorUnavailableError`; it never falls back.
+   */
+  readonly supervise?: boolean | undefined;
+  /** Path of a `berth-supervise` binary (default: the one built when berth was installed). */
+  readonly supervisorPath?: string | undefined;
 }
 
 /** Processes on this host. See {@link SubprocessRuntime} for the contract it honors. */
 export class LocalSubprocessRuntime extends SubprocessRuntime {
   private readonly ptyModule: string;
+  /** The supervisor every command runs under, or `undefined` when commands run without one. */
+  readonly supervisorPath: string | undefined;
   private readonly liveHandles = new Set<LocalProcessHandle>();
   private readonly liveTerminals = new Set<LocalTerminalHandle>();
   private readonly keptSpills = new Set<string>();
@@ -58,7 +71,26 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
       );
     }
     this.ptyModule = options.ptyModule ?? 'node-pty';
+    if (options.supervise !== undefined && typeof options.supervise !== 'boolean') {
+      throw new InvalidArgumentError(
+        'supervise',
+        `must be a boolean, got ${describeValue(options.supervise)}`,
+      );
+    }
+    if (
+      options.supervisorPath !== undefined &&
+      (typeof options.supervisorPath !== 'string' || !isAbsolute(options.supervisorPath))
+    ) {
+      throw new InvalidArgumentError(
+        'supervisorPath',
+        `must be an absolute path, got ${describeValue(options.supervisorPath)}`,
+      );
+    }
+    const supervise = options.supervise ?? process.platform === 'linux';
+    const supervisorPath = options.supervisorPath ?? BUNDLED_SUPERVISOR_PATH;
+    this.supervisorPath = supervise ? supervisorPath : undefined;
     this.handleOwner = {
+      supervisor: () => (supervise ? checkSupervisor(supervisorPath) : undefined),
       spillDir: () => {
         this.privateDir ??= createPrivateDir('berth-subprocess-');
         return this.privateDir;
@@ -91,6 +123,7 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
    * Start a process tree. The child leads a new session and process group; its environment is the
    * scrubbed parent environment plus `spec.env`, with `PWD` set to `cwd` unless `spec.env` names it.
    * @throws InvalidArgumentError for a bad spec field; `BerthError` `E_CONTEXT_DESTROYED` after dispose.
+   * @throws SupervisorUnavailableError when supervision is on and the supervisor cannot run.
    */
   override spawn(spec: SubprocessSpawnSpec): SubprocessHandle {
     this.assertOpen();

@@ -27,6 +27,8 @@ export class TermFollowUp {
   private readonly entries = new Map<number, Entry>();
   private poll = 0;
   private waiting = 0;
+  /** An owned tree whose owner had not started the command when the TERM went out. */
+  private commandPending = false;
 
   /** Record who ignores SIGTERM now: call right before the tree's SIGTERM goes out. */
   constructor(tree: ProcessTree) {
@@ -43,7 +45,13 @@ export class TermFollowUp {
    * after counts; the price of the rare member that stopped ignoring in between is a second TERM.
    */
   signalled(): void {
-    for (const stat of this.snapshot()) {
+    const stats = this.snapshot();
+    // The owner passes that TERM on once it has forked the command, which may then ignore it.
+    if (this.tree.owned && !stats.some((stat) => stat.ppid === this.tree.rootPid)) {
+      this.commandPending = true;
+      this.waiting++;
+    }
+    for (const stat of stats) {
       const known = this.entries.get(stat.pid);
       if (known?.startTime === stat.startTime && known.state === 'waiting') continue;
       if (ignoresSignal(stat.pid, SIGTERM_NUMBER) === true) this.set(stat, 'waiting', -1);
@@ -77,7 +85,20 @@ export class TermFollowUp {
       if (ignoresSignal(stat.pid, SIGTERM_NUMBER) === false) this.deliver(stat.pid, entry);
       return entry;
     };
+    if (this.commandPending) this.adoptCommand(stats);
     for (const stat of stats) decide(stat);
+  }
+
+  /**
+   * The command the owner forked after the TERM went out got it passed on: done if it can act on
+   * it, waiting if it ignored it (its later children are then owed a TERM, as usual).
+   */
+  private adoptCommand(stats: readonly ProcStat[]): void {
+    const command = stats.find((stat) => stat.ppid === this.tree.rootPid && !this.entries.has(stat.pid));
+    if (!command) return;
+    this.commandPending = false;
+    this.waiting--;
+    this.set(command, ignoresSignal(command.pid, SIGTERM_NUMBER) === true ? 'waiting' : 'done', -1);
   }
 
   private deliver(pid: number, entry: Entry): void {
