@@ -94,7 +94,7 @@ export async function startBackground(
       child.stdout?.destroy();
       child.stderr?.destroy();
       if (killed) await child.waitForExit();
-      else endLeftovers(child);
+      else endLeftovers(child, state);
       log.close();
       return outcome;
     },

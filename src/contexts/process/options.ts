@@ -57,6 +57,13 @@ export interface ProcessContextOptions {
   readonly maxReadBytes?: number | undefined;
   /** Most entries one `listFiles` returns. Default 100000. */
   readonly maxListEntries?: number | undefined;
+  /**
+   * Run every command under berth's per-command supervisor (default true on Linux): a
+   * double-forked daemon stays in its command's tree and ends with it, every process dies with the
+   * host (SIGKILL included), and commands start with only fds 0-2. `false` runs them without one.
+   * When it is on but the supervisor was not built, commands fail with `SupervisorUnavailableError`.
+   */
+  readonly supervise?: boolean | undefined;
 }
 
 /** The validated, complete configuration. */
@@ -73,6 +80,7 @@ export interface ProcessContextConfig {
   readonly stallMs: number;
   readonly maxReadBytes: number;
   readonly maxListEntries: number;
+  readonly supervise: boolean;
 }
 
 const KNOWN_OPTIONS = new Set([
@@ -88,6 +96,7 @@ const KNOWN_OPTIONS = new Set([
   'stallMs',
   'maxReadBytes',
   'maxListEntries',
+  'supervise',
 ]);
 
 /** Validate options; every error is an `InvalidArgumentError` naming `options.<field>`. */
@@ -130,5 +139,6 @@ export function resolveProcessOptions(options: ProcessContextOptions | undefined
     stallMs: durationMs(input.stallMs, 'options.stallMs', DEFAULT_STALL_MS),
     maxReadBytes: byteCount(input.maxReadBytes, 'options.maxReadBytes', DEFAULT_MAX_READ_BYTES),
     maxListEntries: byteCount(input.maxListEntries, 'options.maxListEntries', DEFAULT_MAX_ENTRIES),
+    supervise: booleanOption(input.supervise, 'options.supervise', process.platform === 'linux'),
   };
 }

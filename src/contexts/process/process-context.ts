@@ -93,7 +93,7 @@ export class ProcessContext implements ExecutionContext {
     this.defaultCwd = config.cwd ?? fs.root ?? process.cwd();
     this.deps = {
       config,
-      runtime: new LocalSubprocessRuntime(),
+      runtime: new LocalSubprocessRuntime({ supervise: config.supervise }),
       files: new PrivateFiles(),
       registry: new BackgroundRegistry('bg-'),
       fs,
