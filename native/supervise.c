@@ -2,6 +2,7 @@
  * berth-supervise: the owner of one command's process tree (Linux).
  *
  *   berth-supervise HOST_PID STATUS_FD [--keep=FD]... -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...
+ *   berth-supervise --exec -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...
  *
  * It becomes a child subreaper (PR_SET_CHILD_SUBREAPER), so every process of the command that loses
  * its parent (a double-forked daemon) is reparented here instead of to init, and asks the kernel to
@@ -16,6 +17,8 @@
  *   PROGRAM while PROGRAM runs, as kill(pid) would have reached it directly.
  * - When the host dies (or had died before it could start), it SIGKILLs every descendant until
  *   none remains, then exits.
+ *
+ * With --exec it only closes the inherited descriptors and executes PROGRAM in its own place.
  *
  * It holds none of PROGRAM's stdio, so a pipe closes when the command's side closes it.
  * Exit status: PROGRAM's code, 128 + SIGNO when it died of a signal, 125 for a usage or setup error
@@ -123,6 +126,7 @@ static __attribute__((noreturn)) void usage(const char *why) {
   say(2, "berth-supervise: ");
   say(2, why);
   say(2, "\nusage: berth-supervise HOST_PID STATUS_FD [--keep=FD]... -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...\n");
+  say(2, "       berth-supervise --exec -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...\n");
   leave(SETUP_FAILED);
 }
 
@@ -316,7 +320,27 @@ static void kill_everything(long self) {
   }
 }
 
+/*
+ * `--exec -- PATH ARGV0 [ARG]...`: only close the inherited descriptors and execute PATH in place
+ * (for a terminal's session leader, which node-pty must start itself).
+ */
+static int exec_in_place(int argc, char **argv, char **envp) {
+  if (argc < 5 || argv[2][0] != '-' || argv[2][1] != '-' || argv[2][2] != '\0') usage("expected --exec -- PROGRAM ARGV0");
+  const char *path = argv[3];
+  if (path[0] != '/') usage("PROGRAM must be an absolute path");
+  close_inherited_fds(0, 0);
+  long error = sys3(__NR_execve, path, argv + 4, envp);
+  say(2, "berth-supervise: cannot execute ");
+  say(2, path);
+  say(2, "\n");
+  return error == -E_NOENT ? 127 : 126;
+}
+
 static int run(int argc, char **argv, char **envp) {
+  if (argc >= 2 && argv[1][0] == '-' && argv[1][1] == '-' && argv[1][2] == 'e') {
+    if (!starts_with(argv[1], "--exec") || argv[1][6] != '\0') usage("unknown option");
+    return exec_in_place(argc, argv, envp);
+  }
   if (argc < 6) usage("too few arguments");
   long host = number(argv[1], 1L << 30);
   if (host <= 0) usage("HOST_PID must be a positive pid");

@@ -16,7 +16,7 @@ import { SubprocessRuntime } from './runtime.js';
 import { childEnv } from './scrubbed-env.js';
 import { checkCwd } from './spawn-failure.js';
 import { validateSpawnSpec, validateTerminalSpec } from './spawn-spec.js';
-import { BUNDLED_SUPERVISOR_PATH, checkSupervisor } from './supervisor.js';
+import { BUNDLED_SUPERVISOR_PATH, checkSupervisor, execInPlaceArgs } from './supervisor.js';
 import type {
   SubprocessHandle,
   SubprocessSpawnSpec,
@@ -154,7 +154,13 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
     const file = await findExecutable(command, env.PATH === undefined ? {} : { PATH: env.PATH }, spec.signal);
     spec.signal?.throwIfAborted();
     this.assertOpen();
-    const term = pty.spawn(file, spec.argv.slice(1), {
+    // The supervisor cannot own a terminal's session (node-pty must start its leader), but it
+    // still closes the descriptors the host inherited before the shell starts.
+    const supervisor = this.handleOwner.supervisor();
+    const [program, args] = supervisor
+      ? [supervisor, execInPlaceArgs(file, [file, ...spec.argv.slice(1)])]
+      : [file, spec.argv.slice(1)];
+    const term = pty.spawn(program, args, {
       name: env.TERM ?? 'xterm-256color',
       cols: spec.cols,
       rows: spec.rows,

@@ -70,6 +70,11 @@ export function supervisedArgs(path: string, argv: readonly string[]): string[] 
   return [String(process.pid), String(STATUS_FD), '--', path, ...argv];
 }
 
+/** The supervisor's arguments to only close inherited descriptors and execute `path` in place. */
+export function execInPlaceArgs(path: string, argv: readonly string[]): string[] {
+  return ['--exec', '--', path, ...argv];
+}
+
 /** What the supervisor said about its command. */
 export type SupervisorStatus =
   | {

@@ -184,9 +184,12 @@ async function runOne(
       case 'timeout': {
         const timeoutMs = 1 + delayMs;
         const started = performance.now();
-        const watch = setTimeout(() => {
-          liveAtEnd = pidsWithMarker(marker).length;
-        }, Math.max(0, timeoutMs - 2));
+        const watch = setTimeout(
+          () => {
+            liveAtEnd = pidsWithMarker(marker).length;
+          },
+          Math.max(0, timeoutMs - 2),
+        );
         ended = (await context.exec(handle, command, { env, timeoutMs })).timedOut;
         clearTimeout(watch);
         firedAt = started + timeoutMs;
@@ -199,7 +202,11 @@ async function runOne(
           firedAt = performance.now();
           controller.abort();
         }, delayMs);
-        const result = await context.exec(handle, command, { env, signal: controller.signal, timeoutMs: 60_000 });
+        const result = await context.exec(handle, command, {
+          env,
+          signal: controller.signal,
+          timeoutMs: 60_000,
+        });
         ended = result.aborted;
         clearTimeout(timer);
         if (firedAt === 0) firedAt = performance.now();
