@@ -75,8 +75,12 @@ export interface OpenContext {
   readonly handle: ContextHandle;
   /** e.g. `process context, sandboxed (bubblewrap), root /home/me/app`. */
   readonly description: string;
-  /** Destroy the handle: every process and container it owns ends. Idempotent. */
-  dispose(): Promise<void>;
+  /**
+   * End everything: every process and container the context started, and its private files.
+   * Idempotent. `graceMs` bounds the TERM → KILL wait (default the context's grace); a later call
+   * with a shorter one hastens a dispose under way where the context can (the process context).
+   */
+  dispose(options?: { readonly graceMs?: number }): Promise<void>;
 }
 
 /** Context settings a command adds to the shared flags. */
@@ -230,7 +234,7 @@ async function openProcess(
     context,
     handle,
     description: `process context, ${sandboxNote}, root ${root}`,
-    dispose: once(() => context.destroy(handle)),
+    dispose: (options) => context.close(options),
   };
 }
 

@@ -13,7 +13,7 @@ import { childEnv } from './scrubbed-env.js';
 import { checkCwd, spawnErrorFrom, supervisorSetupError } from './spawn-failure.js';
 import { watchSupervisedEnd } from './supervised-end.js';
 import { SUPERVISOR_SETUP_FAILED, type SupervisorStatus, supervisedArgs } from './supervisor.js';
-import { terminateTree, waitForTreeGone } from './terminate-tree.js';
+import { killTreeNow, terminateTree, waitForTreeGone } from './terminate-tree.js';
 import { unwatchTree, watchTree } from './tree-watch.js';
 import type {
   SubprocessCollectedOutputs,
@@ -265,6 +265,12 @@ export class LocalProcessHandle implements SubprocessHandle {
     // A tree that only looked gone at close is tracked again while its teardown runs.
     this.track();
     this.terminating = terminateTree(tree, this.graceMs).then(() => this.markGone());
+  }
+
+  /** SIGKILL every process of the tree now (a terminate under way then sees it gone). */
+  killNow(): void {
+    if (this.gone || !this.tree) return;
+    killTreeNow(this.tree);
   }
 
   /**

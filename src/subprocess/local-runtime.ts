@@ -175,6 +175,15 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
   }
 
   /**
+   * SIGKILL every live tree and terminal now, without waiting: the escalation for a host that must
+   * stop at once (its own terminations still in flight then see the trees gone and settle).
+   */
+  killAllNow(): void {
+    for (const handle of this.liveHandles) handle.killNow();
+    for (const terminal of this.liveTerminals) terminal.killNow();
+  }
+
+  /**
    * Terminate every still-running tree and terminal, await their exit, remove spill files not
    * marked `keep` (and the private directory when empty). Idempotent; spawning afterwards throws.
    */

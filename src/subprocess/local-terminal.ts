@@ -13,7 +13,7 @@ import { ProcessTree, signalGroup } from './process-tree.js';
 import type { PtyProcess } from './pty-loader.js';
 import { isKnownSignal, signalName } from './signal-name.js';
 import { validateDimension } from './spawn-spec.js';
-import { terminateTree } from './terminate-tree.js';
+import { killTreeNow, terminateTree } from './terminate-tree.js';
 import type {
   ForegroundProcess,
   SubprocessOutcome,
@@ -152,6 +152,11 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
    * HUP and TERM → grace → KILL every session member; resolves once none remains and the terminal
    * closed. The HUP first: interactive shells ignore SIGTERM but end on a hangup.
    */
+  /** SIGKILL every process of the session now (a terminate under way then sees it gone). */
+  killNow(): void {
+    killTreeNow(this.tree);
+  }
+
   terminate(): Promise<void> {
     this.terminating ??= (async () => {
       await terminateTree(this.tree, this.graceMs, { hangUp: true });

@@ -26,7 +26,13 @@ import type {
   TerminalOptions,
   WaitOptions,
 } from '../../contract/types.js';
-import { callback, describeValue, envRecord, optionsObject } from '../../contract/validate-options.js';
+import {
+  callback,
+  describeValue,
+  durationMs,
+  envRecord,
+  optionsObject,
+} from '../../contract/validate-options.js';
 import {
   BerthError,
   CapabilityError,
@@ -82,6 +88,7 @@ export class ProcessContext implements ExecutionContext {
   private readonly files: ProcessFiles;
   private readonly defaultCwd: string;
   private closed = false;
+  private closing: Promise<void> | undefined;
 
   constructor(options?: ProcessContextOptions) {
     const config = resolveProcessOptions(options);
@@ -258,10 +265,26 @@ export class ProcessContext implements ExecutionContext {
 
   /**
    * Destroy every handle, stop the subprocess runtime, and remove the private directory. Not part
-   * of the contract: for hosts that own the whole context's lifetime.
+   * of the contract: for hosts that own the whole context's lifetime. Everything ends in parallel
+   * (TERM); whatever still runs `graceMs` later (default `killGraceMs`) is KILLed, so a host with a
+   * shutdown budget (an MCP server its client stops) passes that. A later call with a shorter
+   * grace hastens a close under way; every call resolves when it is done.
+   * @throws InvalidArgumentError for a bad `graceMs`.
    */
-  async close(): Promise<void> {
+  async close(options?: { readonly graceMs?: number | undefined }): Promise<void> {
+    const input = optionsObject(options, 'options');
+    const graceMs = durationMs(input.graceMs, 'options.graceMs', this.deps.config.killGraceMs, true);
     this.closed = true;
+    const escalation = setTimeout(() => this.deps.runtime.killAllNow(), graceMs);
+    try {
+      this.closing ??= this.closeOnce();
+      await this.closing;
+    } finally {
+      clearTimeout(escalation);
+    }
+  }
+
+  private async closeOnce(): Promise<void> {
     await Promise.all(
       this.handles.all().map((state) => this.destroy({ id: state.id, type: CONTEXT_TYPE, cwd: state.cwd })),
     );
