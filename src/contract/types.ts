@@ -285,6 +285,13 @@ export interface ExecutionContext {
   openTerminal?(handle: ContextHandle, options: TerminalOptions): Promise<Terminal>;
   readFile(handle: ContextHandle, path: string): Promise<string>;
   readFileBytes?(handle: ContextHandle, path: string): Promise<Uint8Array>;
+  /**
+   * At most `length` bytes of a file from byte `offset` (fewer at its end, none past it), reading
+   * only those: how a large file (a task's log) is paged without loading it whole. `offset` and
+   * `length` are non-negative integers; `length` is at most the context's read limit. A missing
+   * path is `NotFoundError`, a directory `E_IS_DIRECTORY`, and containment holds as for `readFile`.
+   */
+  readFileRange?(handle: ContextHandle, path: string, offset: number, length: number): Promise<Uint8Array>;
   writeFile(
     handle: ContextHandle,
     path: string,

@@ -58,7 +58,7 @@ import {
 } from './context-options.js';
 import { EngineClient } from './engine-client.js';
 import { ContainerGoneError, DockerUnavailableError } from './errors.js';
-import { readViaExec, sizeViaExec, writeViaExec } from './exec-files.js';
+import { readRangeViaExec, readViaExec, sizeViaExec, writeViaExec } from './exec-files.js';
 import { openExecStream } from './exec-stream.js';
 import { runExec } from './run-exec.js';
 import { LOGIN_SHELL_ARGV, openContainerTerminal } from './terminal.js';
@@ -377,6 +377,30 @@ class DockerExecutionContext implements DockerContext {
       state.filesViaExec
         ? readViaExec(this.client, state.containerId, absolute, max)
         : readContainerFile(this.client, state.containerId, absolute, max),
+    );
+  }
+
+  async readFileRange(
+    handle: ContextHandle,
+    path: string,
+    offset: number,
+    length: number,
+  ): Promise<Uint8Array> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    if (!Number.isSafeInteger(offset) || offset < 0) {
+      throw new InvalidArgumentError('offset', `must be a non-negative integer, got ${String(offset)}`);
+    }
+    const max = this.options.maxReadBytes;
+    if (!Number.isSafeInteger(length) || length < 0 || length > max) {
+      throw new InvalidArgumentError(
+        'length',
+        `must be an integer from 0 to the read limit (${max}), got ${String(length)}; read larger spans in pieces`,
+      );
+    }
+    // Through an exec on every runtime: the archive API can only send the whole file.
+    return this.client.call(`readFileRange ${absolute}`, () =>
+      readRangeViaExec(this.client, state.containerId, absolute, offset, length),
     );
   }
 

@@ -33,6 +33,12 @@ export class ProcessFiles {
     return this.deps.fs.readFile(path, { cwd: state.cwd });
   }
 
+  async readRange(state: HandleState, path: unknown, offset: number, length: number): Promise<Uint8Array> {
+    assertPathArgument(path);
+    if (this.isOwnLog(state, path)) return this.logFs.readRange(resolve(state.cwd, path), offset, length);
+    return this.deps.fs.readRange(path, offset, length, { cwd: state.cwd });
+  }
+
   async readText(state: HandleState, path: unknown): Promise<string> {
     return decoder.decode(await this.readBytes(state, path));
   }
