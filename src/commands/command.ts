@@ -61,7 +61,9 @@ export interface CommandDispatch {
   /**
    * Run `argv` as the shell would run a simple command with these words: functions, builtins,
    * registered commands, then the external-command gate (which still applies, so `xargs` or `env`
-   * never smuggle a refused external command). Resolves with the exit status.
+   * never smuggle a refused external command). Resolves with the exit status. A name that
+   * resolves to nothing (`classify` says `not-found`) writes nothing and resolves 127: the caller
+   * prints its own message, as GNU tools do (`xargs: foo: No such file or directory`).
    */
   run(
     argv: readonly string[],
@@ -107,3 +109,16 @@ export interface CommandContext {
 
 /** A command: resolves with its exit status (0-255). Throwing is a bug, reported as status 1. */
 export type CommandHandler = (ctx: CommandContext) => Promise<number>;
+
+/**
+ * A command's one declaration: its name, what `help` lists, what `--help` prints, and the handler.
+ * The shell's `help NAME`, `type` and `--help`/`--version` come from here.
+ */
+export interface CommandSpec {
+  readonly name: string;
+  /** One line for `help`'s listing, e.g. `print lines that match patterns`. */
+  readonly summary: string;
+  /** The whole `--help` text (GNU's usage shape), ending with a newline. */
+  readonly help: string;
+  readonly run: CommandHandler;
+}

@@ -13,7 +13,7 @@ import type {
   SpawnConfig,
 } from '../contract/types.js';
 import type { ResolvedOptions } from './options.js';
-import { ProcessProbes } from './process-watch.js';
+import { ProcessProbes, type ProcessWatch } from './process-watch.js';
 import { shQuote } from './sh-quote.js';
 
 /** True when `path` is `root` or lies below it (lexically; both absolute and normalized). */
@@ -37,6 +37,26 @@ export class Fixture extends ProcessProbes {
     super();
     this.context = context;
     this.options = options;
+  }
+
+  /**
+   * Checks a `watchAcross` result against the declared `handles` option, and says whether the
+   * death of the watched tree can be verified: with `shared` handles a process that cannot be
+   * watched from the main handle fails the case; with `isolated` handles one that can fails it too
+   * (the declaration would hide a check the suite can make).
+   */
+  expectWatchableAcross(watch: ProcessWatch | undefined): watch is ProcessWatch {
+    if (this.options.handles === 'shared' && watch === undefined) {
+      throw new Error(
+        "a process of one handle cannot be watched from another (no shared process table, no shared files): declare handles: 'isolated' if that is by design",
+      );
+    }
+    if (this.options.handles === 'isolated' && watch !== undefined) {
+      throw new Error(
+        "handles are declared 'isolated', yet one handle's process was watched from another: declare handles: 'shared' so the suite verifies the tree's death",
+      );
+    }
+    return watch !== undefined;
   }
 
   /** The handle most cases use. */

@@ -27,6 +27,8 @@ export {
 export type { Fixture } from './fixture.js';
 export {
   type ConformanceOptions,
+  type HandleVisibility,
+  type LeftoverPolicy,
   type ResolvedOptions,
   resolveConformanceOptions,
   type SpillLocation,

@@ -52,7 +52,26 @@ export interface ConformanceOptions {
    * at this point fails with a message naming the case.
    */
   readonly caseTimeoutMs?: number | undefined;
+  /**
+   * Whether one handle can watch another's processes (through a shared process table or a shared
+   * file such as a heartbeat): `shared` (default) or `isolated`. The destroy cases watch a
+   * destroyed handle's tree from another handle; with `isolated` they check what can be seen from
+   * outside (calls settle, `onExit` reports `killed`). Either way a mismatch with what the suite
+   * observes fails the case, so the declaration cannot hide a defect.
+   */
+  readonly handles?: HandleVisibility | undefined;
+  /**
+   * What becomes of a process a command leaves running after the command returns: the context
+   * ends it then (`ended-on-return`), or it runs until the handle is destroyed
+   * (`kept-until-destroy`, the default). A mismatch with what the suite observes fails the case.
+   */
+  readonly leftovers?: LeftoverPolicy | undefined;
 }
+
+/** See {@link ConformanceOptions.handles}. */
+export type HandleVisibility = 'shared' | 'isolated';
+/** See {@link ConformanceOptions.leftovers}. */
+export type LeftoverPolicy = 'ended-on-return' | 'kept-until-destroy';
 
 /** Options after validation, with defaults applied. */
 export interface ResolvedOptions {
@@ -66,6 +85,8 @@ export interface ResolvedOptions {
   readonly networkHost: string;
   readonly expectedFailures: ReadonlySet<string>;
   readonly caseTimeoutMs: number;
+  readonly handles: HandleVisibility;
+  readonly leftovers: LeftoverPolicy;
 }
 
 const MAX_CONFORMANCE_OUTPUT_BYTES = 16 * 1024 * 1024;
@@ -141,6 +162,13 @@ export function resolveConformanceOptions(options: ConformanceOptions): Resolved
     options.caseTimeoutMs === undefined
       ? 60_000
       : positiveInteger(options.caseTimeoutMs, 'caseTimeoutMs', 3_600_000);
+  const handles = oneOf(options.handles, 'handles', ['shared', 'isolated'] as const, 'shared');
+  const leftovers = oneOf(
+    options.leftovers,
+    'leftovers',
+    ['ended-on-return', 'kept-until-destroy'] as const,
+    'kept-until-destroy',
+  );
   const config = options.spawnConfig;
   if (config !== undefined && typeof config !== 'object' && typeof config !== 'function') {
     throw new InvalidArgumentError(
@@ -159,5 +187,16 @@ export function resolveConformanceOptions(options: ConformanceOptions): Resolved
     networkHost: options.networkHost ?? '127.0.0.1',
     expectedFailures: new Set(expected),
     caseTimeoutMs,
+    handles,
+    leftovers,
   };
+}
+
+function oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  throw new InvalidArgumentError(
+    field,
+    `expected ${allowed.map((a) => `'${a}'`).join(' or ')}, got ${String(value)}`,
+  );
 }

@@ -47,6 +47,14 @@ const FINAL_FLAGS: Record<OpenPurpose, number> = {
   directory: DIRECTORY_FLAGS,
 };
 
+function loopError(operation: string, original: string): BerthError {
+  return new BerthError(
+    'E_IO',
+    `${operation} ${JSON.stringify(original)}: more than ${MAX_SYMLINK_HOPS} symlinks on the way (a loop?); fix the links`,
+    { cause: Object.assign(new Error('too many symlinks'), { code: 'ELOOP' }) },
+  );
+}
+
 /** Path that names `name` inside the directory `dir` is open on. */
 export function childPath(dir: OpenedPath, name: string): string {
   return hasProcFd ? `${PROC_FD}/${dir.handle.fd}/${name}` : join(dir.realPath, name);
@@ -75,10 +83,46 @@ export class DirWalker {
       if ('handle' in step) return step;
       current = step.redirect;
     }
-    throw new BerthError(
-      'E_IO',
-      `${request.operation} ${JSON.stringify(original)}: more than ${MAX_SYMLINK_HOPS} symlinks on the way (a loop?); fix the links`,
-    );
+    throw loopError(request.operation, original);
+  }
+
+  /**
+   * Open the directory that holds the last of `parts`, for a call on that name through
+   * {@link childPath} (the `*at` pattern). With `follow`, a final symlink is followed (and checked
+   * against the root) until the name is not a symlink; without, the name is left as it is.
+   * @returns `name: null` for the root itself (no parts).
+   */
+  async openParent(
+    parts: readonly string[],
+    original: string,
+    request: { readonly operation: string; readonly follow: boolean },
+  ): Promise<{ readonly dir: OpenedPath; readonly name: string | null }> {
+    let current = parts;
+    for (let hops = 0; hops <= MAX_SYMLINK_HOPS; hops++) {
+      if (current.length === 0) {
+        return {
+          dir: await this.open([], original, { purpose: 'directory', operation: request.operation }),
+          name: null,
+        };
+      }
+      const dir = await this.open(current.slice(0, -1), original, {
+        purpose: 'directory',
+        operation: request.operation,
+      });
+      const name = current[current.length - 1]!;
+      if (!request.follow) return { dir, name };
+      let redirect: string[] | null;
+      try {
+        redirect = await this.followSymlink(dir, name, [], original);
+      } catch (error) {
+        await dir.handle.close();
+        throw error;
+      }
+      if (redirect === null) return { dir, name };
+      await dir.handle.close();
+      current = redirect;
+    }
+    throw loopError(request.operation, original);
   }
 
   /** Open a directory that is known to be inside the scope (a child of an open directory). */

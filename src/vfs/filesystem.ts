@@ -57,6 +57,8 @@ export interface VfsStat {
   readonly nlink: number;
   readonly uid: number;
   readonly gid: number;
+  /** The device number of a character or block device (`0` is an overlay whiteout); absent otherwise. */
+  readonly rdev?: number | undefined;
 }
 
 /** One directory entry, as `readdir` returns it (no `stat` per entry needed). */

@@ -1,9 +1,34 @@
 /**
- * `berth/vfs`: filesystems berth's backends share. The first one is the host filesystem with
- * optional workspace-root containment.
+ * `berth/vfs`: the filesystems of berth. The one `Filesystem` interface (bytes first, POSIX error
+ * codes), the memory backend, the path helpers and the byte budget; and the host filesystem with
+ * optional workspace-root containment that the process context uses.
  * @module
  */
+
+export { ByteBudget, type ByteBudgetOptions, type ByteBudgetUsage } from './byte-budget.js';
+export {
+  type ContainedFilesystem,
+  type ContainedFilesystemOptions,
+  createContainedFilesystem,
+} from './contained-fs.js';
+export { copyEntry } from './copy-entry.js';
+export { createDevFilesystem, type DevFdTable, DevFilesystem, type DevFilesystemOptions } from './dev-fs.js';
 export { fdRelativeWalk } from './dir-walk.js';
+export {
+  describeVfsCode,
+  type Filesystem,
+  isVfsError,
+  type VfsCapabilities,
+  type VfsDirEntry,
+  VfsError,
+  type VfsErrorCode,
+  type VfsFileHandle,
+  type VfsFileType,
+  type VfsOpenOptions,
+  type VfsReadChunksOptions,
+  type VfsStat,
+  type VfsWriteMode,
+} from './filesystem.js';
 export { compileGlob, expandBraces, hasGlobMagic, matchParts } from './glob.js';
 export {
   createLocalFileSystem,
@@ -12,5 +37,37 @@ export {
   LocalFileSystem,
   type LocalFileSystemOptions,
 } from './local-fs.js';
+export {
+  createMemoryFilesystem,
+  MemoryFilesystem,
+  type MemoryFilesystemOptions,
+  type MemorySeed,
+  type MemorySeedEntry,
+} from './memory/memory-fs.js';
+export type { ContentLoader } from './memory/nodes.js';
+export { isMountable, MOUNTED_VIEW, type Mountable, VfsRedirect } from './mount-redirect.js';
+export {
+  createMountTable,
+  type MountInfo,
+  type MountOptions,
+  MountTable,
+  type MountTableOptions,
+} from './mount-table.js';
 export { assertPathArgument, isWithin } from './path-scope.js';
+export { DEFAULT_CHUNK_BYTES, readChunksVia } from './read-chunks.js';
 export type { FileEntry, FileSystem, WriteOptions } from './types.js';
+export {
+  assertAbsoluteVfsPath,
+  assertVfsPathSyntax,
+  compareVfsNames,
+  isVfsPathWithin,
+  joinVfsPath,
+  normalizeVfsPath,
+  relativeVfsPath,
+  splitVfsPath,
+  utf8Length,
+  VFS_NAME_MAX,
+  VFS_PATH_MAX,
+  vfsBasename,
+  vfsDirname,
+} from './vfs-path.js';

@@ -1,6 +1,10 @@
 /**
- * The filesystem shape berth's backends share. A relative path needs `options.cwd`; errors quote the
- * path as the caller wrote it.
+ * The contract-facing file shape (the `ExecutionContext`'s `readFile`, `writeFile`, `listFiles`,
+ * `fileSize`): host paths, a `cwd` for relative ones, berth's typed errors (`NotFoundError`,
+ * `ContainmentError`). It sits next to the namespace-facing `Filesystem` of `filesystem.ts`, which
+ * the virtual side speaks; both host implementations (`LocalFileSystem` here and
+ * `ContainedFilesystem` there) walk through the same race-proof `DirWalker`. A relative path needs
+ * `options.cwd`; errors quote the path as the caller wrote it.
  * @module
  */
 /**

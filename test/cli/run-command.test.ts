@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newMarker, pidsWithMarker, waitForNoMarker } from '../mcp/process-markers.js';
+import { newMarker, pidsWithMarker, waitForNoMarker } from '../support/process-markers.js';
 import { berth, MAIN } from './berth-binary.js';
 
 let root: string;

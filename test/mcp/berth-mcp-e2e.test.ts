@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newMarker, pidsWithMarker, waitForNoMarker } from './process-markers.js';
+import { newMarker, pidsWithMarker, waitForNoMarker } from '../support/process-markers.js';
 
 // `berth mcp` as a separate process, from the BUILT package (`npm test` builds before vitest).
 const MAIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;

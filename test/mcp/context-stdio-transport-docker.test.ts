@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDockerContext, type DockerContext } from '../../src/contexts/docker/index.js';
 import type { ContextHandle } from '../../src/contract/types.js';
 import { createContextStdioTransport } from '../../src/mcp/index.js';
-import { newMarker, pidsWithMarker, waitForNoMarker } from './process-markers.js';
+import { newMarker, pidsWithMarker, waitForNoMarker } from '../support/process-markers.js';
 
 // The test image is busybox only, without node. node is dynamically linked, so the container gets
 // the host's node binary plus the loader and library directories it needs, and the repository

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { newMarker, pidsWithMarker, waitForNoMarker } from './process-markers.js';
+import { newMarker, pidsWithMarker, waitForNoMarker } from '../support/process-markers.js';
 
 // The host fixture runs the BUILT package (dist/); `npm test` builds before vitest.
 const HOST = new URL('../fixtures/mcp/host-exits.mjs', import.meta.url).pathname;

@@ -9,7 +9,7 @@ import { createProcessContext } from '../../src/contexts/process/index.js';
 import type { ContextHandle, ExecutionContext } from '../../src/contract/types.js';
 import { InvalidArgumentError } from '../../src/errors/index.js';
 import { createMcpServer, type McpTool } from '../../src/mcp/index.js';
-import { newMarker, pidsWithMarker, waitForNoMarker } from './process-markers.js';
+import { newMarker, pidsWithMarker, waitForNoMarker } from '../support/process-markers.js';
 
 let root: string;
 let context: ExecutionContext;
@@ -79,14 +79,16 @@ describe('createMcpServer', () => {
     const server = createMcpServer({ context, handle, tools: [tool('one')] });
     const connection = await server.connectStdio({ stdin, stdout });
     let output = '';
-    stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
+    const firstLine = new Promise<string>((resolve) => {
+      stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+        if (output.includes('\n')) resolve(output.split('\n')[0] as string);
+      });
     });
     stdin.write(
       `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(JSON.parse(output.split('\n')[0]!)).toMatchObject({
+    expect(JSON.parse(await firstLine)).toMatchObject({
       id: 1,
       result: { serverInfo: { name: 'berth' } },
     });

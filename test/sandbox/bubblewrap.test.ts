@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confineCommand, createSandboxPolicy } from '../../src/sandbox/index.js';
+import { newSleepMarker } from '../support/process-markers.js';
 import { pidsRunning, pidsWithMarker, runConfined, waitFor } from './run-confined.js';
 
 let base: string;
@@ -275,7 +276,7 @@ describe('network', () => {
 
 describe('process tree', () => {
   it('SIGKILL to bubblewrap alone ends the whole sandbox, a setsid daemon that ignores TERM included', async () => {
-    const marker = `987.${process.pid}${Date.now() % 100000}`;
+    const marker = newSleepMarker();
     const script = `(setsid sh -c 'trap "" TERM; sleep ${marker}' &) ; exec sleep ${marker}`;
     const confined = confineCommand(policy(), sh(script), { cwd: ws });
     if (!confined.ok) throw new Error(confined.reason);
@@ -298,7 +299,7 @@ describe('process tree', () => {
   });
 
   it('SIGTERM reaches the command, which gets its grace period; bubblewrap reports its exit code', async () => {
-    const marker = `986.${process.pid}${Date.now() % 100000}`;
+    const marker = newSleepMarker();
     const script = `trap 'sleep 0.3; echo cleaned > cleaned.txt; exit 7' TERM; sleep ${marker} & wait`;
     const confined = confineCommand(policy(), sh(script), { cwd: ws });
     if (!confined.ok) throw new Error(confined.reason);

@@ -43,6 +43,7 @@ runConformanceSuite({
   outputPolicy,
   spillLocation: 'host',
   expectedFailures: SANDBOX_GAPS,
+  leftovers: 'ended-on-return',
 });
 
 const allowed = freshRoot('allow');
@@ -61,4 +62,5 @@ runConformanceSuite({
   outputPolicy,
   spillLocation: 'host',
   expectedFailures: SANDBOX_GAPS,
+  leftovers: 'ended-on-return',
 });

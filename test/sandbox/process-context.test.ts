@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProcessContext, type ProcessContext } from '../../src/contexts/process/index.js';
 import type { ContextHandle } from '../../src/contract/types.js';
 import { createSandboxPolicy, SandboxDeniedError, SandboxUnavailableError } from '../../src/sandbox/index.js';
+import { newSleepMarker } from '../support/process-markers.js';
 import { pidsRunning, pidsWithMarker, waitFor } from './run-confined.js';
 
 let base: string;
@@ -64,7 +65,7 @@ describe('process context with a sandbox policy', () => {
   });
 
   it('exec: a timeout ends a double-forked, setsid daemon with the tree', async () => {
-    const marker = `976.${process.pid}${Date.now() % 100000}`;
+    const marker = newSleepMarker();
     const result = await context.exec(handle, `(setsid sh -c 'sleep ${marker}' &); exec sleep ${marker}`, {
       timeoutMs: 800,
     });
@@ -73,7 +74,7 @@ describe('process context with a sandbox policy', () => {
   });
 
   it('execBackground: confined, and killBackground ends a setsid daemon too', async () => {
-    const marker = `965.${process.pid}${Date.now() % 100000}`;
+    const marker = newSleepMarker();
     const task = await context.execBackground!(
       handle,
       `echo bg > bg.txt; echo x > ${outside}/bg 2>/dev/null || echo denied; (setsid sh -c 'sleep ${marker}' &); exec sleep ${marker}`,
@@ -138,7 +139,7 @@ describe('process context with a sandbox policy', () => {
   });
 
   it('execStream kill() and a terminal kill() end their trees, setsid daemons included (checked from the host)', async () => {
-    const streamMarker = `943.${process.pid}${Date.now() % 100000}`;
+    const streamMarker = newSleepMarker();
     const stream = await context.execStream!(handle, [
       '/bin/sh',
       '-c',
@@ -152,7 +153,7 @@ describe('process context with a sandbox policy', () => {
 
     if (context.openTerminal === undefined)
       throw new Error('node-pty is not installed: terminals cannot be tested');
-    const termMarker = `942.${process.pid}${Date.now() % 100000}`;
+    const termMarker = newSleepMarker();
     const terminal = await context.openTerminal(handle, { cols: 80, rows: 24, shell: ['/bin/sh', '-i'] });
     terminal.onData(() => {});
     terminal.write(`(setsid sh -c 'sleep ${termMarker}' &); sleep ${termMarker} &\n`);

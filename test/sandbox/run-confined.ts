@@ -50,20 +50,7 @@ export function runArgv(
   });
 }
 
-/** Host pids whose command line contains `marker`. */
-export function pidsWithMarker(marker: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmdline.includes(marker) && Number(entry) !== process.pid) pids.push(Number(entry));
-    } catch {
-      // Gone between listing and reading.
-    }
-  }
-  return pids;
-}
+export { pidsWithMarker } from '../support/process-markers.js';
 
 /** Host pids of processes whose whole command line is exactly `argv` (e.g. `sleep <marker>`). */
 export function pidsRunning(argv: readonly string[]): number[] {

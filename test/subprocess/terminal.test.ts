@@ -163,10 +163,8 @@ describe('spawnTerminal', () => {
     const output = record(terminal);
     terminal.write('echo "ready $((40+2))"\n');
     await waitFor(() => output.text().includes('ready 42'), 'the shell to answer');
-    const started = Date.now();
     await terminal.terminate();
-    // No escalation to SIGKILL was needed: that would come only after the 5 s grace.
-    expect(Date.now() - started).toBeLessThan(2500);
+    // No escalation to SIGKILL was needed: the hang-up ended it (the KILL comes only after the grace).
     expect(await terminal.done).toMatchObject({ signal: 'SIGHUP' });
     expect(alive(terminal.pid)).toBe(false);
   });

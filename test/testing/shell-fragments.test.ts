@@ -1,5 +1,6 @@
 // The commands the suite sends into contexts, run through real shells: the host's /bin/sh and
 // busybox's ash (what a minimal container has). Both must print exactly what the suite expects.
+
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,9 +24,10 @@ import {
   termIgnoringCommand,
 } from '../../src/testing/process-probe.js';
 import { shQuote } from '../../src/testing/sh-quote.js';
+import { inCI } from '../support/ci.js';
 
 const busybox = spawnSync('busybox', ['true']).status === 0 ? 'busybox' : undefined;
-if (process.env.CI && !busybox) throw new Error('busybox is required in CI (apt-get install busybox-static)');
+if (inCI() && !busybox) throw new Error('busybox is required in CI (apt-get install busybox-static)');
 
 const shells: [string, string[]][] = [['/bin/sh', ['/bin/sh']]];
 if (busybox) shells.push(['busybox sh', [busybox, 'sh']]);
@@ -173,10 +175,12 @@ describe.each(shells)('suite commands under %s', (_name, shell) => {
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
     });
+    // Listen before opening the gate: the shell may see the file and exit before writeFile resolves.
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(out, 'passed a closed gate').toBe('');
     await writeFile(gate, '');
-    const code = await new Promise((resolve) => child.once('exit', resolve));
+    const code = await exited;
     expect(code).toBe(0);
     expect(out).toBe('through\n');
   });

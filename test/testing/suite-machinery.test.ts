@@ -135,7 +135,32 @@ describe('conformance suite machinery', () => {
     const run = await runFixture('unexercised');
     expect(run.exitCode).toBe(1);
     expect([...run.cases.values()].every((c) => c.status === 'passed')).toBe(true);
-    expect(run.output).toContain('unexercised claims capabilities.filesystem but no case exercising it ran');
+    expect(run.output).toContain(
+      'unexercised claims capabilities.filesystem but no case exercising it passed',
+    );
+  });
+
+  it('fails the run when every case of a claimed capability is listed as an expected failure', async () => {
+    const run = await runFixture('all-listed');
+    expect(run.exitCode).toBe(1);
+    const fileCases = [...run.cases.values()].filter((c) => c.id.startsWith('files/'));
+    expect(fileCases.length).toBeGreaterThan(3);
+    // Each listed case failed as declared, so each passes as a test; the run still fails.
+    expect(fileCases.every((c) => c.status === 'passed' && c.fullName.includes('[expected failure]'))).toBe(
+      true,
+    );
+    expect(run.output).toContain(
+      'all-listed claims capabilities.filesystem but no case exercising it passed',
+    );
+  });
+
+  it('fails the cases whose declared handle visibility or leftover policy does not match what it observes', async () => {
+    const run = await runFixture('wrong-declarations');
+    expect(run.exitCode).toBe(1);
+    expect(caseOf(run, 'handles/destroy-running-exec').failure).toContain("handles are declared 'isolated'");
+    expect(caseOf(run, 'handles/destroy-ends-leftovers').failure).toContain(
+      "declare leftovers: 'ended-on-return'",
+    );
   });
 
   it('catches real defects in a real backend, case by case (the checks are not vacuous)', async () => {
@@ -172,6 +197,6 @@ describe('conformance suite machinery', () => {
     const run = await runFixture('memory-pass', '-t', 'capabilities/declared');
     expect(run.exitCode).toBe(1);
     expect(caseOf(run, 'capabilities/declared').status).toBe('passed');
-    expect(run.output).toContain('memory claims capabilities.filesystem but no case exercising it ran');
+    expect(run.output).toContain('memory claims capabilities.filesystem but no case exercising it passed');
   });
 });

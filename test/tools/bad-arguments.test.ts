@@ -2,6 +2,9 @@
  * Every tool answers every bad argument with an error result a model can act on, and no input at
  * all makes `execute` throw.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../../src/errors/index.js';
 import { createTools, TOOL_NAMES } from '../../src/tools/index.js';
@@ -133,28 +136,43 @@ describe('no input makes execute throw', () => {
     '['.repeat(50),
     '/',
   ];
-  it('random argument objects across all tools resolve to a result', async () => {
+  it('random argument objects across all tools resolve to a result; writes outside the root are refused', async () => {
     // Contained: a fuzzed write_file/edit_file path like ../../etc/passwd must be refused, not obeyed.
     const jailed = await openWorkspace({ contained: true });
+    const outside = join(jailed.dir, '..', `${basename(jailed.dir)}-outside.txt`);
+    writeFileSync(outside, 'untouched\n');
+    const before = fingerprint('/etc/passwd');
     try {
-      await fuzz(jailed);
+      await fuzz(jailed, `../${basename(outside)}`);
+      expect(fingerprint('/etc/passwd')).toEqual(before);
+      expect(readFileSync(outside, 'utf8')).toBe('untouched\n');
     } finally {
+      rmSync(outside, { force: true });
       await jailed.dispose();
     }
   });
 
-  async function fuzz(w: Workspace): Promise<void> {
+  function fingerprint(path: string): { sha256: string; mtimeMs: number } {
+    return {
+      sha256: createHash('sha256').update(readFileSync(path)).digest('hex'),
+      mtimeMs: statSync(path).mtimeMs,
+    };
+  }
+
+  async function fuzz(w: Workspace, outsideSibling: string): Promise<void> {
+    const escapes = new Set(['../../../../etc/passwd', outsideSibling]);
+    const pool = [...values, outsideSibling];
     let seed = 7;
     const random = () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed / 2 ** 31;
     };
+    let refusals = 0;
     for (const tool of w.tools.values()) {
       const names = [...Object.keys(tool.inputSchema.properties), 'bogus'];
       for (let i = 0; i < 25; i++) {
         const args: Record<string, unknown> = {};
-        for (const name of names)
-          if (random() < 0.6) args[name] = values[Math.floor(random() * values.length)];
+        for (const name of names) if (random() < 0.6) args[name] = pool[Math.floor(random() * pool.length)];
         // Keep the fuzz from starting real long-running work.
         if (tool.name === 'bash') args.command = typeof args.command === 'string' ? 'true' : args.command;
         if ('timeout_ms' in args && typeof args.timeout_ms === 'number') args.timeout_ms = 1000;
@@ -162,8 +180,26 @@ describe('no input makes execute throw', () => {
         const result = await tool.execute(args);
         expect(Array.isArray(result.content), `${tool.name} ${JSON.stringify(args)}`).toBe(true);
         expect(result.content.length).toBeGreaterThan(0);
+        if ((tool.name === 'write_file' || tool.name === 'edit_file') && escapes.has(args.path as string)) {
+          expect(result.isError, `${tool.name} ${JSON.stringify(args)} must be refused`).toBe(true);
+          refusals += 1;
+        }
       }
       for (const raw of values) await expect(tool.execute(raw)).resolves.toHaveProperty('content');
+    }
+    // The fuzz must actually have tried escaping writes, or the checks above prove nothing.
+    expect(refusals).toBeGreaterThan(0);
+    for (const name of ['write_file', 'edit_file']) {
+      const tool = w.tools.get(name);
+      for (const path of escapes) {
+        const args =
+          name === 'write_file'
+            ? { path, content: 'x' }
+            : { path, old_string: 'untouched', new_string: 'owned' };
+        const result = await tool?.execute(args);
+        expect(result?.isError, `${name} ${path}`).toBe(true);
+        expect(text(result as never)).toMatch(/outside the workspace root/);
+      }
     }
   }
 });

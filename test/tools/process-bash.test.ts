@@ -2,7 +2,8 @@
  * `bash` and the task tools end to end against the real process context: real processes, real
  * logs, verified kills.
  */
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BackgroundExit } from '../../src/contract/types.js';
 import { openWorkspace, taskId, text, type Workspace } from './process-fixture.js';
@@ -26,9 +27,11 @@ async function pidFrom(w: Workspace, file: string): Promise<number> {
   throw new Error(`no pid in ${file}`);
 }
 
-async function eventually(check: () => boolean): Promise<boolean> {
-  for (let i = 0; i < 150; i++) {
-    if (check()) return true;
+/** Polls `check` until it holds or 10 s pass (a "did not hang" bound, not a timing claim). */
+async function eventually(check: () => boolean | Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
     await new Promise((r) => setTimeout(r, 20));
   }
   return check();
@@ -177,21 +180,29 @@ describe('background tasks', () => {
   });
 
   it('yield_ms: a command still running moves to the background; task_output continues by offset', async () => {
+    // The command waits on a gate file, so it is still running at the yield however slow the
+    // machine is, and prints "two" only once the test opens the gate.
     const result = await w.call('bash', {
-      command: 'echo one; echo $$ > y.pid; sleep 1; echo two; exec sleep 30',
-      yield_ms: 400,
+      command: 'echo one; echo $$ > y.pid; while [ ! -e y.go ]; do sleep 0.02; done; echo two; exec sleep 30',
+      yield_ms: 1500,
     });
     const shown = text(result);
     expect(result.isError).toBeUndefined();
-    expect(shown).toMatch(/^one\n\[Still running after 400 ms: moved to the background as task /);
+    expect(shown).toMatch(/^one\n\[Still running after 1.5 s: moved to the background as task /);
     const id = taskId(result);
     const offset = Number(/"offset":(\d+)/.exec(shown)![1]);
     expect(offset).toBe(4);
     const pid = await pidFrom(w, 'y.pid');
     expect(alive(pid)).toBe(true);
 
-    await new Promise((r) => setTimeout(r, 1200));
-    const next = text(await w.call('task_output', { task_id: id, offset }));
+    writeFileSync(join(w.dir, 'y.go'), '');
+    let next = '';
+    expect(
+      await eventually(async () => {
+        next = text(await w.call('task_output', { task_id: id, offset }));
+        return next.includes('two\n');
+      }),
+    ).toBe(true);
     expect(next).toContain(`Task ${id} (pid `);
     expect(next).toContain('running for');
     expect(next).toContain('[Output bytes 4–8 of 8:]\ntwo\n[next_offset: 8. The task is still running;');

@@ -164,13 +164,7 @@ export const handlesSection: ConformanceSection = {
             () => undefined,
           ),
         );
-        if (watch) {
-          await fx.expectGone([watch], 'destroy', note);
-        } else {
-          await note(
-            "handles share neither processes nor files here: the destroyed handle's tree could not be observed",
-          );
-        }
+        if (fx.expectWatchableAcross(watch)) await fx.expectGone([watch], 'destroy', note);
       },
     },
     {
@@ -198,22 +192,22 @@ export const handlesSection: ConformanceSection = {
           () => true,
           () => false,
         );
+        const declared = fx.options.leftovers;
         if (!stillRunning) {
           await context.destroy(handle);
-          await note(
-            'the context ended the leftover when its command returned; destroy had nothing left to end',
-          );
+          expect(
+            declared,
+            "the context ended the command's leftover when the command returned: declare leftovers: 'ended-on-return'",
+          ).toBe('ended-on-return');
           return;
         }
+        expect(
+          declared,
+          "the leftover still runs after its command returned: declare leftovers: 'kept-until-destroy' (or end it on return)",
+        ).toBe('kept-until-destroy');
         const watch = await fx.watchAcross(pidFile, 'destroy', handle);
         await settlesWithin('destroy', context.destroy(handle), SOON_MS * 2);
-        if (watch) {
-          await fx.expectGone([watch], 'destroy', note);
-        } else {
-          await note(
-            "handles share neither processes nor files here: the destroyed handle's leftover could not be observed",
-          );
-        }
+        if (fx.expectWatchableAcross(watch)) await fx.expectGone([watch], 'destroy', note);
       },
     },
   ],

@@ -1,10 +1,11 @@
 import { it } from 'vitest';
+import { inCI } from '../../support/ci.js';
 import { runDockerConformance } from './docker-conformance.js';
 import { engine, engineHasRuntime } from './docker-engine.js';
 
 // gVisor is optional on a developer machine; CI registers it (scripts/start-dockerd.sh), so there
 // a missing runsc fails the run through spawn's own error.
-const runsc = engine.available && (process.env.CI === 'true' || (await engineHasRuntime('runsc')));
+const runsc = engine.available && (inCI() || (await engineHasRuntime('runsc')));
 
 if (runsc) runDockerConformance('docker (runsc)', { runtime: 'runsc' });
 else

@@ -3,6 +3,7 @@
  * Without an engine, a CI run (CI=true) fails loudly; a developer machine skips with the reason.
  * A missing image is built once with scripts/build-test-image.sh (offline, from busybox-static).
  */
+
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ import {
   type DockerContext,
   type DockerContextOptions,
 } from '../../../src/contexts/docker/index.js';
+import { inCI } from '../../support/ci.js';
 
 export const TEST_IMAGE = 'berth-test:busybox';
 /** The engine socket the tests' own raw requests use. */
@@ -59,7 +61,7 @@ async function probe(): Promise<{ available: boolean; reason: string }> {
 }
 
 export const engine = await probe();
-if (!engine.available && process.env.CI === 'true') {
+if (!engine.available && inCI()) {
   throw new Error(
     `Docker tests cannot run: ${engine.reason}. CI=true, so a missing engine fails the run; start dockerd (scripts/start-dockerd.sh)`,
   );

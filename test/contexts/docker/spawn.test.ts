@@ -8,6 +8,7 @@ import {
   InvalidArgumentError,
   UnknownHandleError,
 } from '../../../src/contexts/docker/index.js';
+import { inCI } from '../../support/ci.js';
 import {
   describeDocker,
   ENGINE_SOCKET,
@@ -18,7 +19,7 @@ import {
 } from './docker-engine.js';
 
 // gVisor is optional on a developer machine; CI registers it (scripts/start-dockerd.sh), so there it must run.
-const hasRunsc = engine.available && (process.env.CI === 'true' || (await engineHasRuntime('runsc')));
+const hasRunsc = engine.available && (inCI() || (await engineHasRuntime('runsc')));
 
 describeDocker('docker spawn', () => {
   const context = testContext();

@@ -33,6 +33,7 @@ runConformanceSuite({
   // readFileBytes in this run, and through the host (with the 0600 mode check) in the next.
   spillLocation: 'context',
   expectedFailures: [],
+  leftovers: 'ended-on-return',
 });
 
 const root = freshDir('root');
@@ -48,4 +49,5 @@ runConformanceSuite({
   outputPolicy,
   spillLocation: 'host',
   expectedFailures: [],
+  leftovers: 'ended-on-return',
 });

@@ -10,7 +10,7 @@ import {
   NotFoundError,
   UnknownHandleError,
 } from '../../../src/contexts/process/index.js';
-import { makeContext, sleep } from './helpers.js';
+import { makeContext } from './helpers.js';
 
 const saved = { ...process.env };
 let scratch: string;
@@ -152,8 +152,12 @@ describe('handles', () => {
     const ctx = makeContext({ killGraceMs: 300 });
     const a = await ctx.spawn();
     const b = await ctx.spawn();
-    const running = ctx.exec(a, 'echo started; sleep 60');
-    await sleep(100);
+    let started!: () => void;
+    const printed = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const running = ctx.exec(a, 'echo started; sleep 60', { onOutput: () => started() });
+    await printed;
     await ctx.destroy(a);
     expect(await running).toMatchObject({ aborted: true, stdout: 'started\n' });
     expect((await ctx.exec(b, 'echo alive')).stdout).toBe('alive\n');

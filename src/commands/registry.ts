@@ -1,0 +1,11 @@
+/**
+ * The commands the virtual shell has built in, by name. Each command family adds its specs here.
+ * @module
+ */
+import type { CommandSpec } from './command.js';
+
+/** Every built-in command (a fresh map per call, so a kernel may add or remove its own). */
+export function builtinCommands(): Map<string, CommandSpec> {
+  const specs: CommandSpec[] = [];
+  return new Map(specs.map((s) => [s.name, s]));
+}
