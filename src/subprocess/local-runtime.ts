@@ -170,7 +170,7 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
     });
     const handle = new LocalTerminalHandle(term, spec, this.terminalOwner);
     this.liveTerminals.add(handle);
-    await awaitSessionReady(term.pid, SESSION_READY_TIMEOUT_MS);
+    await awaitSessionReady(term.pid, SESSION_READY_TIMEOUT_MS, supervisor);
     return handle;
   }
 

@@ -182,6 +182,9 @@ export class ProcessTree {
       !members.some((member) => member.ppid === this.rootPid)
     ) {
       if (signalPid(this.rootPid, signal)) count++;
+    } else if (signal === 'SIGCONT' && this.rootRunning()) {
+      // A stopped owner could neither reap nor report: it must run to see its tree end.
+      signalPid(this.rootPid, signal);
     }
     const reached = new Set<number>();
     for (const member of members) {

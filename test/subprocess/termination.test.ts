@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalSubprocessRuntime, readProcStat } from '../../src/subprocess/index.js';
-import { alive, fixture, spec, treePids, waitFor } from './helpers.js';
+import { alive, commandPid, fixture, spec, treePids, waitFor } from './helpers.js';
 
 // Every case holds with the per-command supervisor (the default) and without it.
 describe.each([
@@ -58,8 +58,10 @@ describe.each([
       }),
     );
     await waitFor(() => handle.collected.stdout!.readFrom(0).text === 'armed\n', 'the trap to be set');
-    process.kill(handle.pid, 'SIGSTOP');
-    await waitFor(() => readProcStat(handle.pid)?.state === 'T', 'the shell to be stopped');
+    // Supervised, handle.pid is the supervisor (a STOP cannot be passed on): stop the shell itself.
+    const shell = mode === 'supervised' ? commandPid(handle.pid) : handle.pid;
+    process.kill(shell, 'SIGSTOP');
+    await waitFor(() => readProcStat(shell)?.state === 'T', 'the shell to be stopped');
     handle.terminate();
     expect(await handle.done).toEqual({ exitCode: 7, signal: null });
     expect(handle.collected.stdout!.readFrom(0).text).toBe('armed\ncleaned\n');
