@@ -60,7 +60,9 @@ function probe(mode, bytes) {
       out += chunk;
     });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`probe exit ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`probe exit ${code}`)),
+    );
   });
 }
 

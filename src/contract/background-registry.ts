@@ -40,6 +40,8 @@ export interface BackgroundMachinery {
   logBytes(): number;
   /** True once the log reached its cap and later output was dropped. */
   logTruncated(): boolean;
+  /** Why the log could not be written, with what was kept (see `BackgroundExit.logFailure`). */
+  logFailure?(): string | undefined;
 }
 
 /** Owner callbacks; replaced wholesale by `reassign`. */
@@ -258,6 +260,7 @@ export class BackgroundRegistry {
       durationMs: Math.round(performance.now() - record.startedMono),
       killed: record.killRequested,
       logTruncated: record.machinery.logTruncated(),
+      ...failureOf(record.machinery),
     };
     record.exit = exit;
     record.status = record.killRequested ? 'killed' : 'exited';
@@ -298,6 +301,7 @@ function info(record: TaskRecord): BackgroundTaskInfo {
     startedAt: record.startedAt,
     exit: record.exit,
     logBytes: record.machinery.logBytes(),
+    ...failureOf(record.machinery),
   };
 }
 
@@ -311,4 +315,9 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   } finally {
     clearTimeout(timer);
   }
+}
+
+function failureOf(machinery: BackgroundMachinery): { logFailure?: string } {
+  const failure = machinery.logFailure?.();
+  return failure === undefined ? {} : { logFailure: failure };
 }

@@ -185,3 +185,5 @@ export class ProtocolError extends BerthError {
 export function isBerthError(error: unknown, code?: BerthErrorCode): error is BerthError {
   return error instanceof BerthError && (code === undefined || error.code === code);
 }
+
+export { describeWriteFailure, isDiskFull, writeErrno } from './write-failure.js';

@@ -4,9 +4,10 @@
  * @module
  */
 import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { isDiskFull } from '../errors/write-failure.js';
 
-/** Why a spill was discarded. */
-export type SpillDiscardReason = 'cap-exceeded' | 'io-error';
+/** Why a spill was discarded: over its cap, the disk full (`ENOSPC`, `EDQUOT`), or another I/O error. */
+export type SpillDiscardReason = 'cap-exceeded' | 'disk-full' | 'io-error';
 
 /**
  * Writes synchronously: one pipe chunk (at most 64 KiB) into the page cache costs microseconds,
@@ -68,7 +69,7 @@ export class SpillFile {
       this.written += chunk.length;
     } catch (error) {
       this.discardError = error;
-      this.discard('io-error');
+      this.discard(isDiskFull(error) ? 'disk-full' : 'io-error');
     }
   }
 

@@ -19,7 +19,7 @@ import { joinCut } from './head-tail-text.js';
 import { formatBytes, formatCount, formatDuration } from './human-units.js';
 import { type ResolvedLimits, resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
-import { readLogWindow } from './task-log.js';
+import { logStateLine, readLogWindow } from './task-log.js';
 import { errorResult, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions, ToolResult, ToolSession } from './types.js';
 
@@ -228,14 +228,19 @@ async function yieldResult(
     session.settledTaskIds.add(task.id);
     const shown = await show(`Full output (${formatBytes(log.totalBytes)}): ${task.outputPath}`);
     const parts = [empty ? '(no output)' : trimEnd(shown)];
-    if (exit.logTruncated) parts.push('[The output log reached its size cap; later output was dropped.]');
+    const logState = logStateLine(exit);
+    if (logState !== null) parts.push(logState);
     parts.push(exitStatusLine(exit));
     return textResult(parts.join('\n'));
   }
   const shown = await show(`Full output so far: ${task.outputPath}`);
+  // A log that stopped being written while the task runs on says so now, not at its end.
+  const running = (await context.listBackground?.(handle))?.find((info) => info.id === task.id);
+  const logState = running ? logStateLine(running) : null;
   return textResult(
     [
       empty ? '(no output yet)' : trimEnd(shown),
+      ...(logState === null ? [] : [logState]),
       `[Still running after ${formatDuration(yieldMs)}: moved to the background as task ${task.id} (pid ${task.pid}). ` +
         `Its output goes to ${task.outputPath}. Continue reading with task_output ${JSON.stringify({ task_id: task.id, offset: log.nextOffset })}; ` +
         'wait with task_wait; stop it with task_kill.]',

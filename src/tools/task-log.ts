@@ -147,3 +147,18 @@ export function wholeSequenceEnd(bytes: Uint8Array, start: number, end: number):
   const need = b >= 0xf0 ? 3 : b >= 0xe0 ? 2 : b >= 0xc0 ? 1 : 0;
   return continuation < need ? lead : end;
 }
+
+/**
+ * The line that says why a log is short, or null when it is whole: a write failure (a full disk,
+ * named as such, with what was kept) wins over the cap.
+ */
+export function logStateLine(state: {
+  readonly logFailure?: string | undefined;
+  readonly logTruncated?: boolean;
+}): string | null {
+  if (state.logFailure !== undefined) {
+    return `[The output log could not be written: ${state.logFailure}.]`;
+  }
+  if (state.logTruncated === true) return '[The output log reached its size cap; later output was dropped.]';
+  return null;
+}

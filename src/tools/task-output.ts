@@ -6,7 +6,7 @@ import { defineTool } from './define-tool.js';
 import { formatBytes, formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
-import { readLogSlice } from './task-log.js';
+import { logStateLine, readLogSlice } from './task-log.js';
 import { describeStatus, findTask, shortCommand, TASK_ID_FIELD } from './task-lookup.js';
 import { errorResult, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions } from './types.js';
@@ -68,8 +68,8 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
             : `[next_offset: ${slice.nextOffset}. This is the end of the output.]`;
       const parts = [header, range];
       if (slice.text.length > 0) parts.push(slice.text.endsWith('\n') ? slice.text.slice(0, -1) : slice.text);
-      if (task.exit?.logTruncated === true)
-        parts.push('[The log reached its size cap; later output was dropped.]');
+      const state = logStateLine({ logFailure: task.logFailure, logTruncated: task.exit?.logTruncated });
+      if (state !== null) parts.push(state);
       parts.push(next);
       return textResult(parts.join('\n'));
     },

@@ -9,6 +9,8 @@
  */
 import type { Duplex, Readable } from 'node:stream';
 import type { BackgroundMachinery, TaskOutcome } from '../../contract/background-registry.js';
+import { logCapMarker, logDroppedNote } from '../../contract/log-markers.js';
+import { cutAtCodePoint } from '../../subprocess/utf8-boundary.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, inspectExec, startExecHijacked, startExecStream } from './engine-exec.js';
 import { DockerUnavailableError } from './errors.js';
@@ -74,6 +76,8 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
     throw error;
   }
   let bytes = 0;
+  /** Output bytes written to the log (the rest, past the cap, was dropped). */
+  let kept = 0;
   let control = '';
   let status: number | null = null;
   let killed = false;
@@ -89,8 +93,13 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
       bytes += payload.length;
       spec.onActivity();
       if (room > 0 && !writer.socket.destroyed) {
-        const slice = payload.length > room ? payload.subarray(0, room) : payload;
-        if (!writer.socket.write(Buffer.from(slice))) output.pause();
+        // Cut on a code-point boundary so the log stays valid UTF-8 up to the marker.
+        const slice = payload.length > room ? payload.subarray(0, cutAtCodePoint(payload, room)) : payload;
+        kept += slice.length;
+        let open = writer.socket.write(Buffer.from(slice));
+        // The first byte over the cap: the log says so, as on every backend.
+        if (payload.length > room) open = writer.socket.write(logCapMarker(spec.maxLogBytes)) && open;
+        if (!open) output.pause();
       }
       return;
     }
@@ -121,6 +130,7 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
   const settled: Promise<TaskOutcome> = ended.then(async () => {
     resolvePid(0);
     // The log is complete once the writer drained its stdin and exited.
+    if (bytes > kept && !writer.socket.destroyed) writer.socket.write(logDroppedNote(bytes - kept));
     writer.socket.end();
     const flushTimer = setTimeout(() => writer.socket.destroy(), 10_000);
     await writer.closed;
@@ -179,7 +189,7 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
     terminate: () => termination ?? end(spec.graceMs),
     killNow: () => end(0),
     settled,
-    logBytes: () => Math.min(bytes, spec.maxLogBytes),
+    logBytes: () => kept,
     logTruncated: () => bytes > spec.maxLogBytes,
   };
 }

@@ -114,6 +114,7 @@ export async function startBackground(
       settled,
       logBytes: () => log.bytesWritten,
       logTruncated: () => log.truncated,
+      logFailure: () => log.failureNote,
     },
     owner,
   );
