@@ -32,7 +32,7 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     load: async () => (await import('./commands/tools.js')).toolsCommand,
   },
   doctor: {
-    summary: 'check node-pty, the OS sandbox, the Docker engine and gVisor',
+    summary: 'check node-pty, the process supervisor, the OS sandbox, the Docker engine and gVisor',
     load: async () => (await import('./commands/doctor.js')).doctorCommand,
   },
 };

@@ -201,6 +201,7 @@ describe('berth doctor', () => {
     expect(report.checks.map((c: { id: string }) => c.id)).toEqual([
       'node',
       'node-pty',
+      'supervisor',
       'sandbox',
       'docker',
       'gvisor',
@@ -216,7 +217,14 @@ describe('berth doctor', () => {
     const status = Object.fromEntries(
       report.checks.map((c: { id: string; status: string }) => [c.id, c.status]),
     );
-    expect(status).toEqual({ node: 'ok', 'node-pty': 'ok', sandbox: 'ok', docker: 'ok', gvisor: 'ok' });
+    expect(status).toEqual({
+      node: 'ok',
+      'node-pty': 'ok',
+      supervisor: 'ok',
+      sandbox: 'ok',
+      docker: 'ok',
+      gvisor: 'ok',
+    });
   });
 
   it('reports a missing engine as a failure with a fix', async () => {

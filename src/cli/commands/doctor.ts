@@ -9,6 +9,7 @@ import type { CheckStatus, DoctorCheck } from '../doctor/check.js';
 import { checkDocker, checkGvisor } from '../doctor/docker-check.js';
 import { checkNode, checkNodePty } from '../doctor/node-check.js';
 import { checkSandbox } from '../doctor/sandbox-check.js';
+import { checkSupervisor } from '../doctor/supervisor-check.js';
 import type { CliIo } from '../io.js';
 import { startSpinner } from '../spinner.js';
 import type { Style } from '../style.js';
@@ -16,7 +17,7 @@ import { berthVersion } from '../version.js';
 
 export const doctorSpec: CommandSpec = {
   name: 'berth doctor',
-  summary: 'check what works here: node-pty, the OS sandbox, the Docker engine, gVisor',
+  summary: 'check what works here: node-pty, the process supervisor, the OS sandbox, Docker, gVisor',
   usage: ['[--json] [--image IMAGE]'],
   positionals: 'none',
   flags: {
@@ -63,12 +64,23 @@ async function runChecks(
   io: CliIo,
   image: string | undefined,
 ): Promise<{ checks: DoctorCheck[]; sandboxReport: SandboxReport | null }> {
-  const spinner = startSpinner('checking node-pty, the OS sandbox and the Docker engine', io.stderr);
+  const spinner = startSpinner(
+    'checking node-pty, the supervisor, the OS sandbox and the Docker engine',
+    io.stderr,
+  );
   try {
-    const [pty, sandbox, docker] = await Promise.all([checkNodePty(), checkSandbox(), checkDocker(io.env)]);
+    const [pty, supervisor, sandbox, docker] = await Promise.all([
+      checkNodePty(),
+      checkSupervisor(),
+      checkSandbox(),
+      checkDocker(io.env),
+    ]);
     spinner.update('starting a gVisor test container');
     const gvisor = await checkGvisor(docker.facts, image);
-    return { checks: [checkNode(), pty, sandbox.check, docker.check, gvisor], sandboxReport: sandbox.report };
+    return {
+      checks: [checkNode(), pty, supervisor, sandbox.check, docker.check, gvisor],
+      sandboxReport: sandbox.report,
+    };
   } finally {
     spinner.stop();
   }
