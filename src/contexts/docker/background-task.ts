@@ -135,6 +135,8 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
     const flushTimer = setTimeout(() => writer.socket.destroy(), 10_000);
     await writer.closed;
     clearTimeout(flushTimer);
+    // Killed: the task has ended once every tagged process is gone, not when its shell exited.
+    if (killed && termination) await termination.catch(() => undefined);
     // No status line and nobody ended it: the engine's connection broke under a running task.
     // Nothing may run on unobserved, so its processes are ended (when the engine answers).
     if (status === null && !killed) {

@@ -97,6 +97,7 @@ describeDocker('docker context on a misbehaving engine', () => {
     const calls: [string, () => Promise<unknown>][] = [
       ['readFile', () => context.readFile(handle, '/etc/hostname')],
       ['readFileBytes', () => context.readFileBytes!(handle, '/etc/hostname')],
+      ['readFileRange', () => context.readFileRange!(handle, '/etc/hostname', 0, 4)],
       ['writeFile', () => context.writeFile(handle, '/tmp/x', 'data')],
       ['listFiles', () => context.listFiles(handle, '/etc')],
       ['listFiles (glob)', () => context.listFiles(handle, '/etc/*.conf')],
@@ -160,6 +161,24 @@ describeDocker('docker context on a misbehaving engine', () => {
     // The first destroy already failed and forgot the handle; a second one has nothing to do.
     expect(outcome.error).toBeUndefined();
     expect(await containerState(containerId)).toBe('running');
+    proxy.setMode('pass');
+    expect(await context.sweep()).toContain(containerId);
+    expect(await containerState(containerId)).toBe('gone');
+  });
+
+  it('hung: close tries every handle, releases the engine, and rejects saying what it could not remove', async () => {
+    const other = testContext({
+      socketPath: proxy.socketPath,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      destroyGraceMs: 500,
+    });
+    const kept = await other.spawn();
+    const containerId = other.containerId(kept);
+    proxy.setMode('hang');
+    const closed = await settle(other.close());
+    expect(closed.error).toMatchObject({ code: 'E_DOCKER_UNAVAILABLE' });
+    expect((closed.error as Error).message).toContain(containerId.slice(0, 12));
+    expect(closed.ms).toBeLessThan(2 * 500 + 2 * SLACK_MS + REQUEST_TIMEOUT_MS + MARGIN_MS);
     proxy.setMode('pass');
     expect(await context.sweep()).toContain(containerId);
     expect(await containerState(containerId)).toBe('gone');
