@@ -67,6 +67,8 @@ export class LocalProcessHandle implements SubprocessHandle {
   private readonly rootExited: Promise<void>;
   private terminating: Promise<void> | undefined;
   private gone = false;
+  /** The supervisor reported nothing left below it: it is exiting on its own, nothing to end. */
+  private emptied = false;
   private livenessTimer: NodeJS.Timeout | undefined;
   private abortCleanup: (() => void) | undefined;
 
@@ -260,7 +262,7 @@ export class LocalProcessHandle implements SubprocessHandle {
 
   /** SIGTERM → `graceMs` → SIGKILL on the whole tree. Idempotent; a no-op once the tree is gone. */
   terminate(): void {
-    if (this.gone || this.terminating || !this.tree) return;
+    if (this.gone || this.emptied || this.terminating || !this.tree) return;
     const tree = this.tree;
     // A tree that only looked gone at close is tracked again while its teardown runs.
     this.track();
@@ -269,7 +271,7 @@ export class LocalProcessHandle implements SubprocessHandle {
 
   /** SIGKILL every process of the tree now (a terminate under way then sees it gone). */
   killNow(): void {
-    if (this.gone || !this.tree) return;
+    if (this.gone || this.emptied || !this.tree) return;
     killTreeNow(this.tree);
   }
 
@@ -280,7 +282,7 @@ export class LocalProcessHandle implements SubprocessHandle {
    * it is exact and cheaper still: the supervisor is still running, or it is not.
    */
   mayHaveLeftovers(): boolean {
-    return !this.gone && this.tree !== undefined && !this.tree.looksGone();
+    return !this.gone && !this.emptied && this.tree !== undefined && !this.tree.looksGone();
   }
 
   /** Resolves `true` once no process of the tree remains; `false` when `signal` aborted first. */
@@ -332,7 +334,10 @@ export class LocalProcessHandle implements SubprocessHandle {
     const tree = this.tree!;
     if (this.gone) return;
     if (status?.kind === 'exec-failed' || (status?.kind === 'ended' && status.treeEmpty)) {
-      this.markGone();
+      // Nothing to track or end; the tree is gone once the supervisor has exited (a moment later).
+      this.emptied = true;
+      this.untrack();
+      void this.rootExited.then(() => this.markGone());
       return;
     }
     if (tree.looksGone()) {
