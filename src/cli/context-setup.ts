@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { createDockerContext } from '../contexts/docker/index.js';
 import { createProcessContext } from '../contexts/process/index.js';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
+import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { InvalidArgumentError, SandboxUnavailableError } from '../errors/index.js';
 import { createSandboxPolicy, probeSandbox } from '../sandbox/index.js';
 import type { SandboxPolicy } from '../sandbox/types.js';
@@ -55,6 +56,12 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     value: 'IMAGE',
     description: 'docker context: image to run (required with --context docker; never pulled)',
   },
+  harden: {
+    type: 'boolean',
+    negatable: true,
+    description:
+      'docker context: the recommended hardening (no capabilities, read-only root, pids limit; default: on)',
+  },
 };
 
 /** Text appended to the help of every context-using command. */
@@ -67,7 +74,11 @@ export const CONTEXT_DETAILS = `Contexts:
                      missing sandbox is an error: berth never runs unconfined when asked not to.
   docker             commands run in a container of --image (present locally; berth does not
                      pull), with --root mounted at ${CONTAINER_WORKSPACE}, and no network unless
-                     --network allow. The container is removed when berth exits.`;
+                     --network allow. Hardened unless --no-harden: no capabilities, no new
+                     privileges, a read-only root (${CONTAINER_WORKSPACE} and /tmp writable), a pids
+                     limit, commands run as your uid:gid. With --network allow the container can
+                     reach this machine's addresses (the engine cannot take them away alone).
+                     The container is removed when berth exits.`;
 
 /** A live context and handle, with a description for people. */
 export interface OpenContext {
@@ -89,6 +100,8 @@ export interface ContextTuning {
   readonly maxOutputBytes?: number | undefined;
 }
 
+const TUNING_KEYS = optionKeys<ContextTuning>({ maxOutputBytes: true });
+
 /** The context the flags describe, validated, before anything is started. */
 export type ContextChoice =
   | {
@@ -105,6 +118,8 @@ export type ContextChoice =
       readonly root: string;
       readonly image: string;
       readonly network: 'allow' | 'deny';
+      /** The recommended hardening preset (default), or none (`--no-harden`). */
+      readonly harden: boolean;
     };
 
 /**
@@ -135,10 +150,14 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
         'the docker context needs an image to run, e.g. --image node:20 (berth never pulls: it must be present)',
       );
     }
-    return { kind, root: resolveRoot(stringFlag(flags, 'root'), cwd), image, network };
+    const harden = flags.harden !== false;
+    return { kind, root: resolveRoot(stringFlag(flags, 'root'), cwd), image, network, harden };
   }
-  if (flags.image !== undefined) {
-    throw new InvalidArgumentError('--image', 'applies to the docker context only; add --context docker');
+  for (const name of ['image', 'harden'] as const) {
+    if (flags[name] !== undefined) {
+      const flag = name === 'harden' && flags.harden === false ? '--no-harden' : `--${name}`;
+      throw new InvalidArgumentError(flag, 'applies to the docker context only; add --context docker');
+    }
   }
   const sandbox = flags.sandbox as boolean | undefined;
   if (sandbox === false && networkGiven === 'deny') {
@@ -164,9 +183,10 @@ export async function openContext(
   io: CliIo,
   tuning: ContextTuning = {},
 ): Promise<OpenContext> {
+  knownOptions(tuning, 'tuning', TUNING_KEYS, 'openContext');
   const choice = chooseContext(flags, io.cwd);
   return choice.kind === 'docker'
-    ? openDocker(choice.root, choice.image, choice.network, io, tuning)
+    ? openDocker(choice, io, tuning)
     : openProcess(choice.root, choice.sandbox, choice.sandboxRequiredBy, choice.network, io, tuning);
 }
 
@@ -245,12 +265,11 @@ function writableRoots(root: string): string[] {
 }
 
 async function openDocker(
-  root: string,
-  image: string,
-  network: 'allow' | 'deny',
+  choice: Extract<ContextChoice, { kind: 'docker' }>,
   io: CliIo,
   tuning: ContextTuning,
 ): Promise<OpenContext> {
+  const { root, image, network, harden } = choice;
   const context = createDockerContext({
     killGraceMs: CLI_KILL_GRACE_MS,
     destroyGraceMs: CLI_KILL_GRACE_MS,
@@ -263,16 +282,28 @@ async function openDocker(
         image,
         cwd: CONTAINER_WORKSPACE,
         mounts: [{ source: root, target: CONTAINER_WORKSPACE }],
-        ...(network === 'deny' ? { network: 'none' } : {}),
+        // The preset takes the network away unless one is named: --network allow names the default.
+        network: network === 'deny' ? 'none' : 'bridge',
+        ...(harden ? { hardening: 'recommended' as const, ...hostUser() } : {}),
       }),
     io.stderr,
   );
   return {
     context,
     handle,
-    description: `docker context (${image}, network ${network}), ${root} at ${CONTAINER_WORKSPACE}`,
+    description: `docker context (${image}, network ${network}, ${harden ? 'hardened' : 'not hardened'}), ${root} at ${CONTAINER_WORKSPACE}`,
     dispose: once(() => withSpinner('removing the container', () => context.destroy(handle), io.stderr)),
   };
+}
+
+/**
+ * Without capabilities, root in the container may not write the mounted root of a user other than
+ * root (no CAP_DAC_OVERRIDE), so hardened commands run as the uid:gid that owns this process.
+ */
+function hostUser(): { user?: string } {
+  const uid = process.getuid?.();
+  const gid = process.getgid?.();
+  return uid === undefined || gid === undefined || uid === 0 ? {} : { user: `${uid}:${gid}` };
 }
 
 function once(fn: () => Promise<void>): () => Promise<void> {

@@ -5,11 +5,22 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { BerthError, InvalidArgumentError } from '../errors/index.js';
 import { EXIT_USAGE } from './exit-status.js';
 import { type CliIo, processIo } from './io.js';
 import { installSignalGuard } from './termination-signals.js';
 import { berthVersion } from './version.js';
+
+const CLI_IO_KEYS = optionKeys<CliIo>({
+  stdin: true,
+  stdout: true,
+  stderr: true,
+  env: true,
+  cwd: true,
+  out: true,
+  err: true,
+});
 
 type CommandRunner = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -62,6 +73,7 @@ Quick start:
 
 /** Run the CLI with `argv` (the words after `berth`); resolves with the exit status. */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  knownOptions(io, 'io', CLI_IO_KEYS, 'main');
   const [name, ...rest] = argv;
   try {
     if (name === undefined) {

@@ -33,7 +33,7 @@ export function sandboxStateOf(choice: ContextChoice, result: McpCheckResult): S
   if (choice.kind === 'docker') {
     return {
       state: 'container',
-      reason: `the docker context isolates commands in a container of ${choice.image} (network ${choice.network}); the OS sandbox is not used`,
+      reason: `the docker context isolates commands in a container of ${choice.image} (network ${choice.network}, ${choice.harden ? 'hardened' : 'not hardened: --no-harden'}); the OS sandbox is not used`,
     };
   }
   if (choice.sandbox === false) return { state: 'off', reason: '--no-sandbox was given' };

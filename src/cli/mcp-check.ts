@@ -3,9 +3,11 @@
  * official MCP SDK client the way an agent's client would, and report what happened.
  * @module
  */
+
 import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { ByteTail } from '../mcp/byte-tail.js';
 import { formatDuration } from './duration.js';
 import { berthVersion } from './version.js';
@@ -65,10 +67,19 @@ export interface McpCheckOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
+const CHECK_OPTION_KEYS = optionKeys<McpCheckOptions>({
+  command: true,
+  args: true,
+  cwd: true,
+  env: true,
+  stepTimeoutMs: true,
+  signal: true,
+});
 const STDERR_TAIL_BYTES = 16 * 1024;
 
 /** Run the check. Never throws for a failure of the server: the result says what failed and why. */
 export async function runMcpCheck(options: McpCheckOptions): Promise<McpCheckResult> {
+  knownOptions(options, 'options', CHECK_OPTION_KEYS, 'runMcpCheck');
   const started = performance.now();
   const stderrTail = new ByteTail(STDERR_TAIL_BYTES);
   const transport = new StdioClientTransport({

@@ -50,6 +50,7 @@ export function contextArgs(flags: FlagValues, root: string): string[] {
   }
   if (flags.sandbox === true) args.push('--sandbox');
   if (flags.sandbox === false) args.push('--no-sandbox');
+  if (flags.harden === false) args.push('--no-harden');
   return args;
 }
 

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { isAscii } from 'node:buffer';
+
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
 const SURROGATE = /[\uD800-\uDFFF]/;
@@ -14,6 +16,9 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 /** Decode bytes; invalid bytes become U+DC80..U+DCFF. */
 export function decodeBytes(bytes: Uint8Array): string {
   if (bytes.length === 0) return '';
+  // ASCII (most text) copies straight into a one-byte string, about twice TextDecoder's speed.
+  if (bytes.length >= 64 && isAscii(bytes))
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
   try {
     return fatalDecoder.decode(bytes);
   } catch {

@@ -3,9 +3,12 @@
  * @module
  */
 import type { CommandSpec } from './command.js';
+import { grepCommands } from './grep/index.js';
+import { jqCommand } from './jq/index.js';
+import { sedCommands } from './sed/index.js';
 
 /** Every built-in command (a fresh map per call, so a kernel may add or remove its own). */
 export function builtinCommands(): Map<string, CommandSpec> {
-  const specs: CommandSpec[] = [];
+  const specs: CommandSpec[] = [...grepCommands, ...sedCommands, jqCommand];
   return new Map(specs.map((s) => [s.name, s]));
 }

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { callListener } from './call-listener.js';
+import { WAIT_OPTION_KEYS } from './option-keys.js';
 import type {
   BackgroundExit,
   BackgroundStall,
@@ -13,7 +14,7 @@ import type {
   BackgroundTaskInfo,
   WaitOptions,
 } from './types.js';
-import { abortSignal, durationMs, optionsObject } from './validate-options.js';
+import { abortSignal, durationMs, knownOptions } from './validate-options.js';
 
 /** How a task ended, as the backend observed it. */
 export interface TaskOutcome {
@@ -168,7 +169,7 @@ export class BackgroundRegistry {
 
   /** Wait for a task's exit. Null when unknown, another handle's, timed out, or aborted. */
   async wait(handleId: string, id: string, options?: WaitOptions): Promise<BackgroundExit | null> {
-    const input = optionsObject(options, 'options');
+    const input = knownOptions(options, 'options', WAIT_OPTION_KEYS, 'waitBackground');
     const timeoutMs =
       input.timeoutMs === undefined ? undefined : durationMs(input.timeoutMs, 'options.timeoutMs', 0, true);
     const signal = abortSignal(input.signal, 'options.signal');

@@ -82,8 +82,13 @@ export interface SpawnConfig {
     | undefined;
   /** Docker: OCI runtime, e.g. `runsc` (gVisor). */
   readonly runtime?: string | undefined;
-  /** Docker: opt-in hardening, all off by default. */
+  /**
+   * Docker: hardening, off by default. `'recommended'`: no capabilities, no new privileges, a
+   * read-only root with a writable working directory and `/tmp`, a pids limit, and no network
+   * unless `network` names one. The object form turns on single measures.
+   */
   readonly hardening?:
+    | 'recommended'
     | {
         readonly dropAllCapabilities?: boolean | undefined;
         readonly noNewPrivileges?: boolean | undefined;
@@ -316,6 +321,12 @@ export interface ExecutionContext {
   listFiles(handle: ContextHandle, path: string): Promise<FileEntry[]>;
   /** Size in bytes; null when missing, not a regular file, or outside containment. */
   fileSize?(handle: ContextHandle, path: string): Promise<number | null>;
+  /**
+   * `path` with every symlink on it resolved (a part that does not exist yet is kept as given).
+   * Refuses with `ContainmentError` exactly what the file methods refuse, so a caller that hands a
+   * path to a command (a search tool running ripgrep) can obey the same containment.
+   */
+  realPath?(handle: ContextHandle, path: string): Promise<string>;
   getMappedPort?(handle: ContextHandle, containerPort: number): Promise<number | null>;
   /** End everything the handle owns (processes, containers, spill files). Idempotent. */
   destroy(handle: ContextHandle): Promise<void>;

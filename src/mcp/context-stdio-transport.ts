@@ -5,6 +5,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ContextHandle, ExecStream, ExecutionContext } from '../contract/types.js';
+import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { CapabilityError, InvalidArgumentError, ProtocolError } from '../errors/index.js';
 import { ByteTail } from './byte-tail.js';
 import { DEFAULT_MAX_LINE_BYTES, JsonLineFramer } from './json-line-framer.js';
@@ -31,6 +32,16 @@ export interface ContextStdioTransportOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
+const TRANSPORT_OPTION_KEYS = optionKeys<ContextStdioTransportOptions>({
+  command: true,
+  args: true,
+  env: true,
+  cwd: true,
+  graceMs: true,
+  maxLineBytes: true,
+  stderrTailBytes: true,
+  signal: true,
+});
 const DEFAULT_GRACE_MS = 2000;
 const DEFAULT_STDERR_TAIL_BYTES = 64 * 1024;
 /** Longest wait for stdout to end after the server exited (a grandchild may hold the pipe). */
@@ -79,6 +90,7 @@ export class ContextStdioTransport implements Transport {
         'run the MCP server in a context whose capabilities.stream is true (process, docker), or connect to it over HTTP',
       );
     }
+    knownOptions(options, 'options', TRANSPORT_OPTION_KEYS, 'createContextStdioTransport');
     if (typeof options?.command !== 'string' || options.command === '') {
       throw new InvalidArgumentError('command', 'must be a non-empty string naming the MCP server program');
     }

@@ -1,5 +1,6 @@
 /**
- * Streamable HTTP on loopback: one SDK server per session, behind the {@link checkRequest} gate.
+ * Streamable HTTP on loopback: one SDK server per session, behind the {@link checkRequest} gate,
+ * sessions reclaimed by {@link SessionTable}.
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -7,8 +8,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { durationMs, knownOptions, optionKeys } from '../contract/validate-options.js';
 import { BerthError, InvalidArgumentError } from '../errors/index.js';
 import { checkRequest, generateToken, validateToken } from './http-guard.js';
+import { SessionTable } from './http-sessions.js';
+
+const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 
 /** Options for `listenHttp`. */
 export interface HttpListenOptions {
@@ -18,11 +23,29 @@ export interface HttpListenOptions {
   readonly token?: string | undefined;
   /** URL path of the endpoint. Default `/mcp`. */
   readonly path?: string | undefined;
-  /** Concurrent sessions; a new one beyond this is refused with 503. Default 16. */
+  /**
+   * Concurrent sessions. At the cap, the session idle the longest is closed to make room; when
+   * every session is busy (a request in flight or an event stream open) a new one gets 503.
+   * Default 16.
+   */
   readonly maxSessions?: number | undefined;
+  /**
+   * A session with no open exchange for this long is closed (clients may vanish without the
+   * DELETE that ends a session). Default 1 800 000 (30 minutes).
+   */
+  readonly idleTimeoutMs?: number | undefined;
   /** Browser origins to admit besides the server's own. */
   readonly allowedOrigins?: readonly string[] | undefined;
 }
+
+const LISTEN_OPTION_KEYS = optionKeys<HttpListenOptions>({
+  port: true,
+  token: true,
+  path: true,
+  maxSessions: true,
+  idleTimeoutMs: true,
+  allowedOrigins: true,
+});
 
 /** A listening endpoint. */
 export interface HttpEndpoint {
@@ -36,16 +59,12 @@ export interface HttpEndpoint {
   close(): Promise<void>;
 }
 
-interface Session {
-  readonly transport: StreamableHTTPServerTransport;
-  readonly server: Server;
-}
-
 /** Serve MCP over Streamable HTTP on 127.0.0.1 only. `newServer` builds one SDK server per session. */
 export async function listenHttp(
   newServer: () => Server,
-  options: HttpListenOptions = {},
+  given: HttpListenOptions = {},
 ): Promise<HttpEndpoint> {
+  const options = knownOptions(given, 'options', LISTEN_OPTION_KEYS, 'listenHttp');
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new InvalidArgumentError('port', `must be an integer from 0 to 65535, got ${String(port)}`);
@@ -58,7 +77,8 @@ export async function listenHttp(
   if (!Number.isInteger(maxSessions) || maxSessions < 1) {
     throw new InvalidArgumentError('maxSessions', `must be a positive integer, got ${String(maxSessions)}`);
   }
-  const sessions = new Map<string, Session>();
+  const idleTimeoutMs = durationMs(options.idleTimeoutMs, 'idleTimeoutMs', DEFAULT_IDLE_TIMEOUT_MS);
+  const sessions = new SessionTable(maxSessions, idleTimeoutMs);
   let boundPort = port;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -76,24 +96,35 @@ export async function listenHttp(
       const session = sessions.get(sessionId);
       if (session === undefined)
         return reply(res, 404, 'unknown or closed MCP session; initialize a new one');
+      sessions.track(sessionId, res);
       return session.transport.handleRequest(req, res);
     }
-    if (sessions.size >= maxSessions) {
-      return reply(res, 503, `too many MCP sessions (${maxSessions}); close one first`);
+    if (!(await sessions.reserve())) {
+      return reply(
+        res,
+        503,
+        `too many MCP sessions: all ${maxSessions} sessions (maxSessions) are busy with a request or an open event stream; retry when one ends, or end one with DELETE`,
+        { 'Retry-After': '1' },
+      );
     }
     // No session yet: only an initialize request may open one (the transport refuses anything else).
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server });
+        sessions.add(id, transport, server);
+        sessions.track(id, res);
       },
     });
     const server = newServer();
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) sessions.forget(transport.sessionId);
     };
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    } finally {
+      sessions.release();
+    }
     if (transport.sessionId === undefined) await server.close();
   };
 
@@ -131,9 +162,7 @@ export async function listenHttp(
     sessionCount: () => sessions.size,
     close() {
       closing ??= (async () => {
-        const open = [...sessions.values()];
-        sessions.clear();
-        await Promise.allSettled(open.map((s) => s.server.close()));
+        await sessions.closeAll();
         await new Promise<void>((resolve) => {
           http.close(() => resolve());
           http.closeAllConnections();

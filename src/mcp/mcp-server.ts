@@ -6,6 +6,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
+import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { createTools } from '../tools/index.js';
 import { type HttpEndpoint, type HttpListenOptions, listenHttp } from './http-endpoint.js';
@@ -24,6 +25,16 @@ export interface McpServerOptions {
   /** Guidance for the client's model; default says which context commands run in. */
   readonly instructions?: string | undefined;
 }
+
+const SERVER_OPTION_KEYS = optionKeys<McpServerOptions>({
+  context: true,
+  handle: true,
+  tools: true,
+  name: true,
+  version: true,
+  instructions: true,
+});
+const STDIO_STREAM_KEYS = optionKeys<{ stdin: unknown; stdout: unknown }>({ stdin: true, stdout: true });
 
 /** A live stdio connection. */
 export interface StdioConnection {
@@ -49,7 +60,7 @@ export interface BerthMcpServer {
  * session is visible to the next.
  */
 export function createMcpServer(options: McpServerOptions): BerthMcpServer {
-  const { context, handle } = options;
+  const { context, handle } = knownOptions(options, 'options', SERVER_OPTION_KEYS, 'createMcpServer');
   if (context === null || typeof context !== 'object' || typeof context.exec !== 'function') {
     throw new InvalidArgumentError('context', 'must be an ExecutionContext');
   }
@@ -89,7 +100,8 @@ export function createMcpServer(options: McpServerOptions): BerthMcpServer {
   return {
     tools,
     createServer,
-    async connectStdio(streams = {}) {
+    async connectStdio(given) {
+      const streams = knownOptions(given, 'streams', STDIO_STREAM_KEYS, 'connectStdio');
       const stdin = streams.stdin ?? process.stdin;
       const server = createServer();
       const transport = new StdioServerTransport(stdin, streams.stdout ?? process.stdout);

@@ -23,6 +23,8 @@ import {
 
 const UNKNOWN = -1;
 const ACCEPT = -2;
+/** The target state can never lead to a match. */
+const DEAD = -3;
 const MAX_STATES = 4000;
 
 interface State {
@@ -43,6 +45,7 @@ export class LazyDFA {
   private readonly nc: number;
   private readonly onStack: Int32Array;
   private generation = 0;
+  /** Offset of the start state in the table. */
   private start: number;
 
   constructor(
@@ -51,7 +54,7 @@ export class LazyDFA {
   ) {
     this.nc = prog.classCount;
     this.onStack = new Int32Array(prog.length);
-    this.start = this.intern(new Int32Array(0), CTX_EDGE);
+    this.start = this.intern(new Int32Array(0), CTX_EDGE) * this.nc;
   }
 
   /** Whether `text` holds a match anywhere (the whole text is one line; newlines are characters). */
@@ -61,10 +64,12 @@ export class LazyDFA {
     let s = this.start;
     for (let i = 0; i < text.length; i += 1) {
       const cls = classOf[text.charCodeAt(i)] as number;
-      let t = this.trans[s * nc + cls] as number;
-      if (t === UNKNOWN) t = this.step(s, cls);
-      if (t === ACCEPT) return true;
-      if (this.states[t]?.dead === true) return false;
+      let t = this.trans[s + cls] as number;
+      if (t < 0) {
+        if (t === UNKNOWN) t = this.step(s / nc, cls);
+        if (t === ACCEPT) return true;
+        if (t === DEAD) return false;
+      }
       s = t;
     }
     return this.acceptsAtEnd(s);
@@ -78,6 +83,7 @@ export class LazyDFA {
     const classOf = this.prog.classOf;
     const nc = this.nc;
     const len = text.length;
+    let trans = this.trans;
     let s = this.start;
     let lineStart = from;
     for (let i = from; i < len; i += 1) {
@@ -88,13 +94,22 @@ export class LazyDFA {
         lineStart = i + 1;
         continue;
       }
-      let t = this.trans[s * nc + (classOf[u] as number)] as number;
-      if (t === UNKNOWN) t = this.step(s, classOf[u] as number);
-      if (t === ACCEPT) return lineStart;
-      if ((this.states[t] as State).dead) {
-        const nl = text.indexOf('\n', i);
-        if (nl === -1) return -1;
-        i = nl - 1;
+      let t = trans[s + (classOf[u] as number)] as number;
+      if (t < 0) {
+        if (t === UNKNOWN) {
+          t = this.step(s / nc, classOf[u] as number);
+          trans = this.trans;
+        }
+        if (t === ACCEPT) return lineStart;
+        if (t === DEAD) {
+          // This line cannot match: go on with the next one.
+          const nl = text.indexOf('\n', i);
+          if (nl === -1) return -1;
+          i = nl;
+          s = this.start;
+          lineStart = nl + 1;
+          continue;
+        }
       }
       s = t;
     }
@@ -102,8 +117,9 @@ export class LazyDFA {
     return -1;
   }
 
+  /** `s` is a state's offset in the table (index × classes), as the scan loops keep it. */
   private acceptsAtEnd(s: number): boolean {
-    const st = this.states[s] as State;
+    const st = this.states[s / this.nc] as State;
     if (st.acceptAtEnd < 0) st.acceptAtEnd = this.closureHasMatch(st, CTX_EDGE) ? 1 : 0;
     return st.acceptAtEnd === 1;
   }
@@ -113,7 +129,7 @@ export class LazyDFA {
     return this.closure(st, next, out);
   }
 
-  /** The transition from state `s` on class `cls` (computed and cached). */
+  /** The transition from state index `s` on class `cls` (computed, cached; an offset or a sentinel). */
   private step(s: number, cls: number): number {
     const prog = this.prog;
     const st = this.states[s] as State;
@@ -138,8 +154,9 @@ export class LazyDFA {
       return this.intern(k, nextType);
     }
     const t = this.intern(Int32Array.from(kernel), nextType);
-    this.trans[s * this.nc + cls] = t;
-    return t;
+    const value = (this.states[t] as State).dead ? DEAD : t * this.nc;
+    this.trans[s * this.nc + cls] = value;
+    return value;
   }
 
   /**

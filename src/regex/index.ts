@@ -135,6 +135,8 @@ class CompiledRegex implements Regex {
   private readonly longest: boolean;
   private readonly multiline: boolean;
   private dfa: LazyDFA | undefined;
+  /** The required text turned out to be on nearly every line: line scans go straight to the DFA. */
+  private requiredIsDense = false;
   private pike: PikeVM | undefined;
   private backtracker: Backtracker | undefined;
 
@@ -181,19 +183,25 @@ class CompiledRegex implements Regex {
   }
 
   nextMatchingLine(text: string, from: number): number {
-    if (this.literal !== undefined || this.required !== '') {
+    if (this.literal !== undefined || (this.required !== '' && !this.requiredIsDense)) {
       const needle = (this.literal ?? this.required) as string;
       let at = from;
+      let dense = 0;
       for (;;) {
         const hit = text.indexOf(needle, at);
         if (hit === -1) return -1;
-        const lineStart = text.lastIndexOf('\n', hit - 1) + 1;
-        const start = Math.max(lineStart, at);
+        const lineStart = Math.max(at, text.lastIndexOf('\n', hit - 1) + 1);
         const nl = text.indexOf('\n', hit);
         const end = nl === -1 ? text.length : nl;
-        if (this.literal !== undefined || this.testLine(text, start, end)) return start;
+        if (this.literal !== undefined || this.testLine(text, lineStart, end)) return lineStart;
         if (nl === -1) return -1;
+        // The required text is on line after line: the prefilter no longer pays, scan instead.
+        dense = lineStart === at ? dense + 1 : 0;
         at = nl + 1;
+        if (dense > 16 && !this.needsBacktracker) {
+          this.requiredIsDense = true;
+          return this.dfaFor().nextMatchingLine(text, at);
+        }
       }
     }
     if (this.needsBacktracker) {

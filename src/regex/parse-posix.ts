@@ -296,7 +296,8 @@ class PosixParser {
       }
       if (n === '') return { t: 'char', cp: ch.codePointAt(0) as number };
       this.pos += n.length;
-      return { t: 'char', cp: Number.parseInt(n, radix) & 0xff };
+      const b = Number.parseInt(n, radix) & 0xff;
+      return { t: 'char', cp: b < 0x80 ? b : 0xdc00 + b };
     }
     if (ch === 'c' && this.pos < this.src.length) {
       const x = this.src.charCodeAt(this.pos);
@@ -638,6 +639,15 @@ class PosixParser {
       this.pos += 1 + this.width(d);
       const tok = this.awkEscape(String.fromCodePoint(d));
       return { kind: 'char', cp: tok !== undefined && tok.t === 'char' ? tok.cp : d };
+    }
+    if (c === '\\' && this.o.sedEscapes && /[ntafvr]/.test(s[this.pos + 1] ?? '')) {
+      // sed turns these escapes into characters before the regex is compiled, brackets included.
+      const d = s[this.pos + 1] as string;
+      this.pos += 2;
+      return {
+        kind: 'char',
+        cp: ({ n: 10, t: 9, a: 7, f: 12, v: 11, r: 13 } as Record<string, number>)[d] as number,
+      };
     }
     if (c === '-' && !acceptHyphen && s[this.pos + 1] !== ']') throw gnuError('ERANGE', start);
     const cp = this.codePoint(this.pos);

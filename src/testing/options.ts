@@ -4,6 +4,7 @@
  */
 
 import type { ExecutionContext, OutputPolicy, SpawnConfig } from '../contract/types.js';
+import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
 
 /** Where the files named by `StreamFacts.spillPath` live. */
@@ -89,6 +90,21 @@ export interface ResolvedOptions {
   readonly leftovers: LeftoverPolicy;
 }
 
+const CONFORMANCE_OPTION_KEYS = optionKeys<ConformanceOptions>({
+  name: true,
+  createContext: true,
+  disposeContext: true,
+  spawnConfig: true,
+  outputPolicy: true,
+  spillLocation: true,
+  workspaceRoot: true,
+  networkHost: true,
+  expectedFailures: true,
+  caseTimeoutMs: true,
+  handles: true,
+  leftovers: true,
+});
+
 const MAX_CONFORMANCE_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 function positiveInteger(value: unknown, field: string, max: number): number {
@@ -103,6 +119,7 @@ export function resolveConformanceOptions(options: ConformanceOptions): Resolved
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError('options', `expected an object, got ${String(options)}`);
   }
+  knownOptions(options, 'options', CONFORMANCE_OPTION_KEYS, 'runConformanceSuite');
   if (typeof options.name !== 'string' || options.name.trim() === '') {
     throw new InvalidArgumentError('name', 'expected a non-empty string naming the backend');
   }

@@ -4,6 +4,7 @@
  * expected, an example).
  * @module
  */
+import { closestName } from '../contract/validate-options.js';
 import type { ToolInputSchema } from './types.js';
 
 interface FieldBase {
@@ -195,36 +196,8 @@ function describe(v: unknown): string {
 }
 
 function unknownKey(key: string, known: readonly string[]): string {
-  const guess = closest(key, known);
+  const guess = closestName(key, known);
   const hint =
     guess === undefined ? `; known arguments: ${known.join(', ')}` : `; did you mean \`${guess}\`?`;
   return `unknown argument \`${key}\`${hint}`;
-}
-
-function closest(key: string, known: readonly string[]): string | undefined {
-  const k = key.toLowerCase();
-  let best: string | undefined;
-  let bestScore = Number.POSITIVE_INFINITY;
-  for (const name of known) {
-    // Containment catches `timeout` → `timeout_ms` and `file_path` → `path`.
-    const score = name.includes(k) || k.includes(name) ? 0 : editDistance(k, name);
-    if (score < bestScore) {
-      best = name;
-      bestScore = score;
-    }
-  }
-  return bestScore <= 2 ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }

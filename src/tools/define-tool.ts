@@ -3,9 +3,12 @@
  * and turn any exception into an error result so `execute` never throws.
  * @module
  */
+import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { type FieldSpecs, type ParsedArguments, parseArguments, toJsonSchema } from './arguments.js';
 import { errorResult, exceptionResult } from './tool-result.js';
-import type { BerthTool, ToolAnnotations, ToolResult } from './types.js';
+import type { BerthTool, ToolAnnotations, ToolCallOptions, ToolResult } from './types.js';
+
+const CALL_OPTION_KEYS = optionKeys<ToolCallOptions>({ signal: true });
 
 export interface ToolDefinition<F extends FieldSpecs> {
   readonly name: string;
@@ -26,8 +29,8 @@ export function defineTool<const F extends FieldSpecs>(definition: ToolDefinitio
     inputSchema: toJsonSchema(fields),
     annotations: definition.annotations,
     async execute(args, options) {
-      const signal = options?.signal;
       try {
+        const { signal } = knownOptions(options, 'options', CALL_OPTION_KEYS, `${name}.execute`);
         const parsed = parseArguments(name, fields, example, args);
         if (!parsed.ok) return errorResult(parsed.message);
         if (signal?.aborted) return errorResult(`${name} was cancelled before it started.`);

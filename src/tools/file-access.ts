@@ -23,19 +23,43 @@ export async function regularFileSize(
   throw new ToolFailure(await explainNoFile(context, handle, path));
 }
 
+/**
+ * The context's own refusal of `path` under its containment (outside the workspace root, `..` out,
+ * a symlink leading out), or null when the path is inside or the context contains nothing. Asks
+ * `realPath` where the context has it, else a listing of the path. Never reads a file.
+ */
+export async function containmentRefusal(
+  context: ExecutionContext,
+  handle: ContextHandle,
+  path: string,
+): Promise<string | null> {
+  if (!context.capabilities.containment) return null;
+  try {
+    if (typeof context.realPath === 'function') await context.realPath(handle, path);
+    else await context.listFiles(handle, path);
+    return null;
+  } catch (error) {
+    return isBerthError(error, 'E_CONTAINMENT') ? error.message : null;
+  }
+}
+
 /** Why `path` is not a readable regular file, found by listing its parent. Never reads the file. */
 export async function explainNoFile(
   context: ExecutionContext,
   handle: ContextHandle,
   path: string,
 ): Promise<string> {
+  // The path itself first: `/etc/passwd` is refused as itself, not as its directory `/etc`.
+  const refusal = await containmentRefusal(context, handle, path);
+  if (refusal !== null) return refusal;
   const parent = posix.dirname(path);
   const name = posix.basename(path);
   let entries: FileEntry[];
   try {
     entries = await context.listFiles(handle, parent);
   } catch (error) {
-    if (isBerthError(error, 'E_CONTAINMENT')) return error.message;
+    // The path is inside but its parent is not: the path is the workspace root, a directory.
+    if (isBerthError(error, 'E_CONTAINMENT')) return isDirectoryMessage(path);
     return `No such file: ${path} (its directory ${parent} cannot be listed either). Check the path with list_dir or glob.`;
   }
   const entry = entries.find((e) => e.name === name);
@@ -44,11 +68,14 @@ export async function explainNoFile(
     const hint = similar.length > 0 ? ` Similar names in ${parent}: ${similar.join(', ')}.` : '';
     return `No such file: ${path}.${hint} Check the path with list_dir or glob.`;
   }
-  if (entry.type === 'directory')
-    return `${path} is a directory, not a file. Use list_dir or glob to see its contents.`;
+  if (entry.type === 'directory') return isDirectoryMessage(path);
   if (entry.type === 'symlink')
     return `${path} is a symbolic link that does not lead to a readable regular file.`;
   return `${path} is not a regular file (${entry.type}); it cannot be read as a file. Inspect it with bash.`;
+}
+
+function isDirectoryMessage(path: string): string {
+  return `${path} is a directory, not a file. Use list_dir or glob to see its contents.`;
 }
 
 function similarNames(name: string, entries: readonly FileEntry[]): string[] {

@@ -1,84 +1,54 @@
 /**
- * Glob patterns as regular expressions, for the built-in search's file filter. Syntax: `*` (any
- * characters but `/`), `**` (any number of directories), `?`, `[abc]` / `[!abc]`, `{a,b}`, `\` escapes.
+ * The built-in search's file filter, in ripgrep's `--glob` sense, on the one glob engine of
+ * `berth/vfs` (linear-time matching, no regular expressions). Syntax: `*` (any characters but
+ * `/`), `**` (any number of directories), `?`, `[abc]` / `[!abc]`, `{a,b}`, `\` escapes.
  * @module
  */
+import { compileSegment, expandBraces, type GlobSegment, matchParts } from '../vfs/glob.js';
 
 /** True when `s` has a glob metacharacter (`* ? [ ] { }`). */
 export function hasGlobMeta(s: string): boolean {
   return /[*?[\]{}]/.test(s);
 }
 
-/** A RegExp matching a whole slash-separated path against `glob`. Throws on an unclosed `[` or `{`. */
-export function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${translate(glob)}$`, 'u');
-}
-
 /**
  * A predicate in ripgrep's `--glob` sense: a pattern without `/` matches the file name at any depth,
  * one with `/` matches the path relative to the search root. A leading `!` negates.
+ * @throws Error on an unclosed `[` or `{` (ripgrep refuses those too), InvalidArgumentError on a
+ *   pattern too long or with too many brace alternatives.
  */
 export function globFilter(glob: string): (relativePath: string) => boolean {
   const negate = glob.startsWith('!');
   const body = negate ? glob.slice(1) : glob;
+  assertClosed(body);
   const anchored = body.includes('/');
-  const re = globToRegExp(anchored ? body.replace(/^\//, '') : body);
+  const alternatives: GlobSegment[][] = expandBraces(anchored ? body.replace(/^\//, '') : body).map(
+    (pattern) => pattern.split('/').map(compileSegment),
+  );
   return (relativePath) => {
-    const subject = anchored ? relativePath : relativePath.slice(relativePath.lastIndexOf('/') + 1);
-    return re.test(subject) !== negate;
+    const parts = anchored
+      ? relativePath.split('/')
+      : [relativePath.slice(relativePath.lastIndexOf('/') + 1)];
+    return alternatives.some((segments) => matchParts(segments, parts).full) !== negate;
   };
 }
 
-function translate(glob: string): string {
-  let out = '';
+/** Refuse an unclosed `[` or `{`, as ripgrep does, rather than read it as a literal. */
+function assertClosed(glob: string): void {
   let braces = 0;
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '\\' && i + 1 < glob.length) {
-      out += escapeChar(glob[++i]!);
-    } else if (c === '*') {
-      if (glob[i + 1] === '*') {
-        const atStart = i === 0 || glob[i - 1] === '/';
-        const atEnd = i + 2 === glob.length;
-        if (atStart && glob[i + 2] === '/') {
-          out += '(?:[^/]*/)*';
-          i += 2;
-        } else if (atStart && atEnd) {
-          out += '.*';
-          i += 1;
-        } else {
-          out += '[^/]*';
-          i += 1;
-        }
-      } else {
-        out += '[^/]*';
-      }
-    } else if (c === '?') {
-      out += '[^/]';
-    } else if (c === '[') {
-      const close = glob.indexOf(']', i + 2);
-      if (close < 0) throw new Error(`unclosed "[" in glob ${JSON.stringify(glob)}`);
-      let body = glob.slice(i + 1, close);
-      const negated = body.startsWith('!') || body.startsWith('^');
-      if (negated) body = body.slice(1);
-      out += `[${negated ? '^' : ''}${body.replace(/[\\\]]/g, '\\$&')}]`;
-      i = close;
-    } else if (c === '{') {
-      braces++;
-      out += '(?:';
-    } else if (c === '}' && braces > 0) {
-      braces--;
-      out += ')';
-    } else if (c === ',' && braces > 0) {
-      out += '|';
-    } else {
-      out += escapeChar(c);
+  for (let index = 0; index < glob.length; index++) {
+    const char = glob[index];
+    if (char === '\\') index++;
+    else if (char === '{') braces++;
+    else if (char === '}' && braces > 0) braces--;
+    else if (char === '[') {
+      let close = index + 1;
+      if (glob[close] === '!' || glob[close] === '^') close++;
+      if (glob[close] === ']') close++;
+      while (close < glob.length && glob[close] !== ']') close += glob[close] === '\\' ? 2 : 1;
+      if (close >= glob.length) throw new Error(`unclosed "[" in glob ${JSON.stringify(glob)}`);
+      index = close;
     }
   }
   if (braces > 0) throw new Error(`unclosed "{" in glob ${JSON.stringify(glob)}`);
-  return out;
-}
-
-function escapeChar(c: string): string {
-  return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c;
 }

@@ -8,6 +8,7 @@ import { resolveContextPath } from './context-path.js';
 import { defineTool } from './define-tool.js';
 import { hasGlobMeta } from './glob-pattern.js';
 import { formatCount } from './human-units.js';
+import { resolveLimits } from './limits.js';
 import { errorResult, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions } from './types.js';
 
@@ -15,6 +16,7 @@ const MAX_RESULTS = 1000;
 
 /** The `glob` tool. */
 export function createGlobTool(options: ToolOptions): BerthTool {
+  resolveLimits(options); // validates the options
   const { context, handle } = options;
   return defineTool({
     name: 'glob',

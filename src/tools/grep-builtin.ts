@@ -1,14 +1,17 @@
 /**
  * The built-in search, for contexts without `rg`: files enumerated with `listFiles`, each read whole
- * (size-probed first) and matched line by line with a JavaScript regular expression.
+ * (size-probed first) and matched line by line with a linear-time engine (see `grep-pattern.ts`).
  * @module
  */
+
+import { type Cooperate, createCooperate } from '../commands/cooperate.js';
 import type { ContextHandle, ExecutionContext, FileEntry } from '../contract/types.js';
 import { requireMethod } from './capability.js';
 import { binaryReason, binaryReasonOfText } from './file-kind.js';
 import { globFilter } from './glob-pattern.js';
+import { compileLinePattern, type LineMatcher } from './grep-pattern.js';
 import type { GrepFile, GrepLine, GrepMode, GrepReport } from './grep-report.js';
-import { formatBytes, formatCount } from './human-units.js';
+import { formatBytes, formatCount, formatDuration } from './human-units.js';
 import { ToolFailure } from './tool-result.js';
 
 export interface GrepQuery {
@@ -28,40 +31,38 @@ export interface BuiltinGrepLimits {
   readonly maxFileBytes: number;
   /** Content lines kept in memory at most. */
   readonly maxStoredLines: number;
+  /** The whole search ends with a timeout failure after this long, as ripgrep's run does. */
+  readonly timeoutMs: number;
 }
 
 /** Directories the built-in search never enters (ripgrep skips them through .gitignore in most repositories). */
 const SKIPPED_DIRECTORIES = new Set(['node_modules']);
 
-/** Compile the pattern as the built-in search will use it, or a `ToolFailure` explaining the syntax error. */
-export function compilePattern(pattern: string, caseInsensitive: boolean): RegExp {
-  try {
-    return new RegExp(pattern, caseInsensitive ? 'iu' : 'u');
-  } catch {
-    try {
-      return new RegExp(pattern, caseInsensitive ? 'i' : '');
-    } catch (error) {
-      throw new ToolFailure(
-        `pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${(error as Error).message}. Escape special characters with \\ (e.g. "foo\\(" for a literal "foo(").`,
-      );
-    }
-  }
-}
-
-/** Search one text. Null when nothing matches; `lines` is filled only when `withLines`. */
-export function searchText(
+/**
+ * Search one text. Null when nothing matches; `lines` is filled only when `withLines`. Between
+ * lines it yields to the host whenever `cooperate` says its time slice is used up, and then calls
+ * `checkpoint` (which throws to end the search: cancelled, or past its deadline).
+ */
+export async function searchText(
   path: string,
   text: string,
-  regex: RegExp,
+  regex: LineMatcher,
   contextLines: number,
   withLines: boolean,
-): GrepFile | null {
+  cooperate: Cooperate = createCooperate(),
+  checkpoint: () => void = () => {},
+): Promise<GrepFile | null> {
   const lines = text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const matches: number[] = [];
   for (const [i, raw] of lines.entries()) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (regex.test(line)) matches.push(i);
+    const pause = cooperate();
+    if (pause !== undefined) {
+      await pause;
+      checkpoint();
+    }
   }
   if (matches.length === 0) return null;
   const out: GrepLine[] = [];
@@ -93,13 +94,19 @@ export async function builtinGrep(
   limits: BuiltinGrepLimits,
   signal: AbortSignal | undefined,
 ): Promise<GrepReport> {
-  const regex = compilePattern(query.pattern, query.caseInsensitive);
+  const regex = compileLinePattern(query.pattern, query.caseInsensitive);
+  const deadline = Date.now() + limits.timeoutMs;
+  const cooperate = createCooperate();
+  const checkpoint = (): void => {
+    if (signal?.aborted) throw new ToolFailure('grep was cancelled.');
+    if (Date.now() > deadline) throw timedOut(limits.timeoutMs);
+  };
   const fileSize = requireMethod(context, 'fileSize', 'file size probes');
   const rootSize = await fileSize(handle, query.root);
   const { candidates, stopped } =
     rootSize !== null
       ? { candidates: [{ path: query.root, size: rootSize }], stopped: false }
-      : await enumerate(context, handle, query.root, query.glob, limits.maxFiles, signal);
+      : await enumerate(context, handle, query.root, query.glob, limits.maxFiles, checkpoint);
   const notes: string[] = [];
   if (stopped || candidates.length > limits.maxFiles) {
     notes.push(
@@ -111,7 +118,7 @@ export async function builtinGrep(
   let stored = 0;
   let droppedLines = false;
   for (const entry of candidates.slice(0, limits.maxFiles)) {
-    if (signal?.aborted) throw new ToolFailure('grep was cancelled.');
+    checkpoint();
     const size = entry.size ?? (await fileSize(handle, entry.path));
     if (size === null) continue;
     if (size > limits.maxFileBytes) {
@@ -121,12 +128,14 @@ export async function builtinGrep(
     const text = await readText(context, handle, entry.path);
     // Binary files are skipped without a note, as ripgrep does, so both engines read the same.
     if (text === null) continue;
-    const found = searchText(
+    const found = await searchText(
       entry.path,
       text,
       regex,
       query.contextLines,
       query.mode === 'content' && !droppedLines,
+      cooperate,
+      checkpoint,
     );
     if (found === null) continue;
     stored += found.lines.length;
@@ -142,6 +151,13 @@ export async function builtinGrep(
       `[Stopped keeping content lines after ${formatCount(limits.maxStoredLines)}; later files show no lines.]`,
     );
   return { files, notes };
+}
+
+/** The failure both engines give when a search outlives its deadline. */
+export function timedOut(timeoutMs: number): ToolFailure {
+  return new ToolFailure(
+    `grep timed out after ${formatDuration(timeoutMs)}; narrow the search with path or glob.`,
+  );
 }
 
 /** Text of a file, or null when it is binary (the search skips binary files, as ripgrep does). */
@@ -171,7 +187,7 @@ async function enumerate(
   root: string,
   glob: string | undefined,
   maxFiles: number,
-  signal: AbortSignal | undefined,
+  checkpoint: () => void,
 ): Promise<{ candidates: Candidate[]; stopped: boolean }> {
   let filter: ((relative: string) => boolean) | undefined;
   if (glob !== undefined) {
@@ -183,7 +199,7 @@ async function enumerate(
       );
     }
   }
-  const { entries, stopped } = await walk(context, handle, root, maxFiles, signal);
+  const { entries, stopped } = await walk(context, handle, root, maxFiles, checkpoint);
   const prefix = root.endsWith('/') ? root : `${root}/`;
   const out: Candidate[] = [];
   for (const entry of entries) {
@@ -208,12 +224,12 @@ async function walk(
   handle: ContextHandle,
   root: string,
   maxFiles: number,
-  signal: AbortSignal | undefined,
+  checkpoint: () => void,
 ): Promise<{ entries: FileEntry[]; stopped: boolean }> {
   const out: FileEntry[] = [];
   const queue = [root];
   while (queue.length > 0 && out.length <= maxFiles) {
-    if (signal?.aborted) throw new ToolFailure('grep was cancelled.');
+    checkpoint();
     const dir = queue.shift()!;
     for (const entry of await context.listFiles(handle, dir)) {
       if (entry.name.startsWith('.')) continue;

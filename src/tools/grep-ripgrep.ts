@@ -3,10 +3,12 @@
  * NUL-separated output into the shared report shape.
  * @module
  */
+import { posix } from 'node:path';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
-import type { GrepQuery } from './grep-builtin.js';
+import { type GrepQuery, timedOut } from './grep-builtin.js';
+import { compileLinePattern } from './grep-pattern.js';
 import type { GrepFile, GrepLine, GrepMode, GrepReport } from './grep-report.js';
-import { formatBytes, formatDuration } from './human-units.js';
+import { formatBytes } from './human-units.js';
 import { shellJoin } from './shell-quote.js';
 import { ToolFailure } from './tool-result.js';
 
@@ -23,8 +25,16 @@ export async function probeRipgrep(context: ExecutionContext, handle: ContextHan
   }
 }
 
-/** The ripgrep argv for `query`. Paths come back absolute because the root is absolute. */
-export function ripgrepArgv(query: GrepQuery): string[] {
+/** A query as ripgrep runs it: `searchPath` is what it is handed (the real path under containment). */
+export interface RipgrepQuery extends GrepQuery {
+  readonly searchPath: string;
+}
+
+/**
+ * The ripgrep argv for `query`. Paths come back absolute because the search path is absolute. No
+ * `--follow`: symlinks met inside the tree are not followed (the built-in search skips them too).
+ */
+export function ripgrepArgv(query: RipgrepQuery): string[] {
   const argv = ['rg', '--no-config', '--color', 'never', '--null', '--sort', 'path', '--with-filename'];
   if (query.caseInsensitive) argv.push('--ignore-case');
   if (query.glob !== undefined) argv.push('--glob', query.glob);
@@ -34,7 +44,7 @@ export function ripgrepArgv(query: GrepQuery): string[] {
     argv.push('--line-number', '--no-heading', '--max-columns', String(MAX_COLUMNS), '--max-columns-preview');
     if (query.contextLines > 0) argv.push('--context', String(query.contextLines));
   }
-  argv.push('--regexp', query.pattern, '--', query.root);
+  argv.push('--regexp', query.pattern, '--', query.searchPath);
   return argv;
 }
 
@@ -76,18 +86,16 @@ export function parseRipgrepOutput(stdout: string, mode: GrepMode): GrepFile[] {
 export async function ripgrepGrep(
   context: ExecutionContext,
   handle: ContextHandle,
-  query: GrepQuery,
+  query: RipgrepQuery,
   timeoutMs: number,
   signal: AbortSignal | undefined,
 ): Promise<GrepReport> {
   const result = await context.exec(handle, shellJoin(ripgrepArgv(query)), { timeoutMs, signal });
   if (result.aborted) throw new ToolFailure('grep was cancelled.');
-  if (result.timedOut)
-    throw new ToolFailure(
-      `grep timed out after ${formatDuration(timeoutMs)}; narrow the search with path or glob.`,
-    );
+  if (result.timedOut) throw timedOut(timeoutMs);
   const stderr = result.stderr.trim();
   if (result.exitCode === 2 && result.stdout.length === 0) {
+    if (/regex parse error|is not allowed in a regex/.test(stderr)) throw patternFailure(query, stderr);
     throw new ToolFailure(`grep failed: ripgrep reported:\n${stderr.slice(0, 2000)}`);
   }
   if (result.exitCode !== 0 && result.exitCode !== 1 && result.exitCode !== 2) {
@@ -103,5 +111,38 @@ export async function ripgrepGrep(
   }
   if (result.exitCode === 2 && stderr.length > 0)
     notes.push(`[ripgrep warnings: ${stderr.split('\n').slice(0, 5).join(' | ')}]`);
-  return { files: parseRipgrepOutput(result.stdout, query.mode), notes };
+  const files = parseRipgrepOutput(result.stdout, query.mode).map((file) => ({
+    ...file,
+    path: shownPath(file.path, query),
+  }));
+  return { files, notes };
+}
+
+/** ripgrep names files under the path it was handed; the model sees them under the path it gave. */
+function shownPath(path: string, query: RipgrepQuery): string {
+  const { searchPath, root } = query;
+  if (searchPath === root) return path;
+  if (path === searchPath) return root;
+  const prefix = searchPath.endsWith('/') ? searchPath : `${searchPath}/`;
+  return path.startsWith(prefix) ? posix.join(root, path.slice(prefix.length)) : path;
+}
+
+/**
+ * ripgrep refused the pattern. The built-in engine's explanation is the same for both engines
+ * (and says what to write instead); where only ripgrep refuses, its own error is shown without its
+ * advice to pass flags (`--pcre2`, `--multiline`) that the tool cannot take.
+ */
+function patternFailure(query: GrepQuery, stderr: string): ToolFailure {
+  try {
+    compileLinePattern(query.pattern, query.caseInsensitive);
+  } catch (error) {
+    if (error instanceof ToolFailure) return error;
+  }
+  const own = stderr
+    .split(/\n\s*\n/)[0]!
+    .replace(/^regex parse error:\s*/, '')
+    .trim();
+  return new ToolFailure(
+    `pattern ${JSON.stringify(query.pattern)} is not a valid regular expression (ripgrep's syntax):\n${own.slice(0, 2000)}`,
+  );
 }

@@ -5,6 +5,7 @@
  */
 import { resolveContextPath } from './context-path.js';
 import { defineTool } from './define-tool.js';
+import { containmentRefusal } from './file-access.js';
 import { builtinGrep, type GrepQuery } from './grep-builtin.js';
 import { formatGrepReport } from './grep-report.js';
 import { probeRipgrep, ripgrepGrep } from './grep-ripgrep.js';
@@ -83,26 +84,46 @@ export function createGrepTool(options: ToolOptions): BerthTool {
         return errorResult(
           'pattern contains a line break, but grep matches one line at a time, so it could never match. Search for one line of the text (or use \\s for whitespace).',
         );
+      const root = resolveContextPath(handle, args.path ?? '.');
+      // Containment first, for both engines: ripgrep runs as a command, which containment does not
+      // cover, so the path is refused here with the same message read_file gives.
+      const refusal = await containmentRefusal(context, handle, root);
+      if (refusal !== null) return errorResult(refusal);
       const query: GrepQuery = {
-        root: resolveContextPath(handle, args.path ?? '.'),
+        root,
         pattern: args.pattern,
         caseInsensitive: args.case_insensitive === true,
         glob: args.glob,
         contextLines: args.context_lines ?? 0,
         mode: args.output_mode ?? 'files_with_matches',
       };
+      // Under containment ripgrep is handed the real path (it follows a symlink given as the path
+      // itself); a context that cannot tell it gets the built-in search, which reads through the
+      // contained file methods.
+      const contained = context.capabilities.containment;
       let useRipgrep = false;
-      if (options.ripgrep !== 'never') {
+      if (options.ripgrep !== 'never' && (!contained || typeof context.realPath === 'function')) {
         session.ripgrep ??= probeRipgrep(context, handle);
         useRipgrep = await session.ripgrep;
       }
       const report = useRipgrep
-        ? await ripgrepGrep(context, handle, query, GREP_TIMEOUT_MS, signal)
+        ? await ripgrepGrep(
+            context,
+            handle,
+            { ...query, searchPath: contained ? await context.realPath!(handle, root) : root },
+            GREP_TIMEOUT_MS,
+            signal,
+          )
         : await builtinGrep(
             context,
             handle,
             query,
-            { maxFiles: 20_000, maxFileBytes: limits.maxFileBytes, maxStoredLines: 50_000 },
+            {
+              maxFiles: 20_000,
+              maxFileBytes: limits.maxFileBytes,
+              maxStoredLines: 50_000,
+              timeoutMs: GREP_TIMEOUT_MS,
+            },
             signal,
           );
       return textResult(

@@ -2,8 +2,15 @@
  * The tools' defaults, resolved once per tool from the caller's options.
  * @module
  */
+import {
+  callback,
+  describeValue,
+  knownOptions,
+  optionKeys,
+  pathOption,
+} from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
-import type { ToolOptions } from './types.js';
+import type { FileLimits, ToolOptions } from './types.js';
 
 export interface ResolvedLimits {
   readonly outputBudgetChars: number;
@@ -19,9 +26,45 @@ export interface ResolvedLimits {
 
 const MiB = 1024 * 1024;
 
-/** Defaults filled in; each override must be a positive integer. */
+const TOOL_OPTION_KEYS = optionKeys<ToolOptions>({
+  context: true,
+  handle: true,
+  outputBudgetChars: true,
+  defaultTimeoutMs: true,
+  maxTimeoutMs: true,
+  outputDir: true,
+  ripgrep: true,
+  files: true,
+  onBackgroundExit: true,
+  session: true,
+});
+const FILE_LIMIT_KEYS = optionKeys<FileLimits>({
+  maxFileBytes: true,
+  maxUnrangedBytes: true,
+  defaultLineLimit: true,
+  maxLineChars: true,
+  maxReadChars: true,
+  maxImageBytes: true,
+});
+
+/**
+ * Validate the tool options (every factory calls this) and fill in the defaults; each override
+ * must be a positive integer, and an unknown option is refused with a did-you-mean.
+ */
 export function resolveLimits(options: ToolOptions): ResolvedLimits {
-  const files = options.files ?? {};
+  const input = knownOptions(options, 'options', TOOL_OPTION_KEYS, 'the berth tools');
+  if (input.context === null || typeof input.context !== 'object' || typeof input.context.exec !== 'function')
+    throw new InvalidArgumentError('options.context', 'must be an ExecutionContext');
+  if (input.handle === null || typeof input.handle !== 'object' || typeof input.handle.id !== 'string')
+    throw new InvalidArgumentError('options.handle', 'must be a ContextHandle from context.spawn()');
+  if (input.ripgrep !== undefined && input.ripgrep !== 'auto' && input.ripgrep !== 'never')
+    throw new InvalidArgumentError(
+      'options.ripgrep',
+      `must be "auto" or "never", got ${describeValue(input.ripgrep)}`,
+    );
+  if (input.outputDir !== null) pathOption(input.outputDir, 'options.outputDir', false);
+  callback(input.onBackgroundExit, 'options.onBackgroundExit');
+  const files = knownOptions(options.files, 'options.files', FILE_LIMIT_KEYS, 'the berth tools');
   return {
     outputBudgetChars: positive('outputBudgetChars', options.outputBudgetChars, 30_000),
     defaultTimeoutMs: positive('defaultTimeoutMs', options.defaultTimeoutMs, 120_000),

@@ -6,6 +6,7 @@ import { resolveContextPath } from './context-path.js';
 import { defineTool } from './define-tool.js';
 import { hasGlobMeta } from './glob-pattern.js';
 import { formatBytes, formatCount } from './human-units.js';
+import { resolveLimits } from './limits.js';
 import { errorResult, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions } from './types.js';
 
@@ -13,6 +14,7 @@ const MAX_ENTRIES = 1000;
 
 /** The `list_dir` tool. */
 export function createListDirTool(options: ToolOptions): BerthTool {
+  resolveLimits(options); // validates the options
   const { context, handle } = options;
   return defineTool({
     name: 'list_dir',

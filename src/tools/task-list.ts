@@ -5,6 +5,7 @@
 import { requireMethod } from './capability.js';
 import { defineTool } from './define-tool.js';
 import { formatBytes } from './human-units.js';
+import { resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
 import { describeStatus, shortCommand } from './task-lookup.js';
 import { textResult } from './tool-result.js';
@@ -12,6 +13,7 @@ import type { BerthTool, ToolOptions } from './types.js';
 
 /** The `task_list` tool. */
 export function createTaskListTool(options: ToolOptions): BerthTool {
+  resolveLimits(options); // validates the options
   const { context, handle } = options;
   const session = options.session ?? createToolSession();
   return defineTool({

@@ -5,12 +5,14 @@
 import { resolveContextPath } from './context-path.js';
 import { defineTool } from './define-tool.js';
 import { formatBytes, formatCount } from './human-units.js';
+import { resolveLimits } from './limits.js';
 import { splitLines } from './line-numbers.js';
 import { textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions } from './types.js';
 
 /** The `write_file` tool. */
 export function createWriteFileTool(options: ToolOptions): BerthTool {
+  resolveLimits(options); // validates the options
   const { context, handle } = options;
   return defineTool({
     name: 'write_file',

@@ -5,6 +5,7 @@
  * @module
  */
 import { InvalidArgumentError } from '../errors/index.js';
+import { compileNamePattern, matchName, type NamePattern } from './glob-segment.js';
 
 /** True when `path` contains an unescaped glob metacharacter (`* ? [ ] { }`). */
 export function hasGlobMagic(path: string): boolean {
@@ -22,14 +23,36 @@ export function hasGlobMagic(path: string): boolean {
 /** Bound on brace expansion, so `{a,b}{c,d}...` cannot explode memory. */
 const MAX_ALTERNATIVES = 1024;
 
-/** Expand `{a,b}` alternatives into plain patterns (escapes are kept for the segment compiler). */
+/**
+ * Longest pattern accepted: Linux's PATH_MAX. A longer pattern could match no real path, and the
+ * bound keeps every step below (brace expansion, segment matching) small.
+ */
+export const MAX_PATTERN_LENGTH = 4096;
+
+/**
+ * Expand `{a,b}` alternatives into plain patterns (escapes are kept for the segment compiler).
+ * @throws InvalidArgumentError when the pattern is longer than {@link MAX_PATTERN_LENGTH} or expands
+ *   to more than 1024 alternatives.
+ */
 export function expandBraces(pattern: string): string[] {
+  if (pattern.length > MAX_PATTERN_LENGTH) {
+    throw new InvalidArgumentError(
+      'pattern',
+      `is ${pattern.length} characters long, more than the ${MAX_PATTERN_LENGTH} a path can have; shorten it`,
+    );
+  }
+  return expand(pattern);
+}
+
+function expand(pattern: string): string[] {
   const open = findBrace(pattern);
   if (open === null) return [pattern];
-  const { start, end, options } = open;
+  const { start, end, commas } = open;
   const results: string[] = [];
-  for (const option of options) {
-    for (const expanded of expandBraces(pattern.slice(0, start) + option + pattern.slice(end + 1))) {
+  const bounds = [start, ...commas, end];
+  for (let index = 0; index + 1 < bounds.length; index++) {
+    const option = pattern.slice(bounds[index]! + 1, bounds[index + 1]);
+    for (const expanded of expand(pattern.slice(0, start) + option + pattern.slice(end + 1))) {
       results.push(expanded);
       if (results.length > MAX_ALTERNATIVES) {
         throw new InvalidArgumentError(
@@ -42,123 +65,37 @@ export function expandBraces(pattern: string): string[] {
   return results;
 }
 
-/** The first top-level `{...}` with at least one comma, and its comma-split options. */
-function findBrace(pattern: string): { start: number; end: number; options: string[] } | null {
-  for (let start = 0; start < pattern.length; start++) {
-    const char = pattern[start];
-    if (char === '\\') {
-      start++;
-      continue;
-    }
-    if (char !== '{') continue;
-    let depth = 0;
-    let optionStart = start + 1;
-    const options: string[] = [];
-    for (let index = start; index < pattern.length; index++) {
-      const inner = pattern[index];
-      if (inner === '\\') {
-        index++;
-        continue;
-      }
-      if (inner === '{') depth++;
-      else if (inner === '}') {
-        depth--;
-        if (depth === 0) {
-          options.push(pattern.slice(optionStart, index));
-          if (options.length > 1) return { start, end: index, options };
-          break; // `{x}` without a comma is literal
-        }
-      } else if (inner === ',' && depth === 1) {
-        options.push(pattern.slice(optionStart, index));
-        optionStart = index + 1;
-      }
+/**
+ * The leftmost `{...}` that closes and has a comma at its own depth (`{x}` without one is literal),
+ * found in one pass with a stack, so a pattern full of unclosed `{` costs linear time.
+ */
+function findBrace(pattern: string): { start: number; end: number; commas: number[] } | null {
+  const open: { start: number; commas: number[] }[] = [];
+  let best: { start: number; end: number; commas: number[] } | null = null;
+  for (let index = 0; index < pattern.length; index++) {
+    const char = pattern[index];
+    if (char === '\\') index++;
+    else if (char === '{') open.push({ start: index, commas: [] });
+    else if (char === ',') open[open.length - 1]?.commas.push(index);
+    else if (char === '}') {
+      const group = open.pop();
+      if (group !== undefined && group.commas.length > 0 && (best === null || group.start < best.start))
+        best = { start: group.start, end: index, commas: group.commas };
     }
   }
-  return null;
+  return best;
 }
 
-/** One compiled segment: `**` or a regular expression for a single name. */
+/** One compiled segment: `**`, or a name pattern matched by {@link matchName}. */
 export type GlobSegment =
   | { readonly kind: 'globstar' }
-  | { readonly kind: 'name'; readonly regex: RegExp; readonly literal: string | null };
+  | { readonly kind: 'name'; readonly pattern: NamePattern; readonly literal: string | null };
 
 /** Compile one path segment (no `/`, braces already expanded). */
 export function compileSegment(segment: string): GlobSegment {
   if (segment === '**') return { kind: 'globstar' };
-  let source = '';
-  let literal = '';
-  let isLiteral = true;
-  for (let index = 0; index < segment.length; index++) {
-    const char = segment[index]!;
-    if (char === '\\' && index + 1 < segment.length) {
-      const next = segment[++index]!;
-      source += escapeRegex(next);
-      literal += next;
-    } else if (char === '*') {
-      source += '[^/]*';
-      isLiteral = false;
-    } else if (char === '?') {
-      source += '[^/]';
-      isLiteral = false;
-    } else if (char === '[') {
-      const close = classEnd(segment, index);
-      if (close === -1) {
-        source += '\\[';
-        literal += '[';
-        continue;
-      }
-      source += classSource(segment.slice(index + 1, close));
-      isLiteral = false;
-      index = close;
-    } else {
-      source += escapeRegex(char);
-      literal += char;
-    }
-  }
-  // A leading wildcard never matches a dot-file (shell convention); an explicit leading `.` does.
-  const guard = segment.startsWith('.') || segment.startsWith('\\.') ? '' : '(?!\\.)';
-  return { kind: 'name', regex: new RegExp(`^${guard}${source}$`, 'u'), literal: isLiteral ? literal : null };
-}
-
-function classEnd(segment: string, open: number): number {
-  let index = open + 1;
-  if (segment[index] === '!' || segment[index] === '^') index++;
-  if (segment[index] === ']') index++; // `[]abc]`: a leading `]` is a member
-  for (; index < segment.length; index++) {
-    if (segment[index] === '\\') index++;
-    else if (segment[index] === ']') return index;
-  }
-  return -1;
-}
-
-function classSource(body: string): string {
-  let negate = false;
-  let rest = body;
-  if (rest.startsWith('!') || rest.startsWith('^')) {
-    negate = true;
-    rest = rest.slice(1);
-  }
-  let members = '';
-  for (let index = 0; index < rest.length; index++) {
-    let char = rest[index]!;
-    if (char === '\\' && index + 1 < rest.length) char = rest[++index]!;
-    if (rest[index + 1] === '-' && index + 2 < rest.length) {
-      const high = rest[index + 2]!;
-      members += `${escapeClassChar(char)}-${escapeClassChar(high)}`;
-      index += 2;
-    } else {
-      members += escapeClassChar(char);
-    }
-  }
-  return negate ? `[^/${members}]` : `[${members}]`;
-}
-
-function escapeRegex(char: string): string {
-  return /[\\^$.*+?()[\]{}|/-]/.test(char) ? `\\${char}` : char;
-}
-
-function escapeClassChar(char: string): string {
-  return /[\\\]^[-]/.test(char) ? `\\${char}` : char;
+  const pattern = compileNamePattern(segment);
+  return { kind: 'name', pattern, literal: pattern.literal };
 }
 
 /** A compiled pattern, relative to its base directory. */
@@ -182,36 +119,43 @@ export function compileGlob(segments: readonly string[]): CompiledGlob {
 }
 
 /**
- * Match `parts` (path below the base) against `segments`.
+ * Match `parts` (path below the base) against `segments`, as a state-set simulation: the states are
+ * the segment indices still to match, advanced one part at a time, so the cost is |segments| per
+ * part whatever the pattern (no backtracking across `**`).
  * @returns `full` when the whole path matches; `descend` when a longer path under it could.
  */
 export function matchParts(
   segments: readonly GlobSegment[],
   parts: readonly string[],
 ): { full: boolean; descend: boolean } {
-  let full = false;
-  let descend = false;
-  const seen = new Set<number>();
-  const visit = (si: number, pi: number): void => {
-    const key = si * 65536 + pi;
-    if (seen.has(key)) return;
-    seen.add(key);
-    if (pi === parts.length) {
-      if (si === segments.length) full = true;
-      else if (segments.slice(si).every((segment) => segment.kind === 'globstar')) full = true;
-      if (si < segments.length) descend = true;
-      return;
+  const count = segments.length;
+  // states[i] = 1: segment i is the next to match; states[count] = 1: the whole pattern matched.
+  let states = new Uint8Array(count + 1);
+  states[0] = 1;
+  closeOverGlobstars(segments, states);
+  for (const part of parts) {
+    const next = new Uint8Array(count + 1);
+    let alive = false;
+    for (let index = 0; index < count; index++) {
+      if (states[index] === 0) continue;
+      const segment = segments[index]!;
+      if (segment.kind === 'globstar') {
+        // `**` takes one more directory level (never a hidden one) and stays.
+        if (!part.startsWith('.')) next[index] = 1;
+      } else if (matchName(segment.pattern, part)) next[index + 1] = 1;
+      else continue;
+      alive = true;
     }
-    if (si === segments.length) return;
-    const segment = segments[si]!;
-    const part = parts[pi]!;
-    if (segment.kind === 'globstar') {
-      visit(si + 1, pi); // zero segments
-      if (!part.startsWith('.')) visit(si, pi + 1); // one more segment
-      return;
-    }
-    if (segment.regex.test(part)) visit(si + 1, pi + 1);
-  };
-  visit(0, 0);
-  return { full, descend };
+    if (!alive) return { full: false, descend: false };
+    closeOverGlobstars(segments, next);
+    states = next;
+  }
+  return { full: states[count] === 1, descend: states.subarray(0, count).includes(1) };
+}
+
+/** `**` also matches zero levels: a state on it is a state on the segment after it too. */
+function closeOverGlobstars(segments: readonly GlobSegment[], states: Uint8Array): void {
+  for (let index = 0; index < segments.length; index++) {
+    if (states[index] === 1 && segments[index]!.kind === 'globstar') states[index + 1] = 1;
+  }
 }

@@ -157,7 +157,9 @@ describe('berth mcp --check in a container', () => {
     expect(report.calls[0]?.text).toMatch(/^hello from berth\n\/workspace\n/);
     expect(report.calls[1]?.text).toContain('marker-file.txt');
     expect(report.sandbox.state).toBe('container');
-    expect(report.context).toBe(`docker context (berth-test:busybox, network deny), ${root} at /workspace`);
+    expect(report.context).toBe(
+      `docker context (berth-test:busybox, network deny, hardened), ${root} at /workspace`,
+    );
     expect(report.server.pid).toBeGreaterThan(0);
     expect(containersOwnedBy(report.server.pid!)).toEqual([]);
   }, 130_000);

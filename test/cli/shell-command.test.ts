@@ -2,6 +2,8 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
+import { newSleepMarker, pidsWithMarker, waitForNoMarker } from '../support/process-markers.js';
 import { MAIN } from './berth-binary.js';
 import { berthInPty, berthInPtyShell, type PtySession } from './pty-session.js';
 
@@ -57,9 +59,12 @@ describe('berth shell in a real terminal', () => {
 
   it('hands Ctrl-C to the program in the terminal, not to berth', async () => {
     const session = start(['shell', '--no-sandbox', '--root', root]);
-    session.write('sleep 30; echo after-$((1+1))-sleep\r');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const marker = newSleepMarker();
+    session.write(`sleep ${marker}; echo after-$((1+1))-sleep\r`);
+    // Interrupt the sleep itself (not the shell still reading its line), then wait for it to end.
+    expect(await eventually(() => pidsWithMarker(marker).length > 0)).toBe(true);
     session.write('\u0003');
+    expect(await waitForNoMarker(marker, 10_000)).toEqual([]);
     session.write('echo still-$((6*7))\r');
     // The shell's answer, not the echo of what was typed: berth survived the Ctrl-C.
     await session.waitFor(/still-42/);

@@ -129,6 +129,18 @@ describe('berth mcp over stdio, driven by the SDK client', () => {
     expect(outside.isError).toBe(true);
     expect(text(outside)).toMatch(/outside the workspace root|E_CONTAINMENT/);
   });
+
+  it('grep stays inside --root too, with the message read_file gives (ripgrep runs as a command)', async () => {
+    for (const path of ['/etc/passwd', '..']) {
+      const grep = await call('grep', { pattern: 'root', path, output_mode: 'content' });
+      expect(grep.isError).toBe(true);
+      expect(text(grep)).toMatch(/is outside the workspace root/);
+      expect(text(grep)).not.toContain('root:x:0:0');
+    }
+    expect(text(await call('grep', { pattern: 'root', path: '/etc/passwd' }))).toBe(
+      text(await call('read_file', { path: '/etc/passwd' })),
+    );
+  });
 });
 
 describe('berth mcp exits with its client and takes its background tasks along', () => {
@@ -247,7 +259,7 @@ describe('berth mcp --context docker', () => {
     const serverPid = transport.pid!;
     try {
       expect(client.getInstructions()).toMatch(
-        /run in berth: docker context \(berth-test:busybox, network deny\)/,
+        /run in berth: docker context \(berth-test:busybox, network deny, hardened\)/,
       );
       const bash = await client.callTool({
         name: 'bash',

@@ -65,9 +65,17 @@ describe('compileRegex: POSIX matching', () => {
   });
 
   it('scans many lines in one pass with nextMatchingLine', () => {
-    const text = 'one\ntwo\nthree\nfour';
-    for (const p of ['t[wh]', 'o$', '^f', 'e\\{2\\}', '\\(o\\)\\1']) {
-      const re = compileRegex(p, { syntax: 'bre' });
+    const text = 'one\ntwo\n\nthree\nfour';
+    for (const [p, lineMatch] of [
+      ['t[wh]', false],
+      ['o$', false],
+      ['^f', false],
+      ['^$', false],
+      ['', true],
+      ['e\\{2\\}', false],
+      ['\\(o\\)\\1', false],
+    ] as const) {
+      const re = compileRegex(p, { syntax: 'bre', lineMatch });
       const starts: number[] = [];
       for (let at = re.nextMatchingLine(text, 0); at !== -1; ) {
         starts.push(at);

@@ -23,9 +23,10 @@ describe.each([
   it('kills a TERM-trapping descendant after grace, setsid grandchildren, and one orphaned mid-teardown', async () => {
     const handle = runtime.spawn(spec(['/bin/sh', fixture('tree.sh')], { graceMs: 300 }));
     const pids = await treePids(handle.collected.stdout!);
-    const setsidStat = await waitFor(() => readProcStat(pids.setsid), 'the setsid child');
-    // The setsid child really left the group and session: only the /proc walk can find it.
+    // The setsid child really left the group and session: only the /proc walk can find it. (Read
+    // its stat after setsid took effect: a stat read before still shows the parent's group.)
     await waitFor(() => readProcStat(pids.setsid)?.session === pids.setsid, 'setsid to take effect');
+    const setsidStat = await waitFor(() => readProcStat(pids.setsid), 'the setsid child');
     expect(setsidStat.pgrp).not.toBe(handle.pid);
     for (const pid of Object.values(pids)) expect(alive(pid)).toBe(true);
 

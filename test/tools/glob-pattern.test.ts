@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { globFilter, globToRegExp, hasGlobMeta } from '../../src/tools/glob-pattern.js';
+import { globFilter, hasGlobMeta } from '../../src/tools/glob-pattern.js';
 
-describe('globToRegExp', () => {
+describe('globFilter against relative paths', () => {
   const cases: [string, string, boolean][] = [
     ['*.ts', 'a.ts', true],
     ['*.ts', 'dir/a.ts', false],
@@ -24,13 +24,16 @@ describe('globToRegExp', () => {
   ];
   for (const [glob, path, expected] of cases) {
     it(`${glob} ${expected ? 'matches' : 'does not match'} ${path}`, () => {
-      expect(globToRegExp(glob).test(path)).toBe(expected);
+      // A pattern with a slash is anchored at the search root; one without matches the base name.
+      expect(globFilter(glob.includes('/') ? glob : `/${glob}`)(path)).toBe(expected);
     });
   }
 
   it('throws on an unclosed class or brace', () => {
-    expect(() => globToRegExp('[abc')).toThrow('unclosed "["');
-    expect(() => globToRegExp('{a,b')).toThrow('unclosed "{"');
+    expect(() => globFilter('[abc')).toThrow('unclosed "["');
+    expect(() => globFilter('{a,b')).toThrow('unclosed "{"');
+    expect(() => globFilter('x[]')).toThrow('unclosed "["');
+    expect(globFilter('[]]x')(']x')).toBe(true);
   });
 });
 

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { compilePattern, searchText } from '../../src/tools/grep-builtin.js';
+import { searchText } from '../../src/tools/grep-builtin.js';
+import { compileLinePattern } from '../../src/tools/grep-pattern.js';
 import { formatGrepReport, type GrepReport } from '../../src/tools/grep-report.js';
 import { parseRipgrepOutput, ripgrepArgv } from '../../src/tools/grep-ripgrep.js';
 
 const text = 'alpha\nbeta\ngamma alpha\ndelta\nepsilon\nzeta\neta alpha\r\n';
 
 describe('searchText (built-in matcher)', () => {
-  it('counts matching lines and returns none for no match', () => {
-    expect(searchText('/f', text, /alpha/, 0, false)).toEqual({ path: '/f', count: 3, lines: [] });
-    expect(searchText('/f', text, /omega/, 0, true)).toBeNull();
+  it('counts matching lines and returns none for no match', async () => {
+    expect(await searchText('/f', text, /alpha/, 0, false)).toEqual({ path: '/f', count: 3, lines: [] });
+    expect(await searchText('/f', text, /omega/, 0, true)).toBeNull();
   });
 
-  it('returns matches with merged context ranges and strips CR', () => {
-    const found = searchText('/f', text, /alpha/, 1, true)!;
+  it('returns matches with merged context ranges and strips CR', async () => {
+    const found = (await searchText('/f', text, /alpha/, 1, true))!;
     expect(found.lines.map((l) => [l.lineNumber, l.isMatch])).toEqual([
       [1, true],
       [2, false],
@@ -25,8 +26,8 @@ describe('searchText (built-in matcher)', () => {
   });
 
   it('compiles case-insensitive patterns and explains a bad one', () => {
-    expect(compilePattern('ALPHA', true).test('alpha')).toBe(true);
-    expect(() => compilePattern('foo(', false)).toThrow(
+    expect(compileLinePattern('ALPHA', true).test('alpha')).toBe(true);
+    expect(() => compileLinePattern('foo(', false)).toThrow(
       /not a valid regular expression.*Escape special characters/,
     );
   });
@@ -34,7 +35,14 @@ describe('searchText (built-in matcher)', () => {
 
 describe('ripgrep argv and output parsing', () => {
   it('builds argv per mode', () => {
-    const base = { root: '/w', pattern: '-x', caseInsensitive: true, glob: '*.ts', contextLines: 2 } as const;
+    const base = {
+      root: '/w',
+      searchPath: '/w',
+      pattern: '-x',
+      caseInsensitive: true,
+      glob: '*.ts',
+      contextLines: 2,
+    } as const;
     const content = ripgrepArgv({ ...base, mode: 'content' });
     expect(content.slice(-4)).toEqual(['--regexp', '-x', '--', '/w']);
     expect(content).toContain('--ignore-case');

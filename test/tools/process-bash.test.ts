@@ -6,6 +6,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BackgroundExit } from '../../src/contract/types.js';
+import { eventually } from '../support/eventually.js';
 import { openWorkspace, taskId, text, type Workspace } from './process-fixture.js';
 
 function alive(pid: number): boolean {
@@ -25,16 +26,6 @@ async function pidFrom(w: Workspace, file: string): Promise<number> {
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`no pid in ${file}`);
-}
-
-/** Polls `check` until it holds or 10 s pass (a "did not hang" bound, not a timing claim). */
-async function eventually(check: () => boolean | Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
 }
 
 describe('bash in the foreground', () => {

@@ -6,7 +6,6 @@
 import { posix } from 'node:path';
 import { BerthError, NotFoundError } from '../../errors/index.js';
 import { isDirectoryError, notDirectoryError } from '../../vfs/fs-errors.js';
-import { STATE_DIR } from './container-spec.js';
 import type { EngineClient } from './engine-client.js';
 import { containerErrorOf } from './engine-exec.js';
 import { DockerApiError } from './errors.js';
@@ -243,12 +242,16 @@ function collectFirstFile(
 /**
  * Write `data` to the absolute `path` as the engine (root), creating missing parent directories
  * (0755). An existing file keeps its permission bits; a new one gets 0644.
+ * @param readOnlyRoot - the container's root is read-only: the archive is then unpacked at the
+ *   deepest existing directory above the file (the engine accepts it there when that directory is
+ *   on a volume or mount) rather than at `/`, which it always refuses on a read-only root.
  */
 export async function writeContainerFile(
   client: EngineClient,
   containerId: string,
   path: string,
   data: Uint8Array,
+  readOnlyRoot = false,
 ): Promise<void> {
   // Write where a symlink points, like a shell redirect would.
   let target = path;
@@ -265,13 +268,14 @@ export async function writeContainerFile(
     target = posix.resolve(posix.dirname(target), existing.linkTarget);
   }
   if (existing?.type === 'directory') throw isDirectoryError(path, 'writeFile');
-  const name = target.replace(/^\/+/, '');
+  const base = readOnlyRoot ? await existingAncestor(client, containerId, target) : '/';
+  const name = posix.relative(base, target);
   const tar = encodeTar([{ name, data, mode: existing?.mode ?? 0o644 }]);
   try {
     await client.json({
       method: 'PUT',
       path: archivePath(containerId),
-      query: { path: '/' },
+      query: { path: base },
       body: tar,
       contentType: 'application/x-tar',
     });
@@ -279,10 +283,22 @@ export async function writeContainerFile(
     if (error instanceof DockerApiError && error.statusCode !== 404) {
       throw new BerthError(
         'E_IO',
-        `writeFile ${JSON.stringify(path)} failed: ${error.engineMessage} (a read-only root filesystem accepts writes only in mounts and ${STATE_DIR})`,
+        `writeFile ${JSON.stringify(path)} failed: ${error.engineMessage}${readOnlyRoot ? ' (the root filesystem is read-only: files can be written only in mounts and volumes, such as the working directory and /tmp of hardening "recommended")' : ''}`,
         { cause: error },
       );
     }
     throw containerErrorOf(error, containerId);
   }
+}
+
+/** The deepest directory above `path` that exists (a missing one is created by the archive). */
+async function existingAncestor(client: EngineClient, containerId: string, path: string): Promise<string> {
+  let directory = posix.dirname(path);
+  while (directory !== '/') {
+    const stat = await statPath(client, containerId, directory);
+    if (stat?.type === 'directory' || stat?.type === 'symlink') return directory;
+    if (stat !== null) throw notDirectoryError(path, 'writeFile');
+    directory = posix.dirname(directory);
+  }
+  return '/';
 }

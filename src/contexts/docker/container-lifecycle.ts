@@ -105,6 +105,21 @@ export function noteUnremoved(containerId: string): void {
   unremoved.add(containerId);
 }
 
+/** The image's own working directory (`''` when it names none). A missing image is its own error. */
+export async function imageWorkingDir(client: EngineClient, image: string): Promise<string> {
+  try {
+    const { body } = await client.json<{ Config?: { WorkingDir?: string } }>({
+      method: 'GET',
+      path: `/images/${encodeURIComponent(image)}/json`,
+    });
+    return body.Config?.WorkingDir ?? '';
+  } catch (error) {
+    if (error instanceof DockerApiError && error.statusCode === 404)
+      throw new DockerImageNotFoundError(image, { cause: error });
+    throw error;
+  }
+}
+
 /** Remove a container and its anonymous volumes; one already gone is fine. */
 export async function removeContainer(client: EngineClient, containerId: string): Promise<void> {
   try {

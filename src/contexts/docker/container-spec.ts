@@ -3,8 +3,12 @@
  * a bad option fails with an `InvalidArgumentError` naming it instead of an engine error later.
  * @module
  */
+
+import { MOUNT_KEYS, PORT_KEYS, RESOURCE_KEYS, SPAWN_CONFIG_KEYS } from '../../contract/option-keys.js';
 import type { MountSpec, PortMapping, SpawnConfig } from '../../contract/types.js';
+import { knownOptions } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
+import { planHardening } from './hardening.js';
 import { ownershipLabels, RESERVED_LABEL_PREFIX } from './ownership.js';
 
 /** Directory inside the container where berth keeps pid files, exit files and background logs. */
@@ -17,6 +21,8 @@ const KEEP_ALIVE = ['sleep', '2147483647'];
 export interface ContainerPlan {
   readonly image: string;
   readonly body: Record<string, unknown>;
+  /** The root filesystem is read-only (hardening): only mounts and volumes take writes. */
+  readonly readOnlyRoot: boolean;
 }
 
 const ENV_NAME = /^[^=\0]+$/;
@@ -32,6 +38,8 @@ function requireString(field: string, value: unknown): string {
   if (typeof value !== 'string' || value === '') {
     throw new InvalidArgumentError(field, `must be a non-empty string, got ${describe(value)}`);
   }
+  if (value.includes('\0'))
+    throw new InvalidArgumentError(field, `must not contain a NUL byte, got ${describe(value)}`);
   return value;
 }
 
@@ -87,6 +95,7 @@ function portBindings(ports: readonly PortMapping[] | undefined): {
   ports.forEach((port: PortMapping, index) => {
     const field = `ports[${index}]`;
     if (typeof port !== 'object' || port === null) throw new InvalidArgumentError(field, 'must be an object');
+    knownOptions(port, field, PORT_KEYS, 'a port mapping');
     const container = requirePositiveInteger(`${field}.container`, port.container, 65_535);
     const host =
       port.host === undefined ? undefined : requirePositiveInteger(`${field}.host`, port.host, 65_535);
@@ -107,7 +116,7 @@ function portBindings(ports: readonly PortMapping[] | undefined): {
   return { exposed, bindings };
 }
 
-function mountList(mounts: readonly MountSpec[] | undefined): object[] {
+function mountList(mounts: readonly MountSpec[] | undefined): { Target: string }[] {
   if (mounts === undefined) return [];
   if (!Array.isArray(mounts))
     throw new InvalidArgumentError('mounts', `must be an array, got ${describe(mounts)}`);
@@ -115,6 +124,7 @@ function mountList(mounts: readonly MountSpec[] | undefined): object[] {
     const field = `mounts[${index}]`;
     if (typeof mount !== 'object' || mount === null)
       throw new InvalidArgumentError(field, 'must be an object');
+    knownOptions(mount, field, MOUNT_KEYS, 'a mount');
     const source = requireAbsolute(`${field}.source`, mount.source);
     const target = requireAbsolute(`${field}.target`, mount.target);
     if (mount.readOnly !== undefined && typeof mount.readOnly !== 'boolean') {
@@ -154,6 +164,7 @@ function hostResources(resources: SpawnConfig['resources']): Record<string, numb
   if (typeof resources !== 'object' || resources === null) {
     throw new InvalidArgumentError('resources', `must be an object, got ${describe(resources)}`);
   }
+  knownOptions(resources, 'resources', RESOURCE_KEYS, 'spawn resources');
   const result: Record<string, number> = {};
   if (resources.memoryBytes !== undefined) {
     const memory = requirePositiveInteger('resources.memoryBytes', resources.memoryBytes);
@@ -182,42 +193,23 @@ function hostResources(resources: SpawnConfig['resources']): Record<string, numb
   return result;
 }
 
-function hardeningConfig(hardening: SpawnConfig['hardening']): {
-  host: Record<string, unknown>;
-  stateVolume: boolean;
-} {
-  if (hardening === undefined) return { host: {}, stateVolume: false };
-  if (typeof hardening !== 'object' || hardening === null) {
-    throw new InvalidArgumentError('hardening', `must be an object, got ${describe(hardening)}`);
-  }
-  for (const key of ['dropAllCapabilities', 'noNewPrivileges', 'readOnlyRootfs'] as const) {
-    const value = hardening[key];
-    if (value !== undefined && typeof value !== 'boolean') {
-      throw new InvalidArgumentError(`hardening.${key}`, `must be a boolean, got ${describe(value)}`);
-    }
-  }
-  const host: Record<string, unknown> = {};
-  if (hardening.dropAllCapabilities === true) host.CapDrop = ['ALL'];
-  if (hardening.noNewPrivileges === true) host.SecurityOpt = ['no-new-privileges'];
-  if (hardening.readOnlyRootfs === true) host.ReadonlyRootfs = true;
-  // berth's own state (background logs) then needs somewhere writable that the archive API can
-  // read (it cannot see tmpfs mounts): an anonymous volume, removed with the container.
-  return { host, stateVolume: hardening.readOnlyRootfs === true };
-}
-
 /**
  * Validate `config` and build the create body.
  * @param defaultImage - the context's image, used when the config names none.
+ * @param imageWorkdir - the image's working directory, when `needsImageWorkdir(config)` (the
+ *   recommended preset makes it writable); plan once without it to validate first.
  * @throws InvalidArgumentError naming the first bad field.
  */
 export function planContainer(
   config: SpawnConfig,
   handleId: string,
   defaultImage: string | undefined,
+  imageWorkdir?: string | undefined,
 ): ContainerPlan {
   if (typeof config !== 'object' || config === null) {
     throw new InvalidArgumentError('config', `must be an object, got ${describe(config)}`);
   }
+  knownOptions(config, 'config', SPAWN_CONFIG_KEYS, 'spawn');
   const imageValue = config.image ?? defaultImage;
   if (imageValue === undefined) {
     throw new InvalidArgumentError(
@@ -241,12 +233,22 @@ export function planContainer(
   const network = config.network === undefined ? undefined : requireString('network', config.network);
   const runtime = config.runtime === undefined ? undefined : requireString('runtime', config.runtime);
   const { exposed, bindings } = portBindings(config.ports);
-  const hardening = hardeningConfig(config.hardening);
+  const mounts = mountList(config.mounts);
+  const resources = hostResources(config.resources);
+  const hardening = planHardening(config.hardening, {
+    cwd,
+    imageWorkdir,
+    mountTargets: mounts.map((mount) => mount.Target),
+    network,
+    hasPorts: Object.keys(exposed).length > 0,
+    pids: resources.PidsLimit,
+    stateDir: STATE_DIR,
+  });
   const hostConfig: Record<string, unknown> = {
     Init: true, // a reaping PID 1, so killed process groups leave no zombies behind
     PortBindings: bindings,
-    Mounts: mountList(config.mounts),
-    ...hostResources(config.resources),
+    Mounts: mounts,
+    ...resources,
     ...hardening.host,
   };
   if (network !== undefined) hostConfig.NetworkMode = network;
@@ -265,8 +267,10 @@ export function planContainer(
     AttachStderr: false,
     HostConfig: hostConfig,
   };
-  if (hardening.stateVolume) body.Volumes = { [STATE_DIR]: {} };
-  if (cwd !== undefined) body.WorkingDir = cwd;
+  if (hardening.volumes.length > 0)
+    body.Volumes = Object.fromEntries(hardening.volumes.map((path) => [path, {}]));
+  const workingDir = cwd ?? hardening.workingDir;
+  if (workingDir !== undefined) body.WorkingDir = workingDir;
   if (user !== undefined) body.User = user;
-  return { image, body };
+  return { image, body, readOnlyRoot: hostConfig.ReadonlyRootfs === true };
 }

@@ -13,9 +13,11 @@ import type { OutputPolicy } from '../../contract/types.js';
 import {
   byteCount,
   durationMs,
+  knownOptions,
   optionalString,
-  optionsObject,
+  optionKeys,
   outputPolicy,
+  pathOption,
 } from '../../contract/validate-options.js';
 import { type EngineEndpoint, resolveEndpoint } from './engine-endpoint.js';
 
@@ -64,16 +66,38 @@ export interface ResolvedDockerOptions {
   readonly requestTimeoutMs: number;
 }
 
-/** @throws InvalidArgumentError naming the first bad field. */
+/** Every option {@link createDockerContext} accepts. */
+export const DOCKER_OPTION_KEYS = optionKeys<DockerContextOptions>({
+  socketPath: true,
+  host: true,
+  image: true,
+  defaultTimeoutMs: true,
+  killGraceMs: true,
+  destroyGraceMs: true,
+  maxOutputBytes: true,
+  maxSpillBytes: true,
+  stallMs: true,
+  maxLogBytes: true,
+  maxReadBytes: true,
+  maxEntries: true,
+  requestTimeoutMs: true,
+});
+
+/**
+ * @param known - the options this entry point takes (`sweepDockerContainers` takes fewer).
+ * @throws InvalidArgumentError naming the first bad field, or an unknown one with a did-you-mean.
+ */
 export function resolveDockerOptions(
   options: DockerContextOptions | undefined,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  known: readonly (keyof DockerContextOptions)[] = DOCKER_OPTION_KEYS,
+  owner = 'createDockerContext',
 ): ResolvedDockerOptions {
-  const input = optionsObject(options, 'options');
+  const input = knownOptions(options, 'options', known, owner);
   return {
     endpoint: resolveEndpoint(
       {
-        socketPath: optionalString(input.socketPath, 'socketPath'),
+        socketPath: pathOption(input.socketPath, 'socketPath', false),
         host: optionalString(input.host, 'host'),
       },
       env,

@@ -7,6 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import { BackgroundRegistry } from '../../contract/background-registry.js';
+import {
+  BACKGROUND_OPTION_KEYS,
+  EXEC_OPTION_KEYS,
+  REASSIGN_CALLBACK_KEYS,
+  STREAM_OPTION_KEYS,
+  TERMINAL_OPTION_KEYS,
+} from '../../contract/option-keys.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
@@ -33,8 +40,8 @@ import {
   callback,
   commandString,
   durationMs,
-  optionalString,
-  optionsObject,
+  knownOptions,
+  pathOption,
 } from '../../contract/validate-options.js';
 import { BerthError, InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
 import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
@@ -43,6 +50,7 @@ import { startBackgroundTask } from './background-task.js';
 import { commandEnv, unsetLine } from './command-env.js';
 import { readContainerFile, statFollow, writeContainerFile } from './container-files.js';
 import {
+  imageWorkingDir,
   mappedPort,
   noteUnremoved,
   removeContainer,
@@ -60,6 +68,7 @@ import { EngineClient } from './engine-client.js';
 import { ContainerGoneError, DockerUnavailableError } from './errors.js';
 import { readRangeViaExec, readViaExec, sizeViaExec, writeViaExec } from './exec-files.js';
 import { openExecStream } from './exec-stream.js';
+import { needsImageWorkdir } from './hardening.js';
 import { runExec } from './run-exec.js';
 import { LOGIN_SHELL_ARGV, openContainerTerminal } from './terminal.js';
 
@@ -86,6 +95,8 @@ interface HandleState {
    * sandboxed runtime such as gVisor keeps its root filesystem where the archive API cannot see).
    */
   readonly filesViaExec: boolean;
+  /** The root filesystem is read-only: archive writes go to the deepest existing directory. */
+  readonly readOnlyRoot: boolean;
   /** The handle's `env` (the container's own environment). */
   readonly env: Readonly<Record<string, string>>;
   /** Private host directory for this handle's spill files. */
@@ -150,8 +161,12 @@ class DockerExecutionContext implements DockerContext {
   private async spawnContainer(config: SpawnConfig): Promise<ContextHandle> {
     const id = `docker-${randomBytes(6).toString('hex')}`;
     // Bad options are reported before the engine is asked anything.
-    const plan = planContainer(config, id, this.options.image);
+    let plan = planContainer(config, id, this.options.image);
     await this.client.apiPrefix();
+    if (needsImageWorkdir(config)) {
+      // The recommended preset makes the working directory writable, so it must know which it is.
+      plan = planContainer(config, id, this.options.image, await imageWorkingDir(this.client, plan.image));
+    }
     const started = await startContainer(this.client, id, config, plan);
     if (this.closed) {
       // close() ran while the container was being made: it must not outlive the context.
@@ -163,6 +178,7 @@ class DockerExecutionContext implements DockerContext {
       handle,
       containerId: started.containerId,
       filesViaExec: config.user !== undefined || (config.runtime !== undefined && config.runtime !== 'runc'),
+      readOnlyRoot: plan.readOnlyRoot,
       env: { ...config.env },
       spillDir: undefined,
       live: new Set(),
@@ -174,7 +190,7 @@ class DockerExecutionContext implements DockerContext {
   async exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult> {
     const state = this.state(handle);
     const script = commandString(command);
-    const input = optionsObject(options, 'options');
+    const input = knownOptions(options, 'options', EXEC_OPTION_KEYS, 'exec');
     const env = commandEnv(input.env, 'options.env', 'command', state.env);
     const stdin = input.stdin;
     if (stdin !== undefined && typeof stdin !== 'string' && !(stdin instanceof Uint8Array)) {
@@ -207,7 +223,7 @@ class DockerExecutionContext implements DockerContext {
   ): Promise<BackgroundTask> {
     const state = this.state(handle);
     const script = commandString(command);
-    const input = optionsObject(options, 'options');
+    const input = knownOptions(options, 'options', BACKGROUND_OPTION_KEYS, 'execBackground');
     const env = commandEnv(input.env, 'options.env', 'command', state.env);
     const onExit = callback<(exit: BackgroundExit) => void>(input.onExit, 'options.onExit');
     const onStall = callback<(stall: BackgroundStall) => void>(input.onStall, 'options.onStall');
@@ -277,7 +293,7 @@ class DockerExecutionContext implements DockerContext {
   ): Promise<BackgroundTaskInfo[]> {
     this.state(from);
     this.state(to);
-    const input = optionsObject(callbacks, 'callbacks');
+    const input = knownOptions(callbacks, 'callbacks', REASSIGN_CALLBACK_KEYS, 'reassignBackground');
     return this.registry.reassign(from.id, to.id, {
       onExit: callback(input.onExit, 'callbacks.onExit'),
       onStall: callback(input.onStall, 'callbacks.onStall'),
@@ -290,7 +306,7 @@ class DockerExecutionContext implements DockerContext {
     options?: StreamOptions,
   ): Promise<ExecStream> {
     const state = this.state(handle);
-    const input = optionsObject(options, 'options');
+    const input = knownOptions(options, 'options', STREAM_OPTION_KEYS, 'execStream');
     const env = commandEnv(input.env, 'options.env', 'command', state.env);
     const prelude = unsetLine(env);
     let argv: readonly string[];
@@ -328,7 +344,7 @@ class DockerExecutionContext implements DockerContext {
 
   async openTerminal(handle: ContextHandle, options: TerminalOptions): Promise<Terminal> {
     const state = this.state(handle);
-    const input = optionsObject(options, 'options');
+    const input = knownOptions(options, 'options', TERMINAL_OPTION_KEYS, 'openTerminal');
     const cols = terminalSize(input.cols, 'options.cols');
     const rows = terminalSize(input.rows, 'options.rows');
     const env = commandEnv(input.env, 'options.env', 'terminal', state.env);
@@ -429,7 +445,7 @@ class DockerExecutionContext implements DockerContext {
     await this.client.call(`writeFile ${absolute}`, () =>
       state.filesViaExec
         ? writeViaExec(this.client, state.containerId, absolute, data)
-        : writeContainerFile(this.client, state.containerId, absolute, data),
+        : writeContainerFile(this.client, state.containerId, absolute, data, state.readOnlyRoot),
     );
   }
 
@@ -586,7 +602,7 @@ class DockerExecutionContext implements DockerContext {
   }
 
   private resolveCwd(state: HandleState, cwd: unknown, field: string): string {
-    const value = optionalString(cwd, field);
+    const value = pathOption(cwd, field, false);
     return value === undefined ? state.handle.cwd : posix.resolve(state.handle.cwd, value);
   }
 
@@ -628,7 +644,12 @@ export function createDockerContext(options?: DockerContextOptions): DockerConte
 export async function sweepDockerContainers(
   options?: Pick<DockerContextOptions, 'socketPath' | 'host' | 'requestTimeoutMs'>,
 ): Promise<string[]> {
-  const resolved = resolveDockerOptions(options);
+  const resolved = resolveDockerOptions(
+    options,
+    process.env,
+    ['socketPath', 'host', 'requestTimeoutMs'],
+    'sweepDockerContainers',
+  );
   const client = new EngineClient(resolved.endpoint, resolved.requestTimeoutMs);
   try {
     return await client.call('sweep', () => sweepAbandoned(client));

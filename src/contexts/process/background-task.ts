@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { BACKGROUND_OPTION_KEYS } from '../../contract/option-keys.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
@@ -18,7 +19,7 @@ import {
   commandString,
   durationMs,
   envRecord,
-  optionsObject,
+  knownOptions,
 } from '../../contract/validate-options.js';
 import { confine, SANDBOX_REFUSED_EXIT_CODE } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
@@ -34,7 +35,7 @@ export async function startBackground(
   options: BackgroundOptions | undefined,
 ): Promise<BackgroundTask> {
   const text = commandString(command);
-  const input = optionsObject(options, 'options');
+  const input = knownOptions(options, 'options', BACKGROUND_OPTION_KEYS, 'execBackground');
   const cwd = workingDirectory(state, input.cwd, 'options.cwd');
   const env = envRecord(input.env, 'options.env');
   const onExit = callback<(exit: BackgroundExit) => void>(input.onExit, 'options.onExit');

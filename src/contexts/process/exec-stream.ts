@@ -4,13 +4,14 @@
  * @module
  */
 import { Readable, Writable } from 'node:stream';
+import { STREAM_OPTION_KEYS } from '../../contract/option-keys.js';
 import type { ExecStream, StreamOptions } from '../../contract/types.js';
 import {
   abortSignal,
   argvArray,
   commandString,
   envRecord,
-  optionsObject,
+  knownOptions,
 } from '../../contract/validate-options.js';
 import { confine, SANDBOX_REFUSED_EXIT_CODE } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
@@ -26,7 +27,7 @@ export async function openStream(
 ): Promise<ExecStream> {
   const argv =
     typeof command === 'string' ? ['/bin/sh', '-c', commandString(command)] : argvArray(command, 'command');
-  const input = optionsObject(options, 'options');
+  const input = knownOptions(options, 'options', STREAM_OPTION_KEYS, 'execStream');
   const cwd = workingDirectory(state, input.cwd, 'options.cwd');
   const env = envRecord(input.env, 'options.env');
   const signal = abortSignal(input.signal, 'options.signal');

@@ -66,6 +66,12 @@ export class ProcessFiles {
     return this.deps.fs.size(path, { cwd: state.cwd });
   }
 
+  async realPath(state: HandleState, path: unknown): Promise<string> {
+    assertPathArgument(path);
+    if (this.isOwnLog(state, path)) return resolve(state.cwd, path);
+    return this.deps.fs.realPath(path, { cwd: state.cwd });
+  }
+
   private isOwnLog(state: HandleState, path: string): boolean {
     return this.deps.registry.ownsOutputPath(state.id, resolve(state.cwd, path));
   }

@@ -16,8 +16,10 @@ import {
   describeValue,
   durationMs,
   envRecord,
-  optionsObject,
+  knownOptions,
+  optionKeys,
   outputPolicy,
+  pathOption,
 } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { SandboxPolicy } from '../../sandbox/types.js';
@@ -83,33 +85,25 @@ export interface ProcessContextConfig {
   readonly supervise: boolean;
 }
 
-const KNOWN_OPTIONS = new Set([
-  'workspaceRoot',
-  'cwd',
-  'inheritEnv',
-  'env',
-  'sandbox',
-  'defaultTimeoutMs',
-  'killGraceMs',
-  'output',
-  'maxLogBytes',
-  'stallMs',
-  'maxReadBytes',
-  'maxListEntries',
-  'supervise',
-]);
+const KNOWN_OPTIONS = optionKeys<ProcessContextOptions>({
+  workspaceRoot: true,
+  cwd: true,
+  inheritEnv: true,
+  env: true,
+  sandbox: true,
+  defaultTimeoutMs: true,
+  killGraceMs: true,
+  output: true,
+  maxLogBytes: true,
+  stallMs: true,
+  maxReadBytes: true,
+  maxListEntries: true,
+  supervise: true,
+});
 
 /** Validate options; every error is an `InvalidArgumentError` naming `options.<field>`. */
 export function resolveProcessOptions(options: ProcessContextOptions | undefined): ProcessContextConfig {
-  const input = optionsObject(options, 'options');
-  for (const key of Object.keys(input)) {
-    if (!KNOWN_OPTIONS.has(key)) {
-      throw new InvalidArgumentError(
-        `options.${key}`,
-        `is not an option of the process context (known: ${[...KNOWN_OPTIONS].join(', ')})`,
-      );
-    }
-  }
+  const input = knownOptions(options, 'options', KNOWN_OPTIONS, 'createProcessContext');
   const sandbox = input.sandbox;
   if (sandbox !== undefined && (typeof sandbox !== 'object' || sandbox === null)) {
     throw new InvalidArgumentError(
@@ -117,15 +111,7 @@ export function resolveProcessOptions(options: ProcessContextOptions | undefined
       `must be a SandboxPolicy (build one with createSandboxPolicy), got ${describeValue(sandbox)}`,
     );
   }
-  for (const field of ['workspaceRoot', 'cwd'] as const) {
-    const value = input[field];
-    if (value !== undefined && (typeof value !== 'string' || !value.startsWith('/'))) {
-      throw new InvalidArgumentError(
-        `options.${field}`,
-        `must be an absolute path, got ${describeValue(value)}`,
-      );
-    }
-  }
+  for (const field of ['workspaceRoot', 'cwd'] as const) pathOption(input[field], `options.${field}`, true);
   return {
     workspaceRoot: input.workspaceRoot,
     cwd: input.cwd,

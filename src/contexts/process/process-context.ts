@@ -7,6 +7,7 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { BackgroundRegistry } from '../../contract/background-registry.js';
+import { REASSIGN_CALLBACK_KEYS, SPAWN_CONFIG_KEYS } from '../../contract/option-keys.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
@@ -28,10 +29,11 @@ import type {
 } from '../../contract/types.js';
 import {
   callback,
-  describeValue,
   durationMs,
   envRecord,
-  optionsObject,
+  knownOptions,
+  optionKeys,
+  pathOption,
 } from '../../contract/validate-options.js';
 import {
   BerthError,
@@ -136,7 +138,7 @@ export class ProcessContext implements ExecutionContext {
         'this process context was closed; create a new one with createProcessContext()',
       );
     }
-    const input = optionsObject(config, 'config');
+    const input = knownOptions(config, 'config', SPAWN_CONFIG_KEYS, 'spawn');
     for (const field of CONTAINER_ONLY_FIELDS) {
       if (input[field] !== undefined) {
         throw new CapabilityError(
@@ -146,10 +148,7 @@ export class ProcessContext implements ExecutionContext {
         );
       }
     }
-    if (input.cwd !== undefined && (typeof input.cwd !== 'string' || input.cwd.length === 0)) {
-      throw new InvalidArgumentError('config.cwd', `must be a path string, got ${describeValue(input.cwd)}`);
-    }
-    const cwd = resolve(this.defaultCwd, input.cwd ?? '.');
+    const cwd = resolve(this.defaultCwd, pathOption(input.cwd, 'config.cwd', false) ?? '.');
     const root = this.deps.fs.root;
     if (root !== null && !isWithin(root, cwd) && !isWithin(this.deps.config.workspaceRoot ?? root, cwd)) {
       throw new ContainmentError(input.cwd ?? cwd, this.deps.config.workspaceRoot ?? root, 'the handle cwd');
@@ -205,7 +204,7 @@ export class ProcessContext implements ExecutionContext {
     return this.run(async () => {
       const fromState = this.handles.get(from, 'from');
       const toState = this.handles.get(to, 'to');
-      const input = optionsObject(callbacks, 'callbacks');
+      const input = knownOptions(callbacks, 'callbacks', REASSIGN_CALLBACK_KEYS, 'reassignBackground');
       return this.deps.registry.reassign(fromState.id, toState.id, {
         onExit: callback(input.onExit, 'callbacks.onExit'),
         onStall: callback(input.onStall, 'callbacks.onStall'),
@@ -250,6 +249,11 @@ export class ProcessContext implements ExecutionContext {
     return this.run(() => this.files.size(this.handles.get(handle), path));
   }
 
+  /** The real path (symlinks resolved); `ContainmentError` for what the file methods refuse. */
+  realPath(handle: ContextHandle, path: string): Promise<string> {
+    return this.run(() => this.files.realPath(this.handles.get(handle), path));
+  }
+
   /**
    * End everything the handle owns: running execs, streams and terminals (TERM, `killGraceMs`,
    * KILL), background tasks (the same escalation), its spill files and its tasks' logs.
@@ -276,7 +280,7 @@ export class ProcessContext implements ExecutionContext {
    * @throws InvalidArgumentError for a bad `graceMs`.
    */
   async close(options?: { readonly graceMs?: number | undefined }): Promise<void> {
-    const input = optionsObject(options, 'options');
+    const input = knownOptions(options, 'options', CLOSE_OPTION_KEYS, 'close');
     const graceMs = durationMs(input.graceMs, 'options.graceMs', this.deps.config.killGraceMs, true);
     this.closed = true;
     const escalation = setTimeout(() => this.deps.runtime.killAllNow(), graceMs);
@@ -302,6 +306,8 @@ export class ProcessContext implements ExecutionContext {
     return body();
   }
 }
+
+const CLOSE_OPTION_KEYS = optionKeys<{ graceMs?: number }>({ graceMs: true });
 
 let ptyLoadable: boolean | undefined;
 

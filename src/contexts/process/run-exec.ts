@@ -4,6 +4,7 @@
  * @module
  */
 import { callListener } from '../../contract/call-listener.js';
+import { EXEC_OPTION_KEYS } from '../../contract/option-keys.js';
 import { OutputCapture } from '../../contract/output-capture.js';
 import type { ExecOptions, ExecResult, OutputChunk, StreamFacts } from '../../contract/types.js';
 import {
@@ -13,7 +14,7 @@ import {
   describeValue,
   durationMs,
   envRecord,
-  optionsObject,
+  knownOptions,
 } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { SubprocessHandle } from '../../subprocess/types.js';
@@ -32,7 +33,7 @@ export async function runExec(
   options: ExecOptions | undefined,
 ): Promise<ExecResult> {
   const text = commandString(command);
-  const input = optionsObject(options, 'options');
+  const input = knownOptions(options, 'options', EXEC_OPTION_KEYS, 'exec');
   const cwd = workingDirectory(state, input.cwd, 'options.cwd');
   const env = envRecord(input.env, 'options.env');
   const timeoutMs = durationMs(input.timeoutMs, 'options.timeoutMs', deps.config.defaultTimeoutMs);

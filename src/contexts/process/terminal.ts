@@ -5,8 +5,9 @@
 import { accessSync, constants } from 'node:fs';
 import { userInfo } from 'node:os';
 import { isAbsolute } from 'node:path';
+import { TERMINAL_OPTION_KEYS } from '../../contract/option-keys.js';
 import type { Terminal, TerminalOptions } from '../../contract/types.js';
-import { argvArray, describeValue, envRecord, optionsObject } from '../../contract/validate-options.js';
+import { argvArray, describeValue, envRecord, knownOptions } from '../../contract/validate-options.js';
 import { InvalidArgumentError, SandboxUnavailableError, UnknownHandleError } from '../../errors/index.js';
 import { confine } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
@@ -21,7 +22,7 @@ export async function openTerminal(
   state: HandleState,
   options: TerminalOptions,
 ): Promise<Terminal> {
-  const input = optionsObject(options, 'options');
+  const input = knownOptions(options, 'options', TERMINAL_OPTION_KEYS, 'openTerminal');
   const cols = dimension(input.cols, 'options.cols');
   const rows = dimension(input.rows, 'options.rows');
   const argv = input.shell === undefined ? [loginShell(), '-l'] : argvArray(input.shell, 'options.shell');

@@ -1,7 +1,7 @@
 /**
  * Attacks on `workspaceRoot`: absolute paths, `..`, a look-alike sibling, symlinked files and
  * parents (absolute and relative targets), globs through links. Each must be a ContainmentError
- * before any I/O, `fileSize` must answer null (not leak a size), and nothing may be written
+ * before any I/O (`realPath` too, where a context has it), `fileSize` must answer null (not leak a size), and nothing may be written
  * outside. Positive controls prove the root is not simply refusing everything.
  * @module
  */
@@ -65,6 +65,9 @@ async function expectReadsRefused(scope: CaseScope, path: string, what: string):
     );
   }
   expect(await fileSizeOf(scope, path), `fileSize(${what}) must not leak a size`).toBeNull();
+  if (context.realPath) {
+    await expectBerthError(context.realPath(handle, path), 'E_CONTAINMENT', `realPath(${what})`);
+  }
 }
 
 /** writeFile refuses `path` with E_CONTAINMENT and `check` (asked through exec) shows nothing changed. */

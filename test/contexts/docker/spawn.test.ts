@@ -78,7 +78,9 @@ describeDocker('docker spawn', () => {
       expect(await context.getMappedPort!(handle, 9999)).toBeNull();
       let body = '';
       for (let attempt = 0; attempt < 50 && body === ''; attempt++) {
-        body = await fetch(`http://127.0.0.1:${port}/index.html`)
+        // Each attempt has its own deadline: a connection the proxy accepted before httpd listened
+        // must not hang the loop.
+        body = await fetch(`http://127.0.0.1:${port}/index.html`, { signal: AbortSignal.timeout(2000) })
           .then((res) => res.text())
           .catch(() => new Promise<string>((resolve) => setTimeout(() => resolve(''), 100)));
       }

@@ -1,0 +1,166 @@
+// The virtual shell's commands against the GNU tools (and the real jq) on the same input in the
+// same run: ratios of median times (goals from issue 16) and the resident memory the berth run
+// added at its peak. Each command family adds its workloads to WORKLOADS.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { interleavedMedians } from './support/interleaved-medians.mjs';
+
+export const title = 'commands: berth vs GNU on the same input';
+
+const dist = new URL('../dist', import.meta.url).href;
+const MB = 1024 * 1024;
+const INPUT_BYTES = Number(process.env.BERTH_BENCH_INPUT_MB ?? 100) * MB;
+const JSON_BYTES = Number(process.env.BERTH_BENCH_JSON_MB ?? 50) * MB;
+
+/** A log-like text of `bytes` bytes: most lines have an `a`, about one in a hundred an ERROR. */
+function makeLog(bytes) {
+  const users = ['alice', 'bob', 'carol', 'dave', 'erin'];
+  const lines = [];
+  let size = 0;
+  let i = 0;
+  while (size < bytes) {
+    const level = i % 97 === 0 ? 'ERROR' : 'INFO';
+    const line = `2026-12-01T10:${String(i % 60).padStart(2, '0')}:00Z ${level} request id=${(i * 7919) % 1000000} user=${users[i % 5]} path=/api/v1/items/${i % 1000} took ${(i * 37) % 1500}ms\n`;
+    lines.push(line);
+    size += line.length;
+    i += 1;
+  }
+  return lines.join('');
+}
+
+/** A JSON array of about `bytes` bytes of small records, every third one `"ok": true`. */
+function makeJson(bytes) {
+  const parts = [];
+  let size = 2;
+  for (let i = 0; size < bytes; i += 1) {
+    const record = `{"id":${i},"name":"user${i % 1000}","ok":${i % 3 === 0},"score":${((i * 37) % 1000) / 10},"tags":["t${i % 7}","u${i % 11}"],"meta":{"region":"r${i % 5}","n":null}}`;
+    parts.push(record);
+    size += record.length + 1;
+  }
+  return `[${parts.join(',')}]\n`;
+}
+
+// `input`: which file the workload reads (`log`, the default, or `json`).
+const WORKLOADS = [
+  { name: 'grep -c literal', family: 'grep', argv: ['grep', '-c', 'ERROR'], goal: 0.25 },
+  { name: 'grep -c regex', family: 'grep', argv: ['grep', '-cE', 'took [0-9]{4}ms'], goal: 0.25 },
+  { name: "sed 's/a/b/g'", family: 'sed', argv: ['sed', 's/a/b/g'], goal: 0.5 },
+  // jq: at most twice the real jq's time.
+  {
+    name: "jq '[.[] | select(.ok)] | length'",
+    family: 'jq',
+    argv: ['jq', '[.[] | select(.ok)] | length'],
+    input: 'json',
+    goal: 0.5,
+  },
+];
+
+function hasTool(name) {
+  return new Promise((resolve) => {
+    const child = spawn(name, ['--version'], { stdio: 'ignore' });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
+}
+
+function gnu(argv, file) {
+  return new Promise((resolve, reject) => {
+    // stdout is a pipe we drain: GNU grep treats a /dev/null stdout like -q and stops early.
+    const child = spawn(argv[0], [...argv.slice(1), file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { LC_ALL: 'C.UTF-8', PATH: '/usr/bin:/bin' },
+    });
+    child.stdout.resume();
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+}
+
+/** Run a berth command over the contained filesystem with a counting, discarding stdout. */
+async function berth(handler, argv, file, fs, cooperate) {
+  let written = 0;
+  const sink = {
+    write: async (b) => {
+      written += b.length;
+    },
+    attachData: () => {},
+    close: async () => {},
+  };
+  const stderr = {
+    write: async (b) => {
+      process.stderr.write(b);
+    },
+    attachData: () => {},
+    close: async () => {},
+  };
+  const empty = { read: async () => null, unread: () => {}, data: async () => undefined, close: () => {} };
+  const status = await handler({
+    argv: [...argv, `/${file}`],
+    stdin: empty,
+    stdout: sink,
+    stderr,
+    env: new Map([['LC_ALL', 'C.UTF-8']]),
+    cwd: '/',
+    fs,
+    signal: new AbortController().signal,
+    dispatch: { run: async () => 127, classify: () => 'not-found' },
+    cooperate,
+  });
+  return { status, written };
+}
+
+export async function run() {
+  const { grepCommands } = await import(`${dist}/commands/grep/index.js`);
+  const { sedCommands } = await import(`${dist}/commands/sed/index.js`);
+  const { jqCommand } = await import(`${dist}/commands/jq/index.js`);
+  const { createContainedFilesystem } = await import(`${dist}/vfs/index.js`);
+  const { createCooperate } = await import(`${dist}/commands/cooperate.js`);
+  const handlers = { grep: grepCommands[0].run, sed: sedCommands[0].run, jq: jqCommand.run };
+  const dir = mkdtempSync(join(tmpdir(), 'berth-bench-commands-'));
+  const rows = [];
+  try {
+    const inputs = {
+      log: { name: 'input.txt', bytes: INPUT_BYTES },
+      json: { name: 'input.json', bytes: JSON_BYTES },
+    };
+    writeFileSync(join(dir, inputs.log.name), makeLog(INPUT_BYTES));
+    const jsonText = makeJson(JSON_BYTES);
+    inputs.json.bytes = Buffer.byteLength(jsonText);
+    writeFileSync(join(dir, inputs.json.name), jsonText);
+    const fs = createContainedFilesystem({ root: dir });
+    const cooperate = createCooperate();
+    for (const w of WORKLOADS) {
+      const handler = handlers[w.family];
+      const input = inputs[w.input ?? 'log'];
+      const file = join(dir, input.name);
+      if (w.family === 'jq' && !(await hasTool('jq'))) {
+        rows.push({ name: w.name, value: 'jq is not installed, not measured' });
+        continue;
+      }
+      let peak = 0;
+      const before = process.memoryUsage().rss;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().rss - before);
+      }, 20);
+      const medians = await interleavedMedians(
+        { berth: () => berth(handler, w.argv, input.name, fs, cooperate), gnu: () => gnu(w.argv, file) },
+        { warmup: 1, rounds: 3 },
+      );
+      clearInterval(sampler);
+      const ratio = medians.gnu / medians.berth;
+      const mbps = (input.bytes / MB / (medians.berth / 1000)).toFixed(0);
+      rows.push({
+        name: `${w.name} over ${(input.bytes / MB).toFixed(0)} MB: berth ${medians.berth.toFixed(0)} ms (${mbps} MB/s), ${w.family === 'jq' ? 'jq' : 'GNU'} ${medians.gnu.toFixed(0)} ms; throughput ratio`,
+        value: `${ratio.toFixed(2)}x`,
+        goal: `>= ${w.goal}x`,
+        met: ratio >= w.goal,
+      });
+      rows.push({ name: `${w.name}: resident memory growth (peak)`, value: `${(peak / MB).toFixed(0)} MB` });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}

@@ -1,0 +1,285 @@
+/**
+ * grep over one input: finds the selected lines block by block (whole lines, decoded at once),
+ * prints them with GNU's prefixes, context and separators, counts, lists, and handles binary
+ * input as GNU grep 3.8 does: a NUL byte makes the input binary (a selected line then prints
+ * `grep: NAME: binary file matches` instead, and the input ends there); a line with an encoding
+ * error is not printed, and the same message comes at the end.
+ * @module
+ */
+
+import type { Regex } from '../../regex/index.js';
+import { decodeBytes, encodeText } from '../byte-text.js';
+import type { CommandContext } from '../command.js';
+import { type ChunkSource, LineBlockReader } from '../line-blocks.js';
+import type { GrepOptions } from './options.js';
+import type { GrepOutput } from './output.js';
+
+/** Reads are this large; binary detection (a NUL byte) happens per block, as GNU grep does per buffer. */
+export const GREP_CHUNK_BYTES = 1024 * 1024;
+
+const INVALID_BYTE = /[\uDC80-\uDCFF]/;
+
+export interface ScanOutcome {
+  /** Lines selected (matching, or not matching with -v). */
+  readonly selected: number;
+  /** -q found a line: the whole run can stop. */
+  readonly stopAll: boolean;
+}
+
+interface Held {
+  readonly text: string;
+  readonly lineNo: number;
+}
+
+/** One input's scan. */
+export class Scan {
+  private lineNo = 0;
+  private selected = 0;
+  private lastPrinted = 0;
+  private afterLeft = 0;
+  private before: Held[] = [];
+  private nulBinary = false;
+  private suppressed = false;
+  private done = false;
+  private stopAll = false;
+  private readonly delim: string;
+  private readonly lineOutput: boolean;
+  private readonly fast: boolean;
+  /** The pattern's literal as UTF-8, when lines can be found in the raw bytes. */
+  private readonly needle: Buffer | undefined;
+
+  constructor(
+    private readonly ctx: CommandContext,
+    private readonly o: GrepOptions,
+    private readonly re: Regex | null,
+    private readonly out: GrepOutput,
+    /** The name printed before lines, or undefined when names are not shown. */
+    private readonly shownName: string | undefined,
+    /** The name messages use. */
+    private readonly name: string,
+  ) {
+    this.delim = o.nullData ? '\0' : '\n';
+    this.lineOutput = !(o.count || o.listMatching || o.listNonMatching || o.quiet);
+    this.fast = !o.invert && o.before === 0 && o.after === 0 && !o.nullData && re !== null;
+    // A fixed string is found in the bytes themselves (UTF-8 matches exactly where the decoded
+    // text does), so only selected lines are ever decoded.
+    this.needle =
+      this.fast && re?.literal !== undefined && !o.onlyMatching
+        ? Buffer.from(encodeText(re.literal))
+        : undefined;
+  }
+
+  async run(source: ChunkSource): Promise<ScanOutcome> {
+    const o = this.o;
+    if (o.maxCount === 0) return { selected: 0, stopAll: false };
+    const reader = new LineBlockReader(source, { delimiter: o.nullData ? 0 : 0x0a });
+    for (;;) {
+      if (this.ctx.signal.aborted) break;
+      const block = await reader.next();
+      if (block === null) break;
+      if (!o.nullData && o.binaryFiles !== 'text' && !this.nulBinary && block.bytes.indexOf(0) !== -1) {
+        if (o.binaryFiles === 'without-match') return { selected: 0, stopAll: false };
+        this.nulBinary = true;
+      }
+      if (this.needle !== undefined) this.scanBytes(block.bytes, block.terminated);
+      else {
+        const text = decodeBytes(block.bytes);
+        const hasInvalid = o.binaryFiles !== 'text' && INVALID_BYTE.test(text);
+        this.scanText(text, block.terminated, hasInvalid);
+      }
+      await this.out.maybeFlush();
+      if (this.done) break;
+      const pause = this.ctx.cooperate();
+      if (pause !== undefined) await pause;
+    }
+    await this.finish();
+    return { selected: this.selected, stopAll: this.stopAll };
+  }
+
+  private async finish(): Promise<void> {
+    const o = this.o;
+    const label = this.shownName ?? this.name;
+    if (o.count) {
+      const n = o.maxCount === undefined ? this.selected : Math.min(this.selected, o.maxCount);
+      this.out.text(
+        this.shownName === undefined ? `${n}\n` : `${this.shownName}${o.nullAfterName ? '\0' : ':'}${n}\n`,
+      );
+    }
+    if (o.listMatching && this.selected > 0) this.out.text(`${label}${o.nullAfterName ? '\0' : '\n'}`);
+    if (o.listNonMatching && this.selected === 0) this.out.text(`${label}${o.nullAfterName ? '\0' : '\n'}`);
+    if (this.lineOutput && ((this.nulBinary && this.selected > 0) || this.suppressed)) {
+      await this.out.flush();
+      await this.out.error(`grep: ${this.name}: binary file matches\n`);
+    }
+  }
+
+  /** Scan a block of whole lines for the literal, in its bytes. */
+  private scanBytes(bytes: Uint8Array, terminated: boolean): void {
+    const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    const needle = this.needle as Buffer;
+    const end = b.length;
+    let pos = 0;
+    while (pos < end && !this.done) {
+      const hit = b.indexOf(needle, pos);
+      if (hit === -1) {
+        if (this.o.lineNumber) this.lineNo += countByteLines(b, pos, end, terminated);
+        return;
+      }
+      const lineStart = Math.max(pos, b.lastIndexOf(0x0a, hit) + 1);
+      if (this.o.lineNumber && lineStart > pos) this.lineNo += countByteLines(b, pos, lineStart, true);
+      const nl = b.indexOf(0x0a, hit);
+      const lineEnd = nl === -1 ? end : nl;
+      this.lineNo += 1;
+      if (this.lineOutput && !this.nulBinary) {
+        const line = decodeBytes(bytes.subarray(lineStart, lineEnd));
+        this.handle(line, true, this.o.binaryFiles !== 'text' && INVALID_BYTE.test(line));
+      } else this.handle('', true, false);
+      pos = lineEnd + 1;
+    }
+  }
+
+  /** Scan a block of whole lines. */
+  private scanText(text: string, terminated: boolean, hasInvalid: boolean): void {
+    const end = text.length;
+    let pos = 0;
+    while (pos < end && !this.done) {
+      let known = false;
+      if (this.fast && this.afterLeft === 0) {
+        const hit = (this.re as Regex).nextMatchingLine(text, pos);
+        if (hit === -1) {
+          if (this.o.lineNumber) this.lineNo += countLines(text, pos, end, terminated);
+          return;
+        }
+        if (this.o.lineNumber && hit > pos) this.lineNo += countLines(text, pos, hit, true);
+        pos = hit;
+        known = true; // the scan found a match on this line: no need to test it again
+      }
+      let nl = text.indexOf(this.delim, pos);
+      if (nl === -1) nl = end;
+      const line = text.slice(pos, nl);
+      this.lineNo += 1;
+      const matched = known || this.re?.test(line) === true;
+      this.handle(line, matched !== this.o.invert, hasInvalid);
+      pos = nl + 1;
+    }
+  }
+
+  private handle(line: string, selected: boolean, hasInvalid: boolean): void {
+    const o = this.o;
+    if (!selected) {
+      if (this.afterLeft > 0) {
+        this.afterLeft -= 1;
+        this.printLine(line, this.lineNo, '-', hasInvalid);
+        if (this.afterLeft === 0 && this.maxReached()) this.done = true;
+      } else if (o.before > 0) {
+        this.before.push({ text: line, lineNo: this.lineNo });
+        if (this.before.length > o.before) this.before.shift();
+      }
+      return;
+    }
+    if (this.maxReached()) {
+      // Past -m: only the trailing context of the last selected line is still printed.
+      if (this.afterLeft > 0) {
+        this.afterLeft -= 1;
+        this.printLine(line, this.lineNo, '-', hasInvalid);
+        if (this.afterLeft === 0) this.done = true;
+      } else this.done = true;
+      return;
+    }
+    this.selected += 1;
+    if (o.quiet) {
+      this.done = true;
+      this.stopAll = true;
+      return;
+    }
+    if (o.listMatching) {
+      this.done = true;
+      return;
+    }
+    if (!this.lineOutput) {
+      if (o.listNonMatching) this.done = true;
+      else if (this.maxReached() && o.after === 0) this.done = true;
+      return;
+    }
+    if (this.nulBinary) {
+      this.done = true;
+      return;
+    }
+    for (const held of this.before) this.printLine(held.text, held.lineNo, '-', hasInvalid);
+    this.before = [];
+    if (o.onlyMatching) this.printMatches(line);
+    else this.printLine(line, this.lineNo, ':', hasInvalid);
+    this.afterLeft = o.after;
+    if (this.maxReached() && o.after === 0) this.done = true;
+  }
+
+  private maxReached(): boolean {
+    return this.o.maxCount !== undefined && this.selected >= this.o.maxCount;
+  }
+
+  private prefix(lineNo: number, sep: string): string {
+    let p = '';
+    if (this.shownName !== undefined) p += this.shownName + (this.o.nullAfterName ? '\0' : sep);
+    if (this.o.lineNumber) p += `${lineNo}${sep}`;
+    return p;
+  }
+
+  private separatorBefore(lineNo: number): void {
+    const gap = this.lastPrinted === 0 || lineNo !== this.lastPrinted + 1;
+    if ((this.o.before > 0 || this.o.after > 0) && this.out.printedLines && gap) this.out.text('--\n');
+  }
+
+  private printLine(line: string, lineNo: number, sep: string, hasInvalid: boolean): void {
+    if (lineNo <= this.lastPrinted) return;
+    if (hasInvalid && INVALID_BYTE.test(line)) {
+      this.suppressed = true;
+      return;
+    }
+    this.separatorBefore(lineNo);
+    this.out.text(`${this.prefix(lineNo, sep)}${line}${this.delim}`);
+    this.lastPrinted = lineNo;
+    this.out.printedLines = true;
+  }
+
+  private printMatches(line: string): void {
+    if (this.o.invert || this.re === null) return;
+    let at = 0;
+    while (at <= line.length) {
+      const m = this.re.exec(line, at);
+      if (m === null) break;
+      if (m.end === m.start) {
+        at = m.end + 1;
+        continue;
+      }
+      this.separatorBefore(this.lineNo);
+      this.out.text(`${this.prefix(this.lineNo, ':')}${line.slice(m.start, m.end)}${this.delim}`);
+      this.lastPrinted = this.lineNo;
+      this.out.printedLines = true;
+      at = m.end;
+    }
+  }
+}
+
+/** Lines in `b[from, to)`: newlines, plus one for an unterminated tail. */
+function countByteLines(b: Buffer, from: number, to: number, terminated: boolean): number {
+  let n = 0;
+  let at = b.indexOf(0x0a, from);
+  while (at !== -1 && at < to) {
+    n += 1;
+    at = b.indexOf(0x0a, at + 1);
+  }
+  if (!terminated && to > from && b[to - 1] !== 0x0a) n += 1;
+  return n;
+}
+
+/** Lines in `text[from, to)`: delimiters, plus one for an unterminated tail. */
+function countLines(text: string, from: number, to: number, terminated: boolean): number {
+  let n = 0;
+  let at = text.indexOf('\n', from);
+  while (at !== -1 && at < to) {
+    n += 1;
+    at = text.indexOf('\n', at + 1);
+  }
+  if (!terminated && to > from && text.charCodeAt(to - 1) !== 10) n += 1;
+  return n;
+}
