@@ -90,15 +90,18 @@ export class TermFollowUp {
   }
 
   /**
-   * The command the owner forked after the TERM went out got it passed on: done if it can act on
-   * it, waiting if it ignored it (its later children are then owed a TERM, as usual).
+   * The command the owner forked after the TERM went out. The owner passes the TERM on, but when
+   * it does is its scheduler's business: a command that can take a TERM now gets one from here
+   * too (a second one only in this start-up race), and one that ignores it waits like any other
+   * member (its later children are then owed a TERM, as usual).
    */
   private adoptCommand(stats: readonly ProcStat[]): void {
     const command = stats.find((stat) => stat.ppid === this.tree.rootPid && !this.entries.has(stat.pid));
     if (!command) return;
     this.commandPending = false;
     this.waiting--;
-    this.set(command, ignoresSignal(command.pid, SIGTERM_NUMBER) === true ? 'waiting' : 'done', -1);
+    const entry = this.set(command, 'waiting', -1);
+    if (ignoresSignal(command.pid, SIGTERM_NUMBER) !== true) this.deliver(command.pid, entry);
   }
 
   private deliver(pid: number, entry: Entry): void {
