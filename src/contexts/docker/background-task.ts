@@ -78,6 +78,7 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
   let bytes = 0;
   /** Output bytes written to the log (the rest, past the cap, was dropped). */
   let kept = 0;
+  let capped = false;
   let control = '';
   let status: number | null = null;
   let killed = false;
@@ -92,13 +93,20 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
       const room = spec.maxLogBytes - bytes;
       bytes += payload.length;
       spec.onActivity();
-      if (room > 0 && !writer.socket.destroyed) {
-        // Cut on a code-point boundary so the log stays valid UTF-8 up to the marker.
-        const slice = payload.length > room ? payload.subarray(0, cutAtCodePoint(payload, room)) : payload;
-        kept += slice.length;
-        let open = writer.socket.write(Buffer.from(slice));
-        // The first byte over the cap: the log says so, as on every backend.
-        if (payload.length > room) open = writer.socket.write(logCapMarker(spec.maxLogBytes)) && open;
+      if (!capped && !writer.socket.destroyed) {
+        let open = true;
+        if (payload.length <= room) {
+          kept += payload.length;
+          open = writer.socket.write(Buffer.from(payload));
+        } else {
+          // The first byte over the cap (even at a chunk boundary): what fits, cut on a code-point
+          // boundary so the log stays valid UTF-8, then the marker every backend writes.
+          capped = true;
+          const slice = payload.subarray(0, cutAtCodePoint(payload, room));
+          kept += slice.length;
+          if (slice.length > 0) open = writer.socket.write(Buffer.from(slice));
+          open = writer.socket.write(logCapMarker(spec.maxLogBytes)) && open;
+        }
         if (!open) output.pause();
       }
       return;
@@ -192,6 +200,6 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
     killNow: () => end(0),
     settled,
     logBytes: () => kept,
-    logTruncated: () => bytes > spec.maxLogBytes,
+    logTruncated: () => capped,
   };
 }
