@@ -42,7 +42,15 @@ function makeJson(bytes) {
   return `[${parts.join(',')}]\n`;
 }
 
-// `input`: which file the workload reads (`log`, the default, or `json`).
+/** A million lines of five fields: `row<i> <i%97> <(i*7)%1000> x<i%13> tail`. */
+function makeLines() {
+  const lines = [];
+  for (let i = 0; i < 1_000_000; i += 1) lines.push(`row${i} ${i % 97} ${(i * 7) % 1000} x${i % 13} tail`);
+  return `${lines.join('\n')}\n`;
+}
+
+// `input`: which file the workload reads (`log`, the default, `json` or `lines`); `gnuArgv`: the
+// GNU tool's argv when it differs; `justBash`: also run through just-bash once, for reference.
 const WORKLOADS = [
   { name: 'grep -c literal', family: 'grep', argv: ['grep', '-c', 'ERROR'], goal: 0.25 },
   { name: 'grep -c regex', family: 'grep', argv: ['grep', '-cE', 'took [0-9]{4}ms'], goal: 0.25 },
@@ -55,7 +63,25 @@ const WORKLOADS = [
     input: 'json',
     goal: 0.5,
   },
+  // awk: at most twice gawk's time.
+  {
+    name: "awk '{s+=$3} END {print s}'",
+    family: 'awk',
+    argv: ['awk', '{s+=$3} END {print s}'],
+    gnuArgv: ['gawk', '{s+=$3} END {print s}'],
+    input: 'lines',
+    goal: 0.5,
+    justBash: true,
+  },
 ];
+
+async function loadJustBash() {
+  try {
+    return await import('just-bash');
+  } catch {
+    return undefined;
+  }
+}
 
 function hasTool(name) {
   return new Promise((resolve) => {
@@ -115,16 +141,27 @@ export async function run() {
   const { grepCommands } = await import(`${dist}/commands/grep/index.js`);
   const { sedCommands } = await import(`${dist}/commands/sed/index.js`);
   const { jqCommand } = await import(`${dist}/commands/jq/index.js`);
+  const { awkCommand } = await import(`${dist}/commands/awk/awk.js`);
+  const justBash = await loadJustBash();
   const { createContainedFilesystem } = await import(`${dist}/vfs/index.js`);
   const { createCooperate } = await import(`${dist}/commands/cooperate.js`);
-  const handlers = { grep: grepCommands[0].run, sed: sedCommands[0].run, jq: jqCommand.run };
+  const handlers = {
+    grep: grepCommands[0].run,
+    sed: sedCommands[0].run,
+    jq: jqCommand.run,
+    awk: awkCommand('awk').run,
+  };
   const dir = mkdtempSync(join(tmpdir(), 'berth-bench-commands-'));
   const rows = [];
   try {
     const inputs = {
       log: { name: 'input.txt', bytes: INPUT_BYTES },
       json: { name: 'input.json', bytes: JSON_BYTES },
+      lines: { name: 'lines.txt', bytes: 0 },
     };
+    const linesText = makeLines();
+    inputs.lines.bytes = Buffer.byteLength(linesText);
+    writeFileSync(join(dir, inputs.lines.name), linesText);
     writeFileSync(join(dir, inputs.log.name), makeLog(INPUT_BYTES));
     const jsonText = makeJson(JSON_BYTES);
     inputs.json.bytes = Buffer.byteLength(jsonText);
@@ -145,7 +182,10 @@ export async function run() {
         peak = Math.max(peak, process.memoryUsage().rss - before);
       }, 20);
       const medians = await interleavedMedians(
-        { berth: () => berth(handler, w.argv, input.name, fs, cooperate), gnu: () => gnu(w.argv, file) },
+        {
+          berth: () => berth(handler, w.argv, input.name, fs, cooperate),
+          gnu: () => gnu(w.gnuArgv ?? w.argv, file),
+        },
         { warmup: 1, rounds: 3 },
       );
       clearInterval(sampler);
@@ -158,6 +198,19 @@ export async function run() {
         met: ratio >= w.goal,
       });
       rows.push({ name: `${w.name}: resident memory growth (peak)`, value: `${(peak / MB).toFixed(0)} MB` });
+      if (w.justBash && justBash !== undefined) {
+        const bash = new justBash.Bash({ files: { [`/${input.name}`]: linesText }, cwd: '/' });
+        const command = [w.argv[0], ...w.argv.slice(1).map((a) => `'${a}'`), `/${input.name}`].join(' ');
+        const t0 = performance.now();
+        await bash.exec(command);
+        const ms = performance.now() - t0;
+        rows.push({
+          name: `${w.name}: just-bash (reference) ${ms.toFixed(0)} ms`,
+          value: `berth ${(ms / medians.berth).toFixed(1)}x faster`,
+          goal: '>= 5x faster',
+          met: ms / medians.berth >= 5,
+        });
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -105,6 +105,17 @@ export interface CommandContext {
    * timers (the timeout among them) fire on time.
    */
   cooperate(): Promise<void> | undefined;
+  /**
+   * Hold the call's timeout while doing legitimate long work (a slow service, an MCP tool): the
+   * watchdog pauses for at most `budgetMs` of this command's own, until the hold is released (or
+   * the budget is spent, which ends the hold). Absent where no watchdog runs (standalone).
+   */
+  readonly hold?: ((budgetMs: number, reason?: string) => PatientHold) | undefined;
+}
+
+/** A patient hold on the call's timeout (see {@link CommandContext.hold}). Release is idempotent. */
+export interface PatientHold {
+  release(): void;
 }
 
 /** A command: resolves with its exit status (0-255). Throwing is a bug, reported as status 1. */

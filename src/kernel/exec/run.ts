@@ -1,0 +1,106 @@
+/**
+ * The interpreter's dispatch: lists of statements, `&&`/`||`, background statements, and one
+ * command of any kind; `set -e` and the `ERR` trap fire here, at the leaves bash fires them.
+ * @module
+ */
+import { limitReached } from '../limits.js';
+import { DiscardControl, ExitControl } from '../runtime/control.js';
+import { ShellError } from '../runtime/errors.js';
+import type { Shell } from '../runtime/shell.js';
+import type { Command, Script, Statement } from '../syntax/ast.js';
+import { startBackground } from './background.js';
+import { checkpoint } from './checkpoint.js';
+import { runCompound } from './compound.js';
+import { shellMessage } from './messages.js';
+import { runPipeline } from './pipeline.js';
+import { runSimple } from './simple.js';
+import { runTrap } from './trap.js';
+
+/** Run statements in order; resolves with the last status. */
+export async function runScript(sh: Shell, script: Script): Promise<number> {
+  for (const stmt of script.commands) await runStatement(sh, stmt);
+  return sh.status;
+}
+
+export async function runStatement(sh: Shell, stmt: Statement): Promise<void> {
+  // `set -n`: read, do not run (an interactive shell ignores it).
+  if (sh.opts.o('noexec') && !sh.interactive) return;
+  if (stmt.background) {
+    sh.line = stmt.line;
+    await checkpoint(sh);
+    await startBackground(sh, stmt.command);
+    sh.status = 0;
+    return;
+  }
+  sh.status = await runCommand(sh, stmt.command);
+}
+
+/** Run one command; resolves with its status. */
+export async function runCommand(sh: Shell, cmd: Command): Promise<number> {
+  try {
+    switch (cmd.type) {
+      case 'simple':
+        return await runSimple(sh, cmd);
+      case 'pipeline':
+        return await runPipeline(sh, cmd);
+      case 'andor':
+        return await runAndOr(sh, cmd);
+      default:
+        return await runCompound(sh, cmd);
+    }
+  } catch (error) {
+    if (error instanceof ShellError) {
+      // Reported here, where the prefix still names the function and line it happened in.
+      await shellMessage(sh, error.message);
+      if (error.effect === 'discard') throw new DiscardControl(error.status);
+      if (error.effect === 'exit') {
+        // An interactive shell survives what ends a script (`set -u`, `${x?}`).
+        if (sh.interactive) throw new DiscardControl(error.status);
+        // `bash -c` itself (not a subshell of it) ends with 127 here, as bash 5.2 does.
+        throw new ExitControl(sh.mode === 'c' && !sh.isSubshell ? 127 : error.status);
+      }
+      return error.status;
+    }
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw limitReached(sh.rt.limits, 'maxCallDepth', 'more nesting than the host stack holds');
+    }
+    throw error;
+  }
+}
+
+async function runAndOr(sh: Shell, cmd: Extract<Command, { type: 'andor' }>): Promise<number> {
+  sh.errexitSuppressed += 1;
+  let status: number;
+  try {
+    status = await runCommand(sh, cmd.first);
+  } finally {
+    sh.errexitSuppressed -= 1;
+  }
+  sh.status = status;
+  for (let i = 0; i < cmd.rest.length; i += 1) {
+    const { op, command } = cmd.rest[i] as (typeof cmd.rest)[number];
+    if ((op === '&&' && status !== 0) || (op === '||' && status === 0)) continue;
+    const last = i === cmd.rest.length - 1;
+    if (!last) sh.errexitSuppressed += 1;
+    try {
+      status = await runCommand(sh, command);
+    } finally {
+      if (!last) sh.errexitSuppressed -= 1;
+    }
+    sh.status = status;
+  }
+  return status;
+}
+
+/**
+ * After a leaf command (simple command, pipeline, subshell, `((`, `[[`) ended with `status`:
+ * run the `ERR` trap and, under `set -e`, exit, unless failures are being ignored here.
+ */
+export async function afterLeaf(sh: Shell, status: number): Promise<void> {
+  if (status === 0 || sh.errexitSuppressed > 0) return;
+  sh.status = status;
+  const inFunction = sh.callStack.some((f) => f.name !== 'source');
+  if (sh.traps.has('ERR') && sh.inTrap !== 'ERR' && (!inFunction || sh.opts.o('errtrace')))
+    await runTrap(sh, 'ERR');
+  if (sh.opts.o('errexit')) throw new ExitControl(status);
+}

@@ -1,0 +1,315 @@
+/**
+ * A simple command, in bash's order: expand the words, perform the redirections, expand and
+ * perform the assignments (for the shell, or for the command's environment only), trace it under
+ * `set -x`, then run the function, builtin, registered command, script or external command.
+ * @module
+ */
+
+import type { DeclArg } from '../builtins/types.js';
+import { expandAssignment, expandToString, expandWords } from '../expand/expand.js';
+import { ShellError } from '../runtime/errors.js';
+import type { Shell } from '../runtime/shell.js';
+import { type ArrayItem, assignArray, lookup, setElement, setVar } from '../runtime/vars.js';
+import { AssocArray } from '../state/arrays.js';
+import { ATTR_EXPORT } from '../state/variables.js';
+import type { Assignment, SimpleCommand, Word } from '../syntax/ast.js';
+import { Parser } from '../syntax/parser.js';
+import { parseWord } from '../syntax/word-parser.js';
+import { checkpoint, flushWarnings } from './checkpoint.js';
+import { runResolved } from './dispatch.js';
+import { resolveCommand } from './lookup.js';
+import { shellMessage } from './messages.js';
+import { applyRedirects } from './redirect.js';
+import { afterLeaf } from './run.js';
+import { closeProcessSubstitutions } from './substitution.js';
+import { runDebugTrap } from './trap.js';
+import { traceAssignment, traceCommand, traceQuote, traceText } from './xtrace.js';
+
+const DECLARATION = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
+
+export async function runSimple(sh: Shell, cmd: SimpleCommand): Promise<number> {
+  sh.line = cmd.line;
+  await checkpoint(sh);
+  sh.rt.budget.command();
+  const mark = sh.procSubs.length;
+  let status: number;
+  try {
+    status = await execute(sh, cmd);
+  } catch (error) {
+    if (error instanceof ShellError && error.effect === 'status') {
+      await shellMessage(sh, error.message);
+      status = error.status;
+    } else throw error;
+  } finally {
+    closeProcessSubstitutions(sh, mark);
+    if (sh.warnings.length > 0) await flushWarnings(sh);
+  }
+  sh.status = status;
+  sh.pipeStatus = [status];
+  await afterLeaf(sh, status);
+  return status;
+}
+
+async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
+  sh.lastSubStatus = undefined;
+  if (sh.inTrap === undefined) sh.currentCommand = cmd;
+  if (sh.traps.has('DEBUG')) await runDebugTrap(sh);
+  const { argv, decl } = await expandCommandWords(sh, cmd);
+  if (argv.length === 0) return assignmentsOnly(sh, cmd);
+  const name = argv[0] as string;
+  const resolved = await resolveCommand(sh, name, argv);
+  const trace = sh.opts.o('xtrace');
+  // `exec` without a command: the redirections stay.
+  if (
+    resolved.kind === 'builtin' &&
+    name === 'exec' &&
+    (argv.length === 1 || (argv.length === 2 && argv[1] === '--'))
+  ) {
+    if (trace) await traceCommand(sh, argv);
+    await applyRedirects(sh, cmd.redirects, sh.fds, true);
+    // The assignments of \`x=1 exec >f\` stay only in POSIX mode.
+    if (cmd.assignments.length > 0 && sh.opts.o('posix')) await assignAll(sh, cmd.assignments, {});
+    return 0;
+  }
+  const base = sh.fds;
+  const table = cmd.redirects.length > 0 ? base.overlay() : base;
+  try {
+    if (table !== base) {
+      try {
+        await applyRedirects(sh, cmd.redirects, table, false);
+      } catch (error) {
+        if (error instanceof ShellError) {
+          await shellMessage(sh, error.message);
+          return 1;
+        }
+        throw error;
+      }
+      sh.fds = table;
+    }
+    // In POSIX mode assignments before a special builtin stay (`x=1 :`); otherwise they last
+    // for the command only.
+    const persists = resolved.kind === 'builtin' && resolved.builtin.special === true && sh.opts.o('posix');
+    const tempScope =
+      cmd.assignments.length > 0 &&
+      !persists &&
+      (resolved.kind === 'function' || resolved.kind === 'builtin');
+    if (persists && cmd.assignments.length > 0) await assignAll(sh, cmd.assignments, {});
+    if (tempScope) {
+      sh.vars.push('temp');
+      try {
+        await assignAll(
+          sh,
+          cmd.assignments.filter((a) => a.index === undefined && a.array === undefined),
+          { temp: true },
+        );
+        if (trace) await traceDeclaration(sh, argv, decl);
+        return await runResolved(sh, resolved, argv, { decl, redirects: cmd.redirects });
+      } finally {
+        sh.vars.pop();
+      }
+    }
+    const env = cmd.assignments.length > 0 ? await assignmentEnv(sh, cmd.assignments) : undefined;
+    if (trace) await traceDeclaration(sh, argv, decl);
+    sh.lastArg = argv[argv.length - 1] as string;
+    return await runResolved(sh, resolved, argv, { decl, redirects: cmd.redirects, env });
+  } finally {
+    sh.fds = base;
+    if (table !== base) table.dispose();
+    sh.lastArg = argv[argv.length - 1] as string;
+  }
+}
+
+/** `set -x` of a command; a declaration builtin's assignments show as bash shows them. */
+async function traceDeclaration(
+  sh: Shell,
+  argv: readonly string[],
+  decl: readonly DeclArg[] | undefined,
+): Promise<void> {
+  if (decl === undefined) {
+    await traceCommand(sh, argv);
+    return;
+  }
+  const shown: string[] = [argv[0] as string];
+  const after: string[] = [];
+  for (const d of decl) {
+    if (d.kind === 'word') shown.push(d.text);
+    else if (d.array !== undefined) {
+      const items = d.array.map((i) =>
+        i.key === undefined ? traceQuote(i.value) : `[${i.key}]=${traceQuote(i.value)}`,
+      );
+      await traceText(sh, `${d.name}${d.append ? '+=' : '='}(${items.join(' ')})`);
+      shown.push(d.name);
+    } else {
+      const text = `${d.name}${d.index === undefined ? '' : `[${d.index}]`}${d.append ? '+=' : '='}${d.value ?? ''}`;
+      shown.push(text);
+      if (argv[0] === 'readonly' || argv[0] === 'export')
+        after.push(
+          `${d.name}${d.index === undefined ? '' : `[${d.index}]`}${d.append ? '+=' : '='}${traceQuote(d.value ?? '')}`,
+        );
+    }
+  }
+  await traceCommand(sh, shown);
+  for (const a of after) await traceText(sh, a);
+}
+
+/** Words of the command; for declaration builtins, assignments are kept whole. */
+async function expandCommandWords(
+  sh: Shell,
+  cmd: SimpleCommand,
+): Promise<{ argv: string[]; decl?: DeclArg[] }> {
+  if (cmd.declAssignments === undefined) {
+    const argv = await expandWords(sh, cmd.words);
+    return { argv };
+  }
+  const argv: string[] = [];
+  const decl: DeclArg[] = [];
+  for (let i = 0; i < cmd.words.length; i += 1) {
+    const assignment = cmd.declAssignments.get(i);
+    if (assignment !== undefined) {
+      const assocFlag = argv.some((w) => /^-[a-zA-Z]*A/.test(w));
+      const arg = await expandDeclAssignment(sh, assignment, assocFlag);
+      decl.push(arg);
+      argv.push(arg.kind === 'assign' ? `${arg.name}${arg.append ? '+=' : '='}${arg.value ?? ''}` : arg.text);
+      continue;
+    }
+    for (const text of await expandWords(sh, [cmd.words[i] as Word])) {
+      argv.push(text);
+      decl.push({ kind: 'word', text });
+    }
+  }
+  const name = argv[0];
+  if (name === undefined || !DECLARATION.has(name)) return { argv };
+  return { argv, decl: decl.slice(1) };
+}
+
+async function expandDeclAssignment(sh: Shell, a: Assignment, assoc: boolean): Promise<DeclArg> {
+  const index = a.index === undefined ? undefined : await expandToString(sh, a.index);
+  if (a.array !== undefined) {
+    return {
+      kind: 'assign',
+      name: a.name,
+      index,
+      append: a.append,
+      array: await expandArrayItems(sh, a, assoc),
+      text: a.text,
+    };
+  }
+  const value = a.value === undefined ? '' : await expandAssignment(sh, a.value);
+  return { kind: 'assign', name: a.name, index, append: a.append, value, text: a.text };
+}
+
+/** The elements of `( ... )`: plain ones split and globbed, `[k]=v` ones not. */
+export async function expandArrayItems(sh: Shell, a: Assignment, assocHint = false): Promise<ArrayItem[]> {
+  const items: ArrayItem[] = [];
+  const assoc = assocHint || lookup(sh, a.name)?.variable.value instanceof AssocArray;
+  for (const el of a.array ?? []) {
+    if (el.key !== undefined && el.braceText !== undefined && !assoc) {
+      const parsed = parseWord(new Parser(el.braceText, { extglob: () => sh.opts.s('extglob') }), 'command');
+      if (parsed !== undefined) {
+        for (const value of await expandWords(sh, [parsed.word])) items.push({ value });
+        continue;
+      }
+    }
+    if (el.key !== undefined) {
+      items.push({
+        key: await expandToString(sh, el.key),
+        value: await expandAssignment(sh, el.value),
+        append: el.append,
+      });
+      continue;
+    }
+    for (const value of await expandWords(sh, [el.value])) items.push({ value });
+  }
+  return items;
+}
+
+/** A command that is only assignments (and redirections): they change the shell. */
+async function assignmentsOnly(sh: Shell, cmd: SimpleCommand): Promise<number> {
+  const base = sh.fds;
+  const table = cmd.redirects.length > 0 ? base.overlay() : base;
+  try {
+    if (table !== base) {
+      try {
+        await applyRedirects(sh, cmd.redirects, table, false);
+      } catch (error) {
+        if (error instanceof ShellError) {
+          await shellMessage(sh, error.message);
+          return 1;
+        }
+        throw error;
+      }
+      sh.fds = table;
+    }
+    await assignAll(sh, cmd.assignments, {});
+  } finally {
+    sh.fds = base;
+    if (table !== base) table.dispose();
+  }
+  return sh.lastSubStatus ?? 0;
+}
+
+interface AssignHow {
+  /** Into the temporary scope pushed for the command (`x=1 f`): exported to what f runs. */
+  readonly temp?: boolean;
+}
+
+async function assignAll(sh: Shell, assignments: readonly Assignment[], how: AssignHow): Promise<void> {
+  for (const a of assignments) {
+    await assignOne(sh, a, how);
+  }
+}
+
+/** Perform one assignment; returns the value text (for `set -x`). */
+async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<string> {
+  const opts = how.temp ? { local: true, temp: true } : {};
+  const trace = sh.opts.o('xtrace');
+  if (a.array !== undefined) {
+    const items = await expandArrayItems(sh, a);
+    const shown = a.text.slice(a.text.indexOf('=') + 1);
+    if (trace) await traceAssignment(sh, a, shown);
+    for (const w of assignArray(sh, a.name, items, { ...opts, append: a.append })) await shellMessage(sh, w);
+    return shown;
+  }
+  const value = a.value === undefined ? '' : await expandAssignment(sh, a.value);
+  if (trace) await traceAssignment(sh, a, value);
+  if (a.index !== undefined) {
+    const key = await expandToString(sh, a.index);
+    setElement(sh, a.name, key, value, { ...opts, append: a.append });
+  } else {
+    setVar(sh, a.name, value, { ...opts, append: a.append });
+    if (how.temp) exportTemp(sh, a.name);
+  }
+  return value;
+}
+
+function exportTemp(sh: Shell, name: string): void {
+  const scope = sh.vars.scopes[sh.vars.scopes.length - 1];
+  const v = scope?.vars.get(name);
+  if (scope !== undefined && v !== undefined)
+    sh.vars.put(scope, name, { value: v.value, attrs: v.attrs | ATTR_EXPORT });
+}
+
+/** The environment for a command run with `name=value` prefixes (the shell is unchanged). */
+async function assignmentEnv(sh: Shell, assignments: readonly Assignment[]): Promise<Map<string, string>> {
+  const env = new Map<string, string>();
+  sh.vars.push('temp');
+  try {
+    for (const a of assignments) {
+      if (a.index !== undefined) {
+        // An element cannot be a command's environment.
+        await shellMessage(sh, `\`${a.text.slice(0, a.text.indexOf('='))}': not a valid identifier`);
+        continue;
+      }
+      if (a.array !== undefined) {
+        // `b=(1) cmd`: the command sees the text.
+        env.set(a.name, a.text.slice(a.text.indexOf('=') + 1));
+        continue;
+      }
+      const value = await assignOne(sh, a, { temp: true });
+      env.set(a.name, value);
+    }
+  } finally {
+    sh.vars.pop();
+  }
+  return env;
+}

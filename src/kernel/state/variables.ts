@@ -1,0 +1,161 @@
+/**
+ * Shell variables with bash's dynamic scoping: a global scope, one scope per function call (its
+ * `local`s) and temporary scopes for `name=value cmd` bindings. Each scope is a {@link CowMap},
+ * so a subshell forks the whole stack in O(depth) without copying a variable.
+ * @module
+ */
+import { AssocArray, IndexedArray } from './arrays.js';
+import { CowMap, type Shareable } from './cow-map.js';
+
+export const ATTR_EXPORT = 1;
+export const ATTR_READONLY = 2;
+export const ATTR_INTEGER = 4;
+export const ATTR_LOWER = 8;
+export const ATTR_UPPER = 16;
+export const ATTR_NAMEREF = 32;
+export const ATTR_INDEXED = 64;
+export const ATTR_ASSOC = 128;
+export const ATTR_TRACE = 256;
+export const ATTR_CAPITALIZE = 512;
+
+export type VarValue = string | IndexedArray | AssocArray | undefined;
+
+export interface Variable extends Shareable {
+  /** `undefined`: declared (`declare x`, `local x`) but unset. */
+  value: VarValue;
+  attrs: number;
+}
+
+export type ScopeKind = 'global' | 'function' | 'temp';
+
+export interface Scope {
+  readonly kind: ScopeKind;
+  readonly vars: CowMap<Variable>;
+}
+
+/** A readonly variable was assigned or unset. */
+export class ReadonlyVariableError extends Error {
+  constructor(readonly variable: string) {
+    super(`${variable}: readonly variable`);
+    this.name = 'ReadonlyVariableError';
+  }
+}
+
+export function cloneVariable(v: Variable): Variable {
+  const value = v.value;
+  return {
+    value: value instanceof IndexedArray || value instanceof AssocArray ? value.clone() : value,
+    attrs: v.attrs,
+  };
+}
+
+export function isArrayValue(v: VarValue): v is IndexedArray | AssocArray {
+  return v instanceof IndexedArray || v instanceof AssocArray;
+}
+
+/** What a circular chain of namerefs resolves to: a name no variable can have (reads are empty). */
+export const CIRCULAR = '\u0000circular';
+
+/** Where a name was found. */
+export interface Found {
+  readonly variable: Variable;
+  readonly scope: Scope;
+  readonly depth: number;
+}
+
+export class VarStore {
+  private constructor(readonly scopes: Scope[]) {}
+
+  static create(): VarStore {
+    return new VarStore([{ kind: 'global', vars: CowMap.create() }]);
+  }
+
+  /** A copy-on-write copy of every scope (for a subshell). */
+  fork(): VarStore {
+    return new VarStore(this.scopes.map((s) => ({ kind: s.kind, vars: s.vars.fork() })));
+  }
+
+  dispose(): void {
+    for (const s of this.scopes) s.vars.dispose();
+  }
+
+  get global(): Scope {
+    return this.scopes[0] as Scope;
+  }
+
+  /** The innermost function (or global) scope: where `local` and `declare` put names. */
+  get localScope(): Scope {
+    for (let i = this.scopes.length - 1; i >= 0; i -= 1) {
+      const s = this.scopes[i] as Scope;
+      if (s.kind !== 'temp') return s;
+    }
+    return this.global;
+  }
+
+  /** Whether the innermost non-temporary scope is a function's. */
+  get inFunction(): boolean {
+    return this.localScope.kind === 'function';
+  }
+
+  push(kind: 'function' | 'temp'): Scope {
+    const scope: Scope = { kind, vars: CowMap.create() };
+    this.scopes.push(scope);
+    return scope;
+  }
+
+  pop(): void {
+    if (this.scopes.length > 1) this.scopes.pop();
+  }
+
+  /** The variable `name` (no nameref resolution), innermost first. */
+  find(name: string): Found | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i -= 1) {
+      const scope = this.scopes[i] as Scope;
+      const variable = scope.vars.get(name);
+      if (variable !== undefined) return { variable, scope, depth: i };
+    }
+    return undefined;
+  }
+
+  /** Follow namerefs from `name` (at most 8 hops; a cycle stops at the last distinct name). */
+  resolveName(name: string): string {
+    let current = name;
+    const seen = new Set<string>([current]);
+    for (let i = 0; i < 8; i += 1) {
+      const f = this.find(current);
+      if (f === undefined || !(f.variable.attrs & ATTR_NAMEREF)) return current;
+      const target = f.variable.value;
+      // A value that names no variable (`#`, `1`) is read as the reference's own value.
+      if (typeof target !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?$/s.test(target)) return current;
+      const base = target.replace(/\[.*$/s, '');
+      if (seen.has(base)) return CIRCULAR;
+      seen.add(base);
+      current = target;
+      if (current !== base) return current;
+    }
+    return current;
+  }
+
+  /** A variable in `scope` that may be mutated in place (cloned if inherited). */
+  mutable(scope: Scope, name: string): Variable | undefined {
+    return scope.vars.mutable(name, cloneVariable);
+  }
+
+  /** Set (or create) `name` in exactly `scope`. */
+  put(scope: Scope, name: string, variable: Variable): void {
+    scope.vars.set(name, variable);
+  }
+
+  remove(scope: Scope, name: string): void {
+    scope.vars.delete(name);
+  }
+
+  /** Every visible name (innermost binding wins). */
+  names(): string[] {
+    const seen = new Set<string>();
+    for (let i = this.scopes.length - 1; i >= 0; i -= 1) {
+      for (const name of (this.scopes[i] as Scope).vars.keys()) seen.add(name);
+    }
+    return [...seen];
+  }
+}

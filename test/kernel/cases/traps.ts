@@ -1,0 +1,25 @@
+import { cases } from './define.js';
+
+export const TRAPS = cases('traps', {
+  'EXIT trap': 'trap "echo bye" EXIT; echo running',
+  'EXIT trap on exit status': 'trap \'echo "exiting $?"\' EXIT; exit 4',
+  'EXIT trap in subshell': '(trap "echo sub-exit" EXIT; echo in sub); echo after',
+  'ERR trap': 'trap \'echo "err at $LINENO status $?"\' ERR; false; true; (exit 2); echo end',
+  'ERR trap not in conditions': 'trap "echo ERR" ERR; if false; then :; fi; false || true; echo end',
+  'trap listing': 'trap "echo a" EXIT; trap "" INT; trap -p; trap - EXIT; trap -p',
+  'trap on signal from kill': 'trap "echo got USR1" USR1; kill -USR1 $$; echo after',
+  'trap TERM from kill': 'trap "echo got TERM; exit 9" TERM; kill $$; echo never',
+  'ignored signal': 'trap "" USR2; kill -USR2 $$; echo survived',
+  'kill without trap ends shell': 'kill -TERM $$; echo never',
+  'RETURN trap': 'f() { trap "echo returning" RETURN; echo in f; }; f; echo out',
+  'DEBUG trap': 'trap \'echo "debug: $BASH_COMMAND"\' DEBUG; x=1; echo $x; trap - DEBUG',
+  'trap reset with dash': 'trap "echo x" EXIT; trap - EXIT; echo done',
+  'trap with invalid signal': 'trap "echo x" NOSUCH; echo status $?',
+  'trap by number': 'trap "echo ten" 10; kill -10 $$; trap -p 10',
+  'kill -l': 'kill -l 9 15; kill -l TERM',
+  'exit inside trap': 'trap "echo in-trap; exit 3" EXIT; echo main',
+  'trap inherited display in subshell': 'trap "echo x" INT; (trap -p INT)',
+  'signal exit status': "bash -c 'kill -TERM $$'; echo $?",
+  'trap DEBUG with functrace': 'set -T; trap \'echo "dbg $BASH_COMMAND"\' DEBUG; f() { :; }; f; trap - DEBUG',
+  'ERR with errtrace': 'set -E; trap "echo err-trapped" ERR; f() { false; }; f; echo end',
+});
