@@ -14,6 +14,7 @@ import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { InvalidArgumentError, SandboxUnavailableError } from '../errors/index.js';
 import { createSandboxPolicy, probeSandbox } from '../sandbox/index.js';
 import type { SandboxPolicy } from '../sandbox/types.js';
+import { ensureSupervisor } from '../subprocess/supervisor-location.js';
 import { type FlagSpec, type FlagValues, stringFlag } from './args.js';
 import { type CliIo, warn } from './io.js';
 import { withSpinner } from './spinner.js';
@@ -44,6 +45,12 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     type: 'boolean',
     negatable: true,
     description: 'process context: confine commands with the OS sandbox (default: when it works here)',
+  },
+  supervise: {
+    type: 'boolean',
+    negatable: true,
+    description:
+      'process context: run every command under the per-command supervisor (default: on; --no-supervise runs them without an owner)',
   },
   network: {
     type: 'string',
@@ -112,6 +119,8 @@ export type ContextChoice =
       /** The flag that makes the sandbox required: `--sandbox`, or `--network deny` (only it can deny). */
       readonly sandboxRequiredBy?: '--sandbox' | '--network deny' | undefined;
       readonly network: 'allow' | 'deny';
+      /** Own every command with the supervisor (default); `false` is `--no-supervise`. */
+      readonly supervise: boolean;
     }
   | {
       readonly kind: 'docker';
@@ -141,6 +150,12 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
       throw new InvalidArgumentError(
         '--sandbox',
         'applies to the process context only; the docker context isolates commands in a container',
+      );
+    }
+    if (flags.supervise !== undefined) {
+      throw new InvalidArgumentError(
+        flags.supervise === false ? '--no-supervise' : '--supervise',
+        'applies to the process context only; in the docker context the container owns every process',
       );
     }
     const image = stringFlag(flags, 'image');
@@ -174,7 +189,8 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
       : sandbox === undefined && networkGiven === 'deny'
         ? '--network deny'
         : undefined;
-  return { kind, root, sandbox: sandboxRequiredBy ? true : sandbox, sandboxRequiredBy, network };
+  const supervise = flags.supervise !== false;
+  return { kind, root, sandbox: sandboxRequiredBy ? true : sandbox, sandboxRequiredBy, network, supervise };
 }
 
 /** Validate the context flags and open the context they describe. */
@@ -185,9 +201,7 @@ export async function openContext(
 ): Promise<OpenContext> {
   knownOptions(tuning, 'tuning', TUNING_KEYS, 'openContext');
   const choice = chooseContext(flags, io.cwd);
-  return choice.kind === 'docker'
-    ? openDocker(choice, io, tuning)
-    : openProcess(choice.root, choice.sandbox, choice.sandboxRequiredBy, choice.network, io, tuning);
+  return choice.kind === 'docker' ? openDocker(choice, io, tuning) : openProcess(choice, io, tuning);
 }
 
 function resolveRoot(root: string | undefined, cwd: string): string {
@@ -216,13 +230,14 @@ function resolveRoot(root: string | undefined, cwd: string): string {
 }
 
 async function openProcess(
-  root: string,
-  sandbox: boolean | undefined,
-  requiredBy: string | undefined,
-  network: 'allow' | 'deny',
+  choice: Extract<ContextChoice, { kind: 'process' }>,
   io: CliIo,
   tuning: ContextTuning,
 ): Promise<OpenContext> {
+  const { root, sandbox, sandboxRequiredBy: requiredBy, network, supervise } = choice;
+  // Refuse at start, not at the first command, when the supervisor cannot be found or built
+  // (this builds it into the per-user cache on first use).
+  if (supervise && process.platform === 'linux') await ensureSupervisor();
   let policy: SandboxPolicy | undefined;
   let sandboxNote = 'unsandboxed';
   if (sandbox !== false) {
@@ -246,6 +261,7 @@ async function openProcess(
   const context = createProcessContext({
     workspaceRoot: root,
     killGraceMs: CLI_KILL_GRACE_MS,
+    supervise: supervise && process.platform === 'linux',
     ...(policy ? { sandbox: policy } : {}),
     ...(tuning.maxOutputBytes === undefined ? {} : { output: { maxOutputBytes: tuning.maxOutputBytes } }),
   });
@@ -253,7 +269,7 @@ async function openProcess(
   return {
     context,
     handle,
-    description: `process context, ${sandboxNote}, root ${root}`,
+    description: `process context, ${sandboxNote}${supervise ? '' : ', unsupervised (--no-supervise)'}, root ${root}`,
     dispose: (options) => context.close(options),
   };
 }

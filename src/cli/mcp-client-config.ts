@@ -51,6 +51,7 @@ export function contextArgs(flags: FlagValues, root: string): string[] {
   if (flags.sandbox === true) args.push('--sandbox');
   if (flags.sandbox === false) args.push('--no-sandbox');
   if (flags.harden === false) args.push('--no-harden');
+  if (flags.supervise === false) args.push('--no-supervise');
   return args;
 }
 

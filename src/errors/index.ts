@@ -156,7 +156,7 @@ export class PtyUnavailableError extends BerthError {
 }
 
 /**
- * berth's per-command supervisor (the native `berth-supervise`, built at install) cannot be run,
+ * berth's per-command supervisor (the native `berth-supervise`, built on first use) cannot be run,
  * so no command was started: berth does not run commands without an owner unless told to.
  */
 export class SupervisorUnavailableError extends BerthError {

@@ -35,6 +35,7 @@ export {
 } from './scrubbed-env.js';
 export { MAX_TIMER_DELAY_MS, validateSpawnSpec, validateTerminalSpec } from './spawn-spec.js';
 export { type SpillDiscardReason, SpillFile } from './spill-file.js';
+export { ensureSupervisor } from './supervisor-location.js';
 export { killTreeNow, terminateTree, waitForTreeGone } from './terminate-tree.js';
 export * from './types.js';
 export {

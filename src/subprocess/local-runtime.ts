@@ -16,7 +16,8 @@ import { SubprocessRuntime } from './runtime.js';
 import { childEnv } from './scrubbed-env.js';
 import { checkCwd } from './spawn-failure.js';
 import { validateSpawnSpec, validateTerminalSpec } from './spawn-spec.js';
-import { BUNDLED_SUPERVISOR_PATH, checkSupervisor, execInPlaceArgs } from './supervisor.js';
+import { checkSupervisor, execInPlaceArgs } from './supervisor.js';
+import { ensureSupervisor, ensureSupervisorSync } from './supervisor-location.js';
 import type {
   SubprocessHandle,
   SubprocessSpawnSpec,
@@ -40,17 +41,21 @@ export interface LocalSubprocessRuntimeOptions {
    * the tree dies with the host even when the host is SIGKILLed, and the command starts with only
    * fds 0-2 open. `false` runs commands directly, without those guarantees. When it is on and the
    * supervisor cannot run, `spawn` throws `SupervisorUnavailableError`; it never falls back.
+   * The supervisor is built on first use with the system's C compiler (once per user and berth
+   * version, into the per-user cache); call {@link LocalSubprocessRuntime.prepare} to do that off
+   * the event loop before the first `spawn`.
    */
   readonly supervise?: boolean | undefined;
-  /** Path of a `berth-supervise` binary (default: the one built when berth was installed). */
+  /** Path of a `berth-supervise` binary to use instead of the one berth builds. */
   readonly supervisorPath?: string | undefined;
 }
 
 /** Processes on this host. See {@link SubprocessRuntime} for the contract it honors. */
 export class LocalSubprocessRuntime extends SubprocessRuntime {
   private readonly ptyModule: string;
-  /** The supervisor every command runs under, or `undefined` when commands run without one. */
-  readonly supervisorPath: string | undefined;
+  private readonly supervise: boolean;
+  private readonly givenSupervisor: string | undefined;
+  private foundSupervisor: string | undefined;
   private readonly liveHandles = new Set<LocalProcessHandle>();
   private readonly liveTerminals = new Set<LocalTerminalHandle>();
   private readonly keptSpills = new Set<string>();
@@ -86,11 +91,10 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
         `must be an absolute path, got ${describeValue(options.supervisorPath)}`,
       );
     }
-    const supervise = options.supervise ?? process.platform === 'linux';
-    const supervisorPath = options.supervisorPath ?? BUNDLED_SUPERVISOR_PATH;
-    this.supervisorPath = supervise ? supervisorPath : undefined;
+    this.supervise = options.supervise ?? process.platform === 'linux';
+    this.givenSupervisor = options.supervisorPath;
     this.handleOwner = {
-      supervisor: () => (supervise ? checkSupervisor(supervisorPath) : undefined),
+      supervisor: () => this.supervisorNow(),
       spillDir: () => {
         this.privateDir ??= createPrivateDir('berth-subprocess-');
         return this.privateDir;
@@ -99,6 +103,36 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
       treeGone: (handle) => this.liveHandles.delete(handle),
     };
     this.terminalOwner = { terminalGone: (handle) => this.liveTerminals.delete(handle) };
+  }
+
+  /**
+   * The supervisor commands run under: the given `supervisorPath`, or berth's build once found or
+   * built (by {@link prepare} or the first `spawn`); `undefined` before that and when unsupervised.
+   */
+  get supervisorPath(): string | undefined {
+    return this.supervise ? (this.givenSupervisor ?? this.foundSupervisor) : undefined;
+  }
+
+  /**
+   * Make the supervisor ready without blocking: find berth's build of it, or compile it into the
+   * per-user cache (about a second, once per user and berth version). Resolves at once when
+   * commands run unsupervised. Optional: the first `spawn` otherwise builds it synchronously.
+   * @throws SupervisorUnavailableError (rejects) when it cannot run or be built, saying what to do.
+   */
+  async prepare(): Promise<void> {
+    if (!this.supervise || this.foundSupervisor !== undefined) return;
+    if (this.givenSupervisor !== undefined) {
+      checkSupervisor(this.givenSupervisor);
+      return;
+    }
+    this.foundSupervisor = await ensureSupervisor();
+  }
+
+  private supervisorNow(): string | undefined {
+    if (!this.supervise) return undefined;
+    if (this.givenSupervisor !== undefined) return checkSupervisor(this.givenSupervisor);
+    this.foundSupervisor ??= ensureSupervisorSync();
+    return this.foundSupervisor;
   }
 
   /** The private 0700 directory holding this runtime's spill files, once one was needed. */
@@ -150,6 +184,7 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
     const command = spec.argv[0]!;
     const cwdError = checkCwd(spec.cwd, command);
     if (cwdError) throw cwdError;
+    await this.prepare();
     // node-pty reports a failed exec only as exit status 1, so resolve first for a typed error.
     const file = await findExecutable(command, env.PATH === undefined ? {} : { PATH: env.PATH }, spec.signal);
     spec.signal?.throwIfAborted();

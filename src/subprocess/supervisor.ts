@@ -1,7 +1,7 @@
 /**
- * The per-command owner: `berth-supervise`, a tiny native program (source in `native/`, built at
- * install) that every supervised command runs under. It is a child subreaper, so a double-forked
- * daemon is reparented to it rather than to init, and it kills the whole tree when the host dies
+ * The per-command owner: `berth-supervise`, a tiny native program (source in `native/`, built on
+ * first use, see `supervisor-location.ts`) that every supervised command runs under. It is a child
+ * subreaper, so a double-forked daemon is reparented to it rather than to init, and it kills the whole tree when the host dies
  * (`PR_SET_PDEATHSIG`), SIGKILL included. The command starts with only fds 0-2 open. It exits when
  * no process of the tree remains, so its exit is the tree's end; the command's own exit arrives
  * earlier as one line on a status pipe.
@@ -9,13 +9,7 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { SupervisorUnavailableError } from '../errors/index.js';
-
-/** Where the install put the supervisor (`native/build/berth-supervise` in the package). */
-export const BUNDLED_SUPERVISOR_PATH = fileURLToPath(
-  new URL('../../native/build/berth-supervise', import.meta.url),
-);
 
 /** The supervisor's exit code when it could not set up (its reason is on the command's stderr). */
 export const SUPERVISOR_SETUP_FAILED = 125;
@@ -26,7 +20,7 @@ export const STATUS_FD = 3;
 const checked = new Map<string, SupervisorUnavailableError | null>();
 
 /**
- * The supervisor at `path`, checked once per path: an executable regular file on Linux.
+ * A supervisor given by path, checked once per path: an executable regular file on Linux.
  * @throws SupervisorUnavailableError when it is missing, not executable, or the platform has none.
  */
 export function checkSupervisor(path: string): string {
@@ -54,9 +48,7 @@ function supervisorProblem(path: string): SupervisorUnavailableError | null {
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
     return new SupervisorUnavailableError(
       `berth's process supervisor ${path} cannot be run (${code}), so no command is started without an owner`,
-      path === BUNDLED_SUPERVISOR_PATH
-        ? 'it is built at install with a C compiler: install cc (gcc or clang) and run `npm rebuild berth`; or pass `supervise: false` to run commands without one (double-forked daemons, and every process when the host is SIGKILLed, then outlive their command)'
-        : 'pass the path of a built berth-supervise, or omit supervisorPath to use the one built with berth',
+      'pass the path of a built berth-supervise, or omit supervisorPath to use the one berth builds itself',
       { cause: error },
     );
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLED_SUPERVISOR_PATH } from '../../src/subprocess/supervisor.js';
+import { packagedSupervisorPath } from '../../src/subprocess/supervisor-location.js';
 import { alive, fixture, waitFor } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -49,7 +49,7 @@ interface HostReport {
  * Start the fixture host; resolve its report once the tree is up, and its exit facts later.
  * @param supervisor - the supervisor path, or `off` for a runtime without one.
  */
-function startHost(mode: string, supervisor = BUNDLED_SUPERVISOR_PATH) {
+function startHost(mode: string, supervisor = packagedSupervisorPath()) {
   const host = spawn(process.execPath, [fixture('exit-host.mjs'), moduleUrl, mode, supervisor], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -8,7 +8,8 @@ import {
   readProcStat,
   SupervisorUnavailableError,
 } from '../../src/subprocess/index.js';
-import { BUNDLED_SUPERVISOR_PATH, parseSupervisorStatus } from '../../src/subprocess/supervisor.js';
+import { parseSupervisorStatus } from '../../src/subprocess/supervisor.js';
+import { packagedSupervisorPath } from '../../src/subprocess/supervisor-location.js';
 import { alive, spec, waitFor } from './helpers.js';
 
 const runtime = new LocalSubprocessRuntime();
@@ -20,7 +21,7 @@ afterAll(async () => {
 
 /** Run the supervisor binary itself, with its status pipe on fd 3. */
 function supervise(args: string[]) {
-  const run = spawnSync(BUNDLED_SUPERVISOR_PATH, args, {
+  const run = spawnSync(packagedSupervisorPath(), args, {
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     encoding: 'utf8',
     timeout: 10_000,
@@ -88,7 +89,7 @@ describe('the berth-supervise binary', () => {
       [
         '-c',
         `exec 7</dev/null; exec "$0" ${host} 3 --keep=7 -- /bin/ls ls /proc/self/fd`,
-        BUNDLED_SUPERVISOR_PATH,
+        packagedSupervisorPath(),
       ],
       { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], encoding: 'utf8' },
     );
@@ -197,8 +198,11 @@ describe('supervised commands', () => {
     );
   });
 
-  it('names the supervisor it runs under', () => {
-    expect(runtime.supervisorPath).toBe(BUNDLED_SUPERVISOR_PATH);
+  it('names the supervisor it runs under', async () => {
+    const fresh = new LocalSubprocessRuntime();
+    await fresh.prepare();
+    // The test setup built the package's own copy; it is found before the per-user cache.
+    expect(fresh.supervisorPath).toBe(packagedSupervisorPath());
     expect(new LocalSubprocessRuntime({ supervise: false }).supervisorPath).toBeUndefined();
   });
 });

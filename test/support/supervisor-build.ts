@@ -1,17 +1,12 @@
 /**
- * vitest global setup: every run starts with a supervisor built from the current
- * `native/supervise.c` (a checkout that pulled a change to it without reinstalling would otherwise
- * test a stale binary, or none). Cheap when it is fresh (two stats).
+ * vitest global setup: every run starts with the package's supervisor built from the current
+ * `native/supervise.c` (builds are keyed by a hash of the source, so a stale one is never used).
+ * Cheap when it exists (one hash and a stat). Fails the run when it cannot be built.
  */
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { buildPackagedSupervisor } from '../../src/subprocess/supervisor-location.js';
 
 export default function setup(): void {
-  execFileSync(
-    process.execPath,
-    [fileURLToPath(new URL('../../scripts/build-supervisor.mjs', import.meta.url)), '--check'],
-    {
-      stdio: 'inherit',
-    },
-  );
+  if (process.platform !== 'linux') return;
+  const outcome = buildPackagedSupervisor();
+  if (outcome.state === 'failed') throw new Error(`berth-supervise could not be built: ${outcome.reason}`);
 }

@@ -4,7 +4,6 @@
  * @module
  */
 import { LocalSubprocessRuntime } from '../../subprocess/local-runtime.js';
-import { BUNDLED_SUPERVISOR_PATH } from '../../subprocess/supervisor.js';
 import { type DoctorCheck, messageOf, within } from './check.js';
 
 const CHECK_MS = 10_000;
@@ -21,6 +20,8 @@ export async function checkSupervisor(): Promise<DoctorCheck> {
   }
   const runtime = new LocalSubprocessRuntime();
   try {
+    // Builds it into the per-user cache when this is its first use.
+    await runtime.prepare();
     const handle = runtime.spawn({
       argv: ['/bin/sh', '-c', 'exit 7'],
       cwd: '/',
@@ -34,13 +35,13 @@ export async function checkSupervisor(): Promise<DoctorCheck> {
         ...base,
         status: 'fail',
         detail: `a supervised \`sh -c 'exit 7'\` ended with ${JSON.stringify(outcome)}${stderr ? `: ${stderr}` : ''}`,
-        fix: 'rebuild it with `npm rebuild berth` (needs a C compiler), or run with supervise: false',
+        fix: `remove ${runtime.supervisorPath} so berth builds it again (needs a C compiler), or run with supervise: false`,
       };
     }
     return {
       ...base,
       status: 'ok',
-      detail: `${BUNDLED_SUPERVISOR_PATH} owns every command: double-forked daemons stay in their tree, every process ends when berth dies, commands start with only fds 0-2`,
+      detail: `${runtime.supervisorPath} owns every command: double-forked daemons stay in their tree, every process ends when berth dies, commands start with only fds 0-2`,
     };
   } catch (error) {
     const fix = (error as { fix?: unknown }).fix;
@@ -48,7 +49,10 @@ export async function checkSupervisor(): Promise<DoctorCheck> {
       ...base,
       status: 'fail',
       detail: messageOf(error),
-      fix: typeof fix === 'string' ? fix : 'rebuild it with `npm rebuild berth` (needs a C compiler)',
+      fix:
+        typeof fix === 'string'
+          ? fix
+          : 'install a C compiler so berth can build it, or run with supervise: false',
     };
   } finally {
     await runtime.dispose();

@@ -63,7 +63,9 @@ export interface ProcessContextOptions {
    * Run every command under berth's per-command supervisor (default true on Linux): a
    * double-forked daemon stays in its command's tree and ends with it, every process dies with the
    * host (SIGKILL included), and commands start with only fds 0-2. `false` runs them without one.
-   * When it is on but the supervisor was not built, commands fail with `SupervisorUnavailableError`.
+   * The supervisor is built on first use (`spawn`) with the system's C compiler, once per user and
+   * berth version; when it is on and that cannot be done, commands fail with
+   * `SupervisorUnavailableError` saying what to install.
    */
   readonly supervise?: boolean | undefined;
 }

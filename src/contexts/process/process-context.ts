@@ -165,6 +165,10 @@ export class ProcessContext implements ExecutionContext {
     for (const [name, value] of Object.entries(env ?? {})) {
       if (value === undefined) throw new InvalidArgumentError(`config.env.${name}`, 'must be a string');
     }
+    // Build the supervisor (first use only) off the event loop before a command needs it. A failure
+    // is left to the first command, which throws the same SupervisorUnavailableError: the file
+    // methods of the handle work without it.
+    await this.deps.runtime.prepare().catch(() => undefined);
     const state = this.handles.create(cwd, env as Record<string, string> | undefined);
     return { id: state.id, type: CONTEXT_TYPE, cwd };
   }
