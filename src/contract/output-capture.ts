@@ -11,6 +11,7 @@ import { TextDecoder } from 'node:util';
 import { isDiskFull } from '../errors/write-failure.js';
 import { validateCollect } from '../subprocess/collect-spec.js';
 import { HeadTailBuffer } from '../subprocess/head-tail-buffer.js';
+import type { PrivateDirectory } from '../subprocess/private-dir.js';
 import { SpillFile } from '../subprocess/spill-file.js';
 import type { CollectedOutput, SubprocessCollect } from '../subprocess/types.js';
 import { alignStartForward, completePrefixEnd, decodeUtf8 } from '../subprocess/utf8-boundary.js';
@@ -25,8 +26,11 @@ export interface CapturedStream {
 }
 
 export interface OutputCaptureOptions {
-  /** A private (0700) directory for the spill file. */
-  readonly spillDir: string;
+  /**
+   * A private (0700) directory for the spill file: its path, or (better) the held directory, so the
+   * file is created through its descriptor and no link planted on the way is followed.
+   */
+  readonly spillDir: string | PrivateDirectory;
   /** `stdout` / `stderr`: names the spill file and the marker. */
   readonly label: string;
   /** Hears decoded text as it arrives. Exceptions it throws are swallowed: a UI must not kill a run. */
@@ -55,7 +59,7 @@ export class OutputCapture {
   private readonly decoder: TextDecoder | undefined;
   private readonly onText: ((text: string) => void) | undefined;
   private readonly label: string;
-  private readonly spillDir: string;
+  private readonly spillDir: string | PrivateDirectory;
   private readonly policy: OutputPolicy;
   private spill: SpillFile | undefined;
   private spillFailed = false;
@@ -113,12 +117,13 @@ export class OutputCapture {
   }
 
   private startSpill(): void {
-    const path = join(
-      this.spillDir,
-      `${this.label.replace(/[^A-Za-z0-9_-]/g, '_')}-${randomBytes(6).toString('hex')}.out`,
-    );
+    const name = `${this.label.replace(/[^A-Za-z0-9_-]/g, '_')}-${randomBytes(6).toString('hex')}.out`;
+    const dir = this.spillDir;
     try {
-      this.spill = new SpillFile(path, this.policy.maxSpillBytes);
+      this.spill = new SpillFile(
+        typeof dir === 'string' ? join(dir, name) : { dir, name },
+        this.policy.maxSpillBytes,
+      );
     } catch (error) {
       this.spillFailed = true;
       if (isDiskFull(error)) this.spillFailure = 'disk-full';

@@ -65,14 +65,19 @@ describe('berth mcp shutdown under the SDK client', () => {
       }
       expect(pidsWithMarker(`${marker}-stubborn`).length).toBeGreaterThan(0);
       expect(pidsWithMarker(`${marker}-daemon`).length).toBeGreaterThan(0);
-      expect(readdirSync(serverTmp).some((name) => name.startsWith('berth-process-'))).toBe(true);
+      // berth's private files live in the per-user base under TMPDIR (berth-<uid>), one directory per context.
+      const base = join(serverTmp, `berth-${process.getuid?.()}`);
+      const contextDirs = () =>
+        existsSync(base) ? readdirSync(base).filter((name) => name.startsWith('berth-process-')) : [];
+      expect(contextDirs()).not.toEqual([]);
 
       await client.close();
       // Exit code 0: it exited by itself after stdin closed. The SDK's SIGTERM would have made it
       // 143, its SIGKILL a signal death.
       expect(await exited, stderr).toEqual({ code: 0, signal: null });
       expect(await waitForNoMarker(marker, 1000)).toEqual([]);
-      expect(readdirSync(serverTmp)).toEqual([]);
+      expect(contextDirs()).toEqual([]);
+      expect(readdirSync(serverTmp).filter((name) => name !== `berth-${process.getuid?.()}`)).toEqual([]);
       rmSync(root, { recursive: true, force: true });
       expect(existsSync(serverTmp)).toBe(true);
     },

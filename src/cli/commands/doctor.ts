@@ -8,6 +8,7 @@ import { type CommandSpec, formatHelp, parseArgs, stringFlag } from '../args.js'
 import type { CheckStatus, DoctorCheck } from '../doctor/check.js';
 import { checkDocker, checkGvisor } from '../doctor/docker-check.js';
 import { checkNode, checkNodePty } from '../doctor/node-check.js';
+import { checkRemoteContexts } from '../doctor/remote-check.js';
 import { checkSandbox } from '../doctor/sandbox-check.js';
 import { checkSupervisor } from '../doctor/supervisor-check.js';
 import type { CliIo } from '../io.js';
@@ -17,7 +18,8 @@ import { berthVersion } from '../version.js';
 
 export const doctorSpec: CommandSpec = {
   name: 'berth doctor',
-  summary: 'check what works here: node-pty, the process supervisor, the OS sandbox, Docker, gVisor',
+  summary:
+    'check what works here: node-pty, the process supervisor, the OS sandbox, the Docker engine, gVisor, E2B, Daytona',
   usage: ['[--json] [--image IMAGE]'],
   positionals: 'none',
   flags: {
@@ -69,16 +71,17 @@ async function runChecks(
     io.stderr,
   );
   try {
-    const [pty, supervisor, sandbox, docker] = await Promise.all([
+    const [pty, supervisor, sandbox, docker, remote] = await Promise.all([
       checkNodePty(),
       checkSupervisor(),
       checkSandbox(),
       checkDocker(io.env),
+      checkRemoteContexts(io.env),
     ]);
     spinner.update('starting a gVisor test container');
     const gvisor = await checkGvisor(docker.facts, image);
     return {
-      checks: [checkNode(), pty, supervisor, sandbox.check, docker.check, gvisor],
+      checks: [checkNode(), pty, supervisor, sandbox.check, docker.check, gvisor, ...remote],
       sandboxReport: sandbox.report,
     };
   } finally {
