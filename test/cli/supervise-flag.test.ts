@@ -26,3 +26,14 @@ describe('the --no-supervise flag', () => {
     expect(contextArgs({}, '/p')).not.toContain('--no-supervise');
   });
 });
+
+describe('the --no-supervise flag outside the process context', () => {
+  it('is refused by the kubernetes and virtual contexts', () => {
+    expect(() => chooseContext({ context: 'kubernetes', image: 'x', supervise: false }, '/')).toThrow(
+      /--supervise: does not apply to the kubernetes context/,
+    );
+    expect(() => chooseContext({ context: 'virtual', root: '/tmp', supervise: false }, '/')).toThrow(
+      /--no-supervise: applies to the process context only/,
+    );
+  });
+});
