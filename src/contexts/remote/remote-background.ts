@@ -6,6 +6,7 @@
  * @module
  */
 import type { BackgroundMachinery, TaskOutcome } from '../../contract/background-registry.js';
+import { LOG_DROPPED_NOTE_FORMAT, logCapMarker } from '../../contract/log-markers.js';
 import { IoError, NotFoundError } from '../../errors/index.js';
 import { ControlReader, readControlLines } from './control-lines.js';
 import { exitFacts } from './remote-exec.js';
@@ -75,6 +76,8 @@ export async function startRemoteBackground(spec: RemoteBackgroundSpec): Promise
       nonce,
       tag,
       spec.command,
+      logCapMarker(spec.maxLogBytes),
+      LOG_DROPPED_NOTE_FORMAT,
     ]);
   const process = await spec.sandbox
     .start({ script, env: spec.env, timeoutMs: 0, onStdout: (text) => reader.push(text) })
