@@ -6,7 +6,7 @@
  */
 import { ArithError } from '../arith/arith-parser.js';
 import { BUILTINS } from '../builtins/registry.js';
-import { expandToPattern, expandToString, expandWords } from '../expand/expand.js';
+import { expandToPattern, expandToString, expandWords, simpleLiteral } from '../expand/expand.js';
 import { Pattern } from '../expand/pattern.js';
 import { ArithAssignError, arithRaw } from '../runtime/arith-scope.js';
 import { ExitControl, LoopControl } from '../runtime/control.js';
@@ -273,8 +273,8 @@ async function patternMatches(sh: Shell, word: Word, subject: string): Promise<b
 /** Evaluate an arithmetic word as a command: 0 (non-zero value), 1 (zero), 2 (error, reported). */
 async function arithStatus(sh: Shell, word: Word, label: string, line: number): Promise<number> {
   sh.line = line;
-  await runDebugTrap(sh);
-  const text = await expandToString(sh, word);
+  if (sh.traps.has('DEBUG')) await runDebugTrap(sh);
+  const text = simpleLiteral(word) ?? (await expandToString(sh, word));
   try {
     return arithRaw(sh, text) !== 0n ? 0 : 1;
   } catch (error) {

@@ -24,7 +24,7 @@ export async function runScript(sh: Shell, script: Script): Promise<number> {
 
 export async function runStatement(sh: Shell, stmt: Statement): Promise<void> {
   // `set -n`: read, do not run (an interactive shell ignores it).
-  if (sh.opts.o('noexec') && !sh.interactive) return;
+  if (sh.opts.noexec && !sh.interactive) return;
   if (stmt.background) {
     sh.line = stmt.line;
     await checkpoint(sh);
@@ -102,5 +102,5 @@ export async function afterLeaf(sh: Shell, status: number): Promise<void> {
   const inFunction = sh.callStack.some((f) => f.name !== 'source');
   if (sh.traps.has('ERR') && sh.inTrap !== 'ERR' && (!inFunction || sh.opts.o('errtrace')))
     await runTrap(sh, 'ERR');
-  if (sh.opts.o('errexit')) throw new ExitControl(status);
+  if (sh.opts.errexit) throw new ExitControl(status);
 }

@@ -27,9 +27,13 @@ import { traceAssignment, traceCommand, traceQuote, traceText } from './xtrace.j
 
 const DECLARATION = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 
+/** `PIPESTATUS` after a command that succeeded (shared: it is never changed in place). */
+const ZERO_STATUS: readonly number[] = Object.freeze([0]);
+
 export async function runSimple(sh: Shell, cmd: SimpleCommand): Promise<number> {
   sh.line = cmd.line;
-  await checkpoint(sh);
+  const step = checkpoint(sh);
+  if (step !== undefined) await step;
   sh.rt.budget.command();
   const mark = sh.procSubs.length;
   let status: number;
@@ -45,8 +49,8 @@ export async function runSimple(sh: Shell, cmd: SimpleCommand): Promise<number> 
     if (sh.warnings.length > 0) await flushWarnings(sh);
   }
   sh.status = status;
-  sh.pipeStatus = [status];
-  await afterLeaf(sh, status);
+  sh.pipeStatus = status === 0 ? ZERO_STATUS : [status];
+  if (status !== 0) await afterLeaf(sh, status);
   return status;
 }
 
@@ -54,11 +58,12 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
   sh.lastSubStatus = undefined;
   if (sh.inTrap === undefined) sh.currentCommand = cmd;
   if (sh.traps.has('DEBUG')) await runDebugTrap(sh);
+  if (cmd.words.length === 0) return assignmentsOnly(sh, cmd);
   const { argv, decl } = await expandCommandWords(sh, cmd);
   if (argv.length === 0) return assignmentsOnly(sh, cmd);
   const name = argv[0] as string;
   const resolved = await resolveCommand(sh, name, argv);
-  const trace = sh.opts.o('xtrace');
+  const trace = sh.opts.xtrace;
   // `exec` without a command: the redirections stay.
   if (
     resolved.kind === 'builtin' &&
@@ -262,7 +267,7 @@ async function assignAll(sh: Shell, assignments: readonly Assignment[], how: Ass
 /** Perform one assignment; returns the value text (for `set -x`). */
 async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<string> {
   const opts = how.temp ? { local: true, temp: true } : {};
-  const trace = sh.opts.o('xtrace');
+  const trace = sh.opts.xtrace;
   if (a.array !== undefined) {
     const items = await expandArrayItems(sh, a);
     const shown = a.text.slice(a.text.indexOf('=') + 1);

@@ -136,7 +136,8 @@ export async function expandRedirectTarget(sh: Shell, word: Word): Promise<strin
 // ---------------------------------------------------------------------------------------------
 // Internals
 
-function simpleLiteral(word: Word): string | undefined {
+/** The word's text when it is plain text (nothing to expand): no promise needed. */
+export function simpleLiteral(word: Word): string | undefined {
   if (word.braces) return undefined;
   const parts = word.parts;
   if (parts.length === 0) return undefined;
@@ -223,7 +224,9 @@ export async function expandPieces(sh: Shell, parts: readonly WordPart[], inDq: 
         break;
       }
       case 'arith': {
-        const text = joinPieces(await expandPieces(sh, part.expr.parts, true));
+        const only = part.expr.parts.length === 1 ? (part.expr.parts[0] as WordPart) : undefined;
+        const text =
+          only?.type === 'lit' ? only.value : joinPieces(await expandPieces(sh, part.expr.parts, true));
         out.push({ s: String(arith(sh, text)), q: inDq, x: true });
         break;
       }
