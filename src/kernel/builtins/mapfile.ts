@@ -3,7 +3,9 @@
  * [-c quantum] [array]`: lines of input into an indexed array.
  * @module
  */
+
 import { decodeBytes } from '../../commands/byte-text.js';
+import { isVfsError } from '../../vfs/filesystem.js';
 import { readUntil } from '../exec/read-input.js';
 import { runSource } from '../exec/source-loop.js';
 import type { Shell } from '../runtime/shell.js';
@@ -69,8 +71,12 @@ function mapfileBuiltin(name: 'mapfile' | 'readarray'): Builtin {
       } else if (!(lookup(sh, array)?.variable.value instanceof IndexedArray)) assignArray(sh, array, []);
       for (;;) {
         if (count > 0 && read >= count) break;
-        const r = await readUntil(file, delimiter, { limits: sh.rt.limits });
-        if (r.eof) break;
+        // A read error (a directory) ends the input: bash's mapfile reports nothing.
+        const r = await readUntil(file, delimiter, { limits: sh.rt.limits }).catch((error: unknown) => {
+          if (isVfsError(error)) return undefined;
+          throw error;
+        });
+        if (r === undefined || r.eof) break;
         if (skipped < skip) {
           skipped += 1;
           continue;
