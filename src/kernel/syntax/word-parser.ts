@@ -221,13 +221,14 @@ function readUnquoted(host: WordHost, b: PartsBuilder, ctx: Ctx, startDepth: num
 }
 
 /** `~`, `~user`, `~+`, `~-` up to `/` (or `:` in an assignment), unquoted. */
-function readTilde(host: WordHost, b: PartsBuilder, ctx: Ctx): boolean {
+function readTilde(host: WordHost, b: PartsBuilder, ctx: Ctx, ends = ''): boolean {
   const cur = host.cur;
   let k = 1;
   let user = '';
   for (;;) {
     const c = cur.peek(k);
-    if (c === '' || c === '/' || (ctx.tildeAfterColon && c === ':') || endsWord(c, ctx, 0)) break;
+    if (c === '' || c === '/' || (ctx.tildeAfterColon && c === ':') || ends.includes(c) || endsWord(c, ctx, 0))
+      break;
     if (!/[A-Za-z0-9._+-]/.test(c)) return false;
     user += c;
     k += 1;
@@ -774,7 +775,12 @@ function readParamOp(host: WordHost, inDq: boolean): ParamOp {
       cur.next();
       op = d === '/' ? '//' : d === '#' ? '/#' : '/%';
     }
-    const pattern = readParamArg(host, inDq, 'replace-pattern');
+    // `${x///}`, `${x////c}`: after `//` a slash is the pattern's first character (the pattern
+    // of a global replacement cannot be empty).
+    const leadingSlash = op === '//' && cur.peek() === '/';
+    if (leadingSlash) cur.next();
+    const rest = readParamArg(host, inDq, 'replace-pattern');
+    const pattern: Word = leadingSlash ? { ...rest, parts: [{ type: 'lit', value: '/' }, ...rest.parts] } : rest;
     let replacement: Word | undefined;
     if (cur.peek() === '/') {
       cur.next();
@@ -841,7 +847,10 @@ function readParamArg(
   const cur = host.cur;
   const b = new PartsBuilder();
   let depth = 0;
-  let atStart = !inDq && kind === 'default';
+  // A tilde prefix expands in every argument (`${p//~/x}`, `${x:-~}`); inside double quotes only
+  // in patterns and replacements, as bash does.
+  let atStart = !inDq || kind !== 'default';
+
   for (;;) {
     const c = cur.peek();
     if (c === '') host.error('unmatched', '}');
@@ -849,7 +858,7 @@ function readParamArg(
     if (kind === 'replace-pattern' && c === '/' && depth === 0) break;
     if (atStart && c === '~') {
       atStart = false;
-      if (readTilde(host, b, { mode: 'command', tildeAfterColon: false })) continue;
+      if (readTilde(host, b, { mode: 'command', tildeAfterColon: false }, '}')) continue;
     }
     atStart = false;
     if (c === '{' && !inDq) depth += 1;
