@@ -85,13 +85,17 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
   switch (op.kind) {
     case 'default': {
       const unset = value.kind === 'scalar' ? value.value === undefined : value.values.length === 0;
+      // A list is null when empty or one empty word; `"${a[*]}"` when its join is empty; through
+      // an indirection (`${!ref:-x}` with ref='a[@]') only when it has no element at all.
       const isNull =
         unset ||
         (value.kind === 'scalar'
           ? value.value === ''
-          : value.values.length === 1
-            ? value.values[0] === ''
-            : value.values.join('') === '' && value.star);
+          : p.indirect
+            ? false
+            : value.values.length === 1
+              ? value.values[0] === ''
+              : value.star && inDq && value.values.join((getVar(sh, 'IFS') ?? ' ').slice(0, 1)) === '');
       const missing = op.colon ? isNull : unset;
       switch (op.op) {
         case '-':

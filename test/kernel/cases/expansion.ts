@@ -96,5 +96,9 @@ export const EXPANSION = cases('expansion', {
   'IFS affects star in arrays': 'a=(1 2 3); IFS=,; echo "${a[*]}"; unset IFS; echo "${a[*]}"',
   'brace expansion before parameter': 'a=1; echo {$a,b}',
   'expansion of dollar at with prefix suffix': 'set -- a b; echo "x$@y"; a=(); echo "x${a[@]}y"',
+  'null test of lists joined and through indirection': {
+    script:
+      'a=(""); ref="a[@]"; echo "[${!ref:-x}]"; b=("" ""); echo "[${b[*]:-y}]" "[${b[@]:-z}]" [${b[*]:-u}]; IFS=; echo "[${b[*]:-w}]" "[${b[*]:+v}]"; unset IFS; c=(); r="c[@]"; echo "[${!r:-q}]"; set -- "" ""; echo "[${*:-s}]" "[${@:-t}]"',
+  },
   'empty array in quotes': 'a=(); set -- "${a[@]}"; echo $#',
 });
