@@ -1,6 +1,6 @@
-// The virtual shell's commands against the GNU tools on the same input in the same run: ratios of
-// median times (goals from issue 16) and the resident memory the berth run added at its peak.
-// Each command family adds its workloads to WORKLOADS.
+// The virtual shell's commands against the GNU tools (and the real jq) on the same input in the
+// same run: ratios of median times (goals from issue 16) and the resident memory the berth run
+// added at its peak. Each command family adds its workloads to WORKLOADS.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ export const title = 'commands: berth vs GNU on the same input';
 const dist = new URL('../dist', import.meta.url).href;
 const MB = 1024 * 1024;
 const INPUT_BYTES = Number(process.env.BERTH_BENCH_INPUT_MB ?? 100) * MB;
+const JSON_BYTES = Number(process.env.BERTH_BENCH_JSON_MB ?? 50) * MB;
 
 /** A log-like text of `bytes` bytes: most lines have an `a`, about one in a hundred an ERROR. */
 function makeLog(bytes) {
@@ -29,11 +30,66 @@ function makeLog(bytes) {
   return lines.join('');
 }
 
+/** A JSON array of about `bytes` bytes of small records, every third one `"ok": true`. */
+function makeJson(bytes) {
+  const parts = [];
+  let size = 2;
+  for (let i = 0; size < bytes; i += 1) {
+    const record = `{"id":${i},"name":"user${i % 1000}","ok":${i % 3 === 0},"score":${((i * 37) % 1000) / 10},"tags":["t${i % 7}","u${i % 11}"],"meta":{"region":"r${i % 5}","n":null}}`;
+    parts.push(record);
+    size += record.length + 1;
+  }
+  return `[${parts.join(',')}]\n`;
+}
+
+/** A million lines of five fields: `row<i> <i%97> <(i*7)%1000> x<i%13> tail`. */
+function makeLines() {
+  const lines = [];
+  for (let i = 0; i < 1_000_000; i += 1) lines.push(`row${i} ${i % 97} ${(i * 7) % 1000} x${i % 13} tail`);
+  return `${lines.join('\n')}\n`;
+}
+
+// `input`: which file the workload reads (`log`, the default, `json` or `lines`); `gnuArgv`: the
+// GNU tool's argv when it differs; `justBash`: also run through just-bash once, for reference.
 const WORKLOADS = [
   { name: 'grep -c literal', family: 'grep', argv: ['grep', '-c', 'ERROR'], goal: 0.25 },
   { name: 'grep -c regex', family: 'grep', argv: ['grep', '-cE', 'took [0-9]{4}ms'], goal: 0.25 },
   { name: "sed 's/a/b/g'", family: 'sed', argv: ['sed', 's/a/b/g'], goal: 0.5 },
+  // jq: at most twice the real jq's time.
+  {
+    name: "jq '[.[] | select(.ok)] | length'",
+    family: 'jq',
+    argv: ['jq', '[.[] | select(.ok)] | length'],
+    input: 'json',
+    goal: 0.5,
+  },
+  // awk: at most twice gawk's time.
+  {
+    name: "awk '{s+=$3} END {print s}'",
+    family: 'awk',
+    argv: ['awk', '{s+=$3} END {print s}'],
+    gnuArgv: ['gawk', '{s+=$3} END {print s}'],
+    input: 'lines',
+    goal: 0.5,
+    justBash: true,
+  },
 ];
+
+async function loadJustBash() {
+  try {
+    return await import('just-bash');
+  } catch {
+    return undefined;
+  }
+}
+
+function hasTool(name) {
+  return new Promise((resolve) => {
+    const child = spawn(name, ['--version'], { stdio: 'ignore' });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
+}
 
 function gnu(argv, file) {
   return new Promise((resolve, reject) => {
@@ -49,7 +105,7 @@ function gnu(argv, file) {
 }
 
 /** Run a berth command over the contained filesystem with a counting, discarding stdout. */
-async function berth(handler, argv, fs, cooperate) {
+async function berth(handler, argv, file, fs, cooperate) {
   let written = 0;
   const sink = {
     write: async (b) => {
@@ -67,7 +123,7 @@ async function berth(handler, argv, fs, cooperate) {
   };
   const empty = { read: async () => null, unread: () => {}, data: async () => undefined, close: () => {} };
   const status = await handler({
-    argv: [...argv, '/input.txt'],
+    argv: [...argv, `/${file}`],
     stdin: empty,
     stdout: sink,
     stderr,
@@ -84,37 +140,77 @@ async function berth(handler, argv, fs, cooperate) {
 export async function run() {
   const { grepCommands } = await import(`${dist}/commands/grep/index.js`);
   const { sedCommands } = await import(`${dist}/commands/sed/index.js`);
+  const { jqCommand } = await import(`${dist}/commands/jq/index.js`);
+  const { awkCommand } = await import(`${dist}/commands/awk/awk.js`);
+  const justBash = await loadJustBash();
   const { createContainedFilesystem } = await import(`${dist}/vfs/index.js`);
   const { createCooperate } = await import(`${dist}/commands/cooperate.js`);
-  const handlers = { grep: grepCommands[0].run, sed: sedCommands[0].run };
+  const handlers = {
+    grep: grepCommands[0].run,
+    sed: sedCommands[0].run,
+    jq: jqCommand.run,
+    awk: awkCommand('awk').run,
+  };
   const dir = mkdtempSync(join(tmpdir(), 'berth-bench-commands-'));
   const rows = [];
   try {
-    const file = join(dir, 'input.txt');
-    writeFileSync(file, makeLog(INPUT_BYTES));
+    const inputs = {
+      log: { name: 'input.txt', bytes: INPUT_BYTES },
+      json: { name: 'input.json', bytes: JSON_BYTES },
+      lines: { name: 'lines.txt', bytes: 0 },
+    };
+    const linesText = makeLines();
+    inputs.lines.bytes = Buffer.byteLength(linesText);
+    writeFileSync(join(dir, inputs.lines.name), linesText);
+    writeFileSync(join(dir, inputs.log.name), makeLog(INPUT_BYTES));
+    const jsonText = makeJson(JSON_BYTES);
+    inputs.json.bytes = Buffer.byteLength(jsonText);
+    writeFileSync(join(dir, inputs.json.name), jsonText);
     const fs = createContainedFilesystem({ root: dir });
     const cooperate = createCooperate();
     for (const w of WORKLOADS) {
       const handler = handlers[w.family];
+      const input = inputs[w.input ?? 'log'];
+      const file = join(dir, input.name);
+      if (w.family === 'jq' && !(await hasTool('jq'))) {
+        rows.push({ name: w.name, value: 'jq is not installed, not measured' });
+        continue;
+      }
       let peak = 0;
       const before = process.memoryUsage().rss;
       const sampler = setInterval(() => {
         peak = Math.max(peak, process.memoryUsage().rss - before);
       }, 20);
       const medians = await interleavedMedians(
-        { berth: () => berth(handler, w.argv, fs, cooperate), gnu: () => gnu(w.argv, file) },
+        {
+          berth: () => berth(handler, w.argv, input.name, fs, cooperate),
+          gnu: () => gnu(w.gnuArgv ?? w.argv, file),
+        },
         { warmup: 1, rounds: 3 },
       );
       clearInterval(sampler);
       const ratio = medians.gnu / medians.berth;
-      const mbps = (INPUT_BYTES / MB / (medians.berth / 1000)).toFixed(0);
+      const mbps = (input.bytes / MB / (medians.berth / 1000)).toFixed(0);
       rows.push({
-        name: `${w.name} over ${INPUT_BYTES / MB} MB: berth ${medians.berth.toFixed(0)} ms (${mbps} MB/s), GNU ${medians.gnu.toFixed(0)} ms; throughput ratio`,
+        name: `${w.name} over ${(input.bytes / MB).toFixed(0)} MB: berth ${medians.berth.toFixed(0)} ms (${mbps} MB/s), ${w.family === 'jq' ? 'jq' : 'GNU'} ${medians.gnu.toFixed(0)} ms; throughput ratio`,
         value: `${ratio.toFixed(2)}x`,
         goal: `>= ${w.goal}x`,
         met: ratio >= w.goal,
       });
       rows.push({ name: `${w.name}: resident memory growth (peak)`, value: `${(peak / MB).toFixed(0)} MB` });
+      if (w.justBash && justBash !== undefined) {
+        const bash = new justBash.Bash({ files: { [`/${input.name}`]: linesText }, cwd: '/' });
+        const command = [w.argv[0], ...w.argv.slice(1).map((a) => `'${a}'`), `/${input.name}`].join(' ');
+        const t0 = performance.now();
+        await bash.exec(command);
+        const ms = performance.now() - t0;
+        rows.push({
+          name: `${w.name}: just-bash (reference) ${ms.toFixed(0)} ms`,
+          value: `berth ${(ms / medians.berth).toFixed(1)}x faster`,
+          goal: '>= 5x faster',
+          met: ms / medians.berth >= 5,
+        });
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

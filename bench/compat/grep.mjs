@@ -1,4 +1,4 @@
-// grep's compatibility: GNU grep's regex tables (shared/compat/grep). Usage:
+// grep's compatibility: GNU grep's regex tables (test/fixtures/compat/grep). Usage:
 //   node bench/compat/grep.mjs [--write-ratchet]      (after npm run build)
 import { fileURLToPath } from 'node:url';
 import { runSuite } from './run-suite.mjs';

@@ -1,4 +1,4 @@
-// sed's compatibility: PythonSed's suites (shared/compat/sed). Usage:
+// sed's compatibility: PythonSed's suites (test/fixtures/compat/sed). Usage:
 //   node bench/compat/sed.mjs [--write-ratchet]      (after npm run build)
 import { fileURLToPath } from 'node:url';
 import { runSuite } from './run-suite.mjs';

@@ -1,14 +1,12 @@
-// The compatibility suites in shared/compat/ as cases, and how each is graded. No berth import
+// The compatibility suites in test/fixtures/compat/ as cases, and how each is graded. No berth import
 // here: the bench runners feed it the built package, the ratchet test the sources, and the same
 // cases run against the real GNU tools for the baseline.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Where the suites are: $BERTH_COMPAT_DIR, else a `shared/compat` beside the checkout (or its parent). */
+/** Where the suites are: $BERTH_COMPAT_DIR, else the copies kept in test/fixtures/compat. */
 export function compatDir(repoRoot) {
-  if (process.env.BERTH_COMPAT_DIR) return process.env.BERTH_COMPAT_DIR;
-  const near = join(repoRoot, '..', 'shared', 'compat');
-  return existsSync(near) ? near : join(repoRoot, '..', '..', 'shared', 'compat');
+  return process.env.BERTH_COMPAT_DIR ?? join(repoRoot, 'test', 'fixtures', 'compat');
 }
 
 const GREP_FILES = ['gnu-bre.tests', 'gnu-ere.tests', 'gnu-spencer1.tests', 'gnu-spencer2.tests'];

@@ -2,12 +2,24 @@
  * The commands the virtual shell has built in, by name. Each command family adds its specs here.
  * @module
  */
+import { awkCommand } from './awk/awk.js';
+import { bcCommand } from './bc/bc.js';
 import type { CommandSpec } from './command.js';
+import { exprCommand } from './expr/expr.js';
 import { grepCommands } from './grep/index.js';
+import { jqCommand } from './jq/index.js';
 import { sedCommands } from './sed/index.js';
 
 /** Every built-in command (a fresh map per call, so a kernel may add or remove its own). */
 export function builtinCommands(): Map<string, CommandSpec> {
-  const specs: CommandSpec[] = [...grepCommands, ...sedCommands];
+  const specs: CommandSpec[] = [
+    ...grepCommands,
+    ...sedCommands,
+    jqCommand,
+    awkCommand('awk'),
+    awkCommand('gawk'),
+    bcCommand,
+    exprCommand,
+  ];
   return new Map(specs.map((s) => [s.name, s]));
 }

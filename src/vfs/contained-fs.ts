@@ -94,21 +94,41 @@ export class ContainedFilesystem implements Filesystem {
   }
 
   async readFile(path: string): Promise<Uint8Array> {
+    return (await this.readFileResolved(path)).data;
+  }
+
+  /**
+   * The whole file and the path it was reached by (symlinks resolved), in one walk: the overlay's
+   * fast path uses it to see whether a read went through a link into a changed region.
+   */
+  async readFileResolved(
+    path: string,
+  ): Promise<{ readonly data: Uint8Array; readonly realpath: string; readonly stat: VfsStat }> {
     return this.run('open', path, async () => {
-      const handle = await this.openHandle(path, { read: true });
+      const opened = await this.walker.open(this.parts(path, 'open'), path, {
+        purpose: 'read',
+        operation: 'open',
+      });
       try {
-        const size = (await handle.stat()).size;
-        const chunks: Uint8Array[] = [];
+        const stat = await opened.handle.stat();
+        if (stat.isDirectory()) throw new VfsError('EISDIR', 'read', path);
+        if (!stat.isFile()) throw new VfsError('EINVAL', 'read', path, { detail: 'not a regular file' });
+        if (path.length > 1 && path.endsWith('/')) throw new VfsError('ENOTDIR', 'open', path);
+        const data = new Uint8Array(stat.size);
         let total = 0;
-        for (;;) {
-          const chunk = await handle.read(Math.max(size - total, 65536));
-          if (chunk.length === 0) break;
-          chunks.push(chunk);
-          total += chunk.length;
+        while (total < data.length) {
+          const { bytesRead } = await opened.handle.read(data, total, data.length - total, total);
+          if (bytesRead === 0) break;
+          total += bytesRead;
         }
-        return chunks.length === 1 ? chunks[0]! : concat(chunks, total);
+        const real = opened.realPath === this.root ? '/' : opened.realPath.slice(this.root.length);
+        return {
+          data: total === data.length ? data : data.slice(0, total),
+          realpath: real,
+          stat: toVfsStat(stat),
+        };
       } finally {
-        await handle.close();
+        void opened.handle.close().catch(() => undefined); // read-only: nothing to flush, no need to wait
       }
     });
   }
@@ -517,16 +537,6 @@ async function removeContents(dir: OpenedPath, name: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const whole = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, at);
-    at += chunk.length;
-  }
-  return whole;
 }
 
 function codeOf(error: unknown): string | undefined {

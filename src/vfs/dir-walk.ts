@@ -16,6 +16,8 @@ import { isWithin, type PathScope } from './path-scope.js';
 /** POSIX allows 40 hops before ELOOP; berth uses the same bound. */
 const MAX_SYMLINK_HOPS = 40;
 const PROC_FD = '/proc/self/fd';
+/** How long the shared root descriptor lives: after the last walk released it, and at most. */
+const ROOT_IDLE_MS = 200;
 const hasProcFd = existsSync(PROC_FD);
 
 /** What the final component is opened for. */
@@ -67,6 +69,13 @@ export function selfPath(opened: OpenedPath): string {
 
 /** True when the kernel-level guard is active (false: path-based checks only, see docs/vfs.md). */
 export const fdRelativeWalk = hasProcFd;
+
+interface SharedRoot {
+  readonly opened: OpenedPath;
+  users: number;
+  timer: NodeJS.Timeout | null;
+  readonly openedAt: number;
+}
 
 /** Opens paths inside one {@link PathScope}. */
 export class DirWalker {
@@ -141,6 +150,67 @@ export class DirWalker {
     return { handle, realPath: this.scope.realRoot };
   }
 
+  /**
+   * The root directory, opened once and shared by the walks in flight (and for a moment after),
+   * so a walk starts without an open and a close of its own. Counted: it is closed only when no
+   * walk holds it, so its descriptor number can never be reused under a walk.
+   */
+  private shared: SharedRoot | null = null;
+  /** Shared roots replaced while walks still held them: closed when the last one lets go. */
+  private readonly retired = new Set<SharedRoot>();
+
+  private async acquireRoot(): Promise<OpenedPath> {
+    let shared = this.shared;
+    // Reopened at least every ROOT_IDLE_MS, so a root directory removed and made again is seen.
+    if (shared && performance.now() - shared.openedAt > ROOT_IDLE_MS) {
+      this.shared = null;
+      if (shared.users === 0) {
+        if (shared.timer) clearTimeout(shared.timer);
+        void shared.opened.handle.close().catch(() => undefined);
+      } else this.retired.add(shared);
+      shared = null;
+    }
+    if (shared) {
+      shared.users++;
+      if (shared.timer) {
+        clearTimeout(shared.timer);
+        shared.timer = null;
+      }
+      return shared.opened;
+    }
+    const opened = await this.openRoot();
+    if (this.shared) {
+      await opened.handle.close(); // another walk opened it meanwhile
+      return this.acquireRoot();
+    }
+    this.shared = { opened, users: 1, timer: null, openedAt: performance.now() };
+    return opened;
+  }
+
+  /** Close a directory of a walk (the shared root is released instead). */
+  private async release(dir: OpenedPath): Promise<void> {
+    for (const old of this.retired) {
+      if (old.opened !== dir) continue;
+      if (--old.users === 0) {
+        this.retired.delete(old);
+        await old.opened.handle.close();
+      }
+      return;
+    }
+    const shared = this.shared;
+    if (shared === null || dir !== shared.opened) {
+      await dir.handle.close();
+      return;
+    }
+    if (--shared.users > 0) return;
+    shared.timer = setTimeout(() => {
+      if (this.shared !== shared || shared.users > 0) return;
+      this.shared = null;
+      void shared.opened.handle.close().catch(() => undefined);
+    }, ROOT_IDLE_MS);
+    shared.timer.unref();
+  }
+
   private async tryOpen(
     parts: readonly string[],
     original: string,
@@ -148,16 +218,14 @@ export class DirWalker {
   ): Promise<OpenedPath | { redirect: string[] }> {
     let dir: OpenedPath | null;
     try {
-      dir = await this.openRoot();
+      dir = await this.acquireRoot();
     } catch (error) {
       throw toFsError(error, this.scope.givenRoot, `${request.operation}: workspace root`);
     }
     try {
       if (parts.length === 0) {
         if (request.purpose !== 'directory') throw isDirectoryError(original, request.operation);
-        const root = dir;
-        dir = null;
-        return root;
+        return await this.openRoot(); // the caller owns (and closes) what it gets
       }
       let creations = 0;
       for (let index = 0; index < parts.length - 1; index++) {
@@ -178,11 +246,14 @@ export class DirWalker {
           }
           throw toFsError(error, original, request.operation);
         }
-        await dir.handle.close();
+        await this.release(dir);
         dir = { handle: next, realPath: join(dir.realPath, name) };
       }
       const name = parts[parts.length - 1]!;
-      const realPath = join(await this.currentPath(dir), name);
+      // Reads name the path lexically (one readlink less per open); a write asks the kernel where
+      // its directory is now, since the sandbox's write check must see the real target.
+      const realPath =
+        request.purpose === 'read' ? join(dir.realPath, name) : join(await this.currentPath(dir), name);
       if (request.purpose === 'write' && request.beforeMutate) {
         // Containment first: a final symlink is followed (and checked) before the caller's own
         // write check sees a path, so a link out of the root is a ContainmentError. A link that
@@ -210,7 +281,8 @@ export class DirWalker {
         throw toFsError(error, original, request.operation);
       }
     } finally {
-      await dir?.handle.close();
+      // Not awaited: nothing uses the directory any more, and its close need not delay the caller.
+      if (dir) void this.release(dir).catch(() => undefined);
     }
   }
 

@@ -53,8 +53,32 @@ export {
   MountTable,
   type MountTableOptions,
 } from './mount-table.js';
+export {
+  type CommitOptions,
+  type CommitResult,
+  OverlayCommitError,
+  OverlayConflictError,
+} from './overlay/commit.js';
+export type { DiffOptions } from './overlay/diff.js';
+export {
+  type KernelLayoutOptions,
+  type KernelLayoutResult,
+  readOpaqueXattrs,
+  toKernelLayout,
+} from './overlay/kernel-layout.js';
+export { createOverlay, Overlay, type OverlayChange, type OverlayOptions } from './overlay/overlay.js';
+export { type LowerFingerprint, OverlayFilesystem } from './overlay/overlay-fs.js';
+export { OPAQUE_MARKER, WHITEOUT_PREFIX } from './overlay/upper-store.js';
 export { assertPathArgument, isWithin } from './path-scope.js';
 export { DEFAULT_CHUNK_BYTES, readChunksVia } from './read-chunks.js';
+export {
+  createTrash,
+  Trash,
+  type TrashEntryInfo,
+  type TrashKeepResult,
+  type TrashOptions,
+  type TrashReason,
+} from './trash.js';
 export type { FileEntry, FileSystem, WriteOptions } from './types.js';
 export {
   assertAbsoluteVfsPath,
@@ -71,3 +95,4 @@ export {
   vfsBasename,
   vfsDirname,
 } from './vfs-path.js';
+export { type WalkEntry, type WalkOptions, walkFilesystem } from './walk.js';

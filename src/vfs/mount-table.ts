@@ -76,6 +76,20 @@ export class MountTable implements Filesystem {
     if (!options || !Array.isArray(options.mounts)) {
       throw new InvalidArgumentError('mounts', 'must be an array of { path, fs, readOnly? }');
     }
+    for (const key of Object.keys(options)) {
+      if (key !== 'mounts')
+        throw new InvalidArgumentError(key, 'is not an option of createMountTable; its options are: mounts');
+    }
+    for (const [index, entry] of options.mounts.entries()) {
+      for (const key of Object.keys(entry ?? {})) {
+        if (key !== 'path' && key !== 'fs' && key !== 'readOnly') {
+          throw new InvalidArgumentError(
+            `mounts[${index}].${key}`,
+            'is not an option of a mount; its options are: path, fs, readOnly',
+          );
+        }
+      }
+    }
     for (const entry of options.mounts) this.mount(entry.path, entry.fs, { readOnly: entry.readOnly });
     if (!this.mounts.some((mount) => mount.path === '/')) {
       throw new InvalidArgumentError('mounts', 'needs a filesystem mounted at "/"');

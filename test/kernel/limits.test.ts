@@ -113,8 +113,10 @@ describe('the timeout against synchronous work', () => {
       const { r, wall, longest } = await timed(script, 300);
       expect(r.exitCode).toBe(124);
       expect(r.timedOut).toBe(true);
-      expect(longest).toBeLessThan(50);
-      expect(wall).toBeLessThan(300 + 2000);
+      // A stretch as long as the timeout itself would mean the host's timers starved; the bound is
+      // far above a GC pause on a loaded machine and far below a loop that never yields.
+      expect(longest).toBeLessThan(250);
+      expect(wall).toBeLessThan(300 + 10_000);
     });
   }
 

@@ -37,8 +37,23 @@ describe('memory filesystem', () => {
     expect(calls).toBe(1);
   });
 
+  it('stores a copy: reusing the Buffer that was written changes nothing (Buffer#slice is a view)', async () => {
+    const fs = createMemoryFilesystem();
+    const buffer = Buffer.from('original');
+    await fs.writeFile('/f', buffer);
+    await fs.setXattr('/f', 'user.x', buffer);
+    buffer.fill(0);
+    expect(text(await fs.readFile('/f'))).toBe('original');
+    expect(text((await fs.getXattr('/f', 'user.x'))!)).toBe('original');
+    const read = await fs.readFile('/f');
+    read.fill(0);
+    expect(text(await fs.readFile('/f'))).toBe('original');
+  });
+
   it('refuses unknown options and bad seeds with a typed error', () => {
-    expect(() => createMemoryFilesystem({ file: {} } as never)).toThrow(InvalidArgumentError);
+    expect(() => createMemoryFilesystem({ file: {} } as never)).toThrow(
+      /file: is not an option of createMemoryFilesystem; its options are: files, budget/,
+    );
     expect(() => createMemoryFilesystem({ files: { '/a': 'x', '/a/b': 'y' } })).toThrow(/non-directory/);
     expect(() => createMemoryFilesystem({ files: { relative: 'x' } })).toThrow(VfsError);
   });
@@ -127,6 +142,7 @@ describe('memory filesystem', () => {
   it('renames atomically with rename(2) rules', async () => {
     const fs = createMemoryFilesystem({ files: { '/d/f': 'x', '/e/g': 'y', '/file': 'z' } });
     expect(await codeOf(fs.rename('/d', '/d/sub'))).toBe('EINVAL');
+    expect(await codeOf(fs.rename('/d/f', '/d'))).toBe('ENOTEMPTY'); // onto its own ancestor
     expect(await codeOf(fs.rename('/d', '/e'))).toBe('ENOTEMPTY');
     expect(await codeOf(fs.rename('/d', '/file'))).toBe('ENOTDIR');
     expect(await codeOf(fs.rename('/file', '/e'))).toBe('EISDIR');

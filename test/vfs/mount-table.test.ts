@@ -4,6 +4,7 @@ import {
   createDevFilesystem,
   createMemoryFilesystem,
   createMountTable,
+  createOverlay,
   type DevFdTable,
   VfsError,
   type VfsFileHandle,
@@ -96,6 +97,34 @@ describe('mount table', () => {
     expect(await mounts.realpath('/tmp/to-data')).toBe('/mnt/x');
   });
 
+  it('an overlay mounted in the table hands links that leave it back to the table', async () => {
+    const root = createMemoryFilesystem({ files: { '/etc/motd': 'root motd' } });
+    const project = createMemoryFilesystem({
+      files: {
+        '/abs': { type: 'symlink', target: '/etc/motd' },
+        '/up': { type: 'symlink', target: '../etc/motd' },
+        '/inside': { type: 'symlink', target: 'file' },
+        '/file': 'project file',
+      },
+    });
+    const overlay = await createOverlay({ lower: project });
+    const mounts = createMountTable({
+      mounts: [
+        { path: '/', fs: root },
+        { path: '/workspace', fs: overlay },
+      ],
+    });
+    expect(text(await mounts.readFile('/workspace/abs'))).toBe('root motd');
+    expect(text(await mounts.readFile('/workspace/up'))).toBe('root motd');
+    expect(text(await mounts.readFile('/workspace/inside'))).toBe('project file');
+    expect(text(await mounts.readFile('/workspace/../etc/motd'))).toBe('root motd');
+    await mounts.writeFile('/workspace/abs', bytes('written through'));
+    expect(text(await root.readFile('/etc/motd'))).toBe('written through');
+    expect(await overlay.changes()).toEqual([]); // the write went to the root, not the overlay
+    // On its own, the overlay reads the link in its own namespace.
+    await expect(overlay.readFile('/abs')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('names the caller path in errors, and keeps mount points in place', async () => {
     const { mounts } = table();
     const missing = await failure(mounts.readFile('/mnt/missing'));
@@ -108,6 +137,9 @@ describe('mount table', () => {
     expect(() => createMountTable({ mounts: [{ path: '/a', fs: createMemoryFilesystem() }] })).toThrow(
       /"\/"/,
     );
+    expect(() =>
+      createMountTable({ mounts: [{ path: '/', fs: createMemoryFilesystem(), readonly: true } as never] }),
+    ).toThrow(/mounts\[0\]\.readonly: is not an option of a mount; its options are: path, fs, readOnly/);
   });
 });
 

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { copyBytes } from '../copy-bytes.js';
+
 const MIN_GROWTH = 256;
 const MAX_GROWTH = 1024 * 1024;
 const EMPTY = new Uint8Array(0);
@@ -28,7 +30,7 @@ export class ChunkedBytes {
   /** A copy of `data` as one exact chunk (the caller may reuse `data` afterwards). */
   static from(data: Uint8Array): ChunkedBytes {
     if (data.length === 0) return new ChunkedBytes([], [], 0);
-    return new ChunkedBytes([data.slice()], [0], data.length);
+    return new ChunkedBytes([copyBytes(data)], [0], data.length);
   }
 
   /** Take `data` without copying (the caller hands it over). */
@@ -185,6 +187,6 @@ export class ChunkedBytes {
   private unshare(): void {
     if (!this.shared) return;
     this.shared = false;
-    this.chunks = this.chunks.map((chunk) => chunk.slice());
+    this.chunks = this.chunks.map(copyBytes);
   }
 }

@@ -7,6 +7,7 @@
  */
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { ByteBudget } from '../byte-budget.js';
+import { copyBytes } from '../copy-bytes.js';
 import { nextDeviceId } from '../device-ids.js';
 import {
   type Filesystem,
@@ -78,8 +79,12 @@ export class MemoryFilesystem implements Filesystem, Mountable {
       return;
     }
     for (const key of Object.keys(options)) {
-      if (!KNOWN_OPTIONS.has(key))
-        throw new InvalidArgumentError(key, `is not an option of createMemoryFilesystem`);
+      if (!KNOWN_OPTIONS.has(key)) {
+        throw new InvalidArgumentError(
+          key,
+          `is not an option of createMemoryFilesystem; its options are: ${[...KNOWN_OPTIONS].join(', ')}`,
+        );
+      }
     }
     this.tree = new MemoryTree(
       nextDeviceId(),
@@ -144,6 +149,15 @@ export class MemoryFilesystem implements Filesystem, Mountable {
   async readFile(path: string): Promise<Uint8Array> {
     const node = await this.regularFile(path, 'open');
     return node.read(0, node.size);
+  }
+
+  /** The whole file and the path it was reached by (symlinks resolved), for the overlay. */
+  async readFileResolved(
+    path: string,
+  ): Promise<{ readonly data: Uint8Array; readonly realpath: string; readonly stat: VfsStat }> {
+    const data = await this.readFile(path);
+    const realpath = await this.realpath(path);
+    return { data, realpath, stat: await this.lstat(realpath) };
   }
 
   async readRange(path: string, offset: number, length: number): Promise<Uint8Array> {
@@ -265,6 +279,13 @@ export class MemoryFilesystem implements Filesystem, Mountable {
     }
     if (dotted(from) || dotted(to)) throw new VfsError('EINVAL', 'rename', from, { dest: to });
     if (target.node === node) return; // the same file under both names: nothing to do (rename(2))
+    if (
+      target.node?.type === 'directory' &&
+      isVfsPathWithin(this.tree.pathOf(target.node), this.tree.pathOf(source.parent))
+    ) {
+      // rename(2): a target that is an ancestor of the source is ENOTEMPTY, before any type check.
+      throw new VfsError('ENOTEMPTY', 'rename', from, { dest: to });
+    }
     if (target.node === undefined) this.creatable(target, to, 'rename');
     const existing = target.node;
     if (node.type === 'directory') {
@@ -358,7 +379,8 @@ export class MemoryFilesystem implements Filesystem, Mountable {
 
   async getXattr(path: string, name: string): Promise<Uint8Array | null> {
     const node = this.existing(path, 'getxattr', false);
-    return node.xattrs?.get(name)?.slice() ?? null;
+    const value = node.xattrs?.get(name);
+    return value === undefined ? null : copyBytes(value);
   }
 
   async setXattr(path: string, name: string, value: Uint8Array | null): Promise<void> {
@@ -368,7 +390,7 @@ export class MemoryFilesystem implements Filesystem, Mountable {
       return;
     }
     node.xattrs ??= new Map();
-    node.xattrs.set(name, value.slice());
+    node.xattrs.set(name, copyBytes(value));
     node.ctimeMs = this.tree.now();
   }
 
@@ -416,7 +438,7 @@ export class MemoryFilesystem implements Filesystem, Mountable {
       throw new VfsError('EIO', 'read', path, { detail: 'the seed loader returned neither bytes nor text' });
     }
     this.tree.budget?.charge(bytes.length, 0, 'read', path);
-    node.content = bytes.length === 0 ? null : bytes.slice();
+    node.content = bytes.length === 0 ? null : copyBytes(bytes);
     node.loader = null;
   }
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { ByteBudget } from '../byte-budget.js';
+import { copyBytes } from '../copy-bytes.js';
 import { VfsError, type VfsStat } from '../filesystem.js';
 import { VfsRedirect } from '../mount-redirect.js';
 import { assertAbsoluteVfsPath, utf8Length } from '../vfs-path.js';
@@ -142,7 +143,7 @@ export class MemoryTree {
   /** Add a new regular file holding a copy of `data` (the budget is charged first). */
   createFile(parent: DirNode, name: string, mode: number, data: Uint8Array, syscall: string, path: string) {
     this.budget?.charge(data.length + utf8Length(name), 1, syscall, path);
-    const node = new FileNode(this.allocIno(), mode, this.now(), data.length === 0 ? null : data.slice());
+    const node = new FileNode(this.allocIno(), mode, this.now(), data.length === 0 ? null : copyBytes(data));
     this.attach(parent, name, node);
     return node;
   }
@@ -213,7 +214,7 @@ export class MemoryTree {
   /** Replace a file's bytes with a copy of `data`, charging the difference first. */
   replaceContent(node: FileNode, data: Uint8Array, syscall: string, path: string): void {
     this.budget?.charge(data.length - node.size, 0, syscall, path);
-    node.content = data.length === 0 ? null : data.slice();
+    node.content = data.length === 0 ? null : copyBytes(data);
     node.loader = null;
     this.touchFile(node);
   }

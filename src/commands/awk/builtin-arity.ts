@@ -1,0 +1,46 @@
+/**
+ * How many arguments each built-in function takes (checked while parsing, as gawk does).
+ * @module
+ */
+
+/** `[least, most]` arguments per built-in. */
+export const BUILTIN_ARITY: Readonly<Record<string, readonly [number, number]>> = {
+  length: [0, 1],
+  substr: [2, 3],
+  index: [2, 2],
+  split: [2, 4],
+  patsplit: [2, 4],
+  sub: [2, 3],
+  gsub: [2, 3],
+  gensub: [3, 4],
+  match: [2, 3],
+  sprintf: [1, Number.POSITIVE_INFINITY],
+  sin: [1, 1],
+  cos: [1, 1],
+  atan2: [2, 2],
+  exp: [1, 1],
+  log: [1, 1],
+  sqrt: [1, 1],
+  int: [1, 1],
+  rand: [0, 0],
+  srand: [0, 1],
+  tolower: [1, 1],
+  toupper: [1, 1],
+  system: [1, 1],
+  close: [1, 2],
+  fflush: [0, 1],
+  systime: [0, 0],
+  strftime: [0, 3],
+  mktime: [1, 2],
+  asort: [1, 3],
+  asorti: [1, 3],
+  and: [2, Number.POSITIVE_INFINITY],
+  or: [2, Number.POSITIVE_INFINITY],
+  xor: [2, Number.POSITIVE_INFINITY],
+  lshift: [2, 2],
+  rshift: [2, 2],
+  compl: [1, 1],
+  strtonum: [1, 1],
+  isarray: [1, 1],
+  typeof: [1, 1],
+};
