@@ -227,7 +227,13 @@ function readTilde(host: WordHost, b: PartsBuilder, ctx: Ctx, ends = ''): boolea
   let user = '';
   for (;;) {
     const c = cur.peek(k);
-    if (c === '' || c === '/' || (ctx.tildeAfterColon && c === ':') || ends.includes(c) || endsWord(c, ctx, 0))
+    if (
+      c === '' ||
+      c === '/' ||
+      (ctx.tildeAfterColon && c === ':') ||
+      ends.includes(c) ||
+      endsWord(c, ctx, 0)
+    )
       break;
     if (!/[A-Za-z0-9._+-]/.test(c)) return false;
     user += c;
@@ -780,7 +786,9 @@ function readParamOp(host: WordHost, inDq: boolean): ParamOp {
     const leadingSlash = op === '//' && cur.peek() === '/';
     if (leadingSlash) cur.next();
     const rest = readParamArg(host, inDq, 'replace-pattern');
-    const pattern: Word = leadingSlash ? { ...rest, parts: [{ type: 'lit', value: '/' }, ...rest.parts] } : rest;
+    const pattern: Word = leadingSlash
+      ? { ...rest, parts: [{ type: 'lit', value: '/' }, ...rest.parts] }
+      : rest;
     let replacement: Word | undefined;
     if (cur.peek() === '/') {
       cur.next();
