@@ -87,6 +87,8 @@ export async function withRedirects(
     } catch (error) {
       if (error instanceof ShellError) {
         await shellMessage(sh, error.message);
+        // A compound command whose redirection fails has failed: `set -e` and ERR see it.
+        await afterLeaf(sh, 1);
         return 1;
       }
       throw error;
@@ -110,9 +112,13 @@ async function runCondition(sh: Shell, script: Script): Promise<number> {
 }
 
 /** Run a loop body, translating `break`/`continue`: returns 'break', 'continue' or undefined. */
-async function loopBody(sh: Shell, body: Script): Promise<'break' | 'continue' | undefined> {
+async function loopBody(
+  sh: Shell,
+  body: Script,
+  run: () => Promise<unknown> = () => runScript(sh, body),
+): Promise<'break' | 'continue' | undefined> {
   try {
-    await runScript(sh, body);
+    await run();
     return undefined;
   } catch (error) {
     if (!(error instanceof LoopControl)) throw error;
@@ -145,7 +151,13 @@ async function runBody(
       try {
         for (;;) {
           await checkpoint(sh);
-          const c = await runCondition(sh, cmd.condition);
+          // `break` and `continue` count in the condition too (`while break; do ...`).
+          let c = 0;
+          const control = await loopBody(sh, cmd.condition, async () => {
+            c = await runCondition(sh, cmd.condition);
+          });
+          if (control === 'break') break;
+          if (control === 'continue') continue;
           if (cmd.until ? c === 0 : c !== 0) break;
           const r = await loopBody(sh, cmd.body);
           status = sh.status;

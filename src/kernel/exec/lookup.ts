@@ -56,6 +56,8 @@ export async function resolveCommand(
   }
   if (builtin !== undefined && !sh.disabledBuiltins.has(name)) return { kind: 'builtin', builtin };
   if (options.builtinsOnly) return { kind: 'error', status: 127, message: `${name}: not a shell builtin` };
+  // An empty name is never a program: it must not reach the gate as one.
+  if (name === '') return { kind: 'error', status: 127, message: ': command not found' };
   if (name.includes('/')) return resolvePathName(sh, name, argv);
   const hashed = sh.hashed.get(name);
   if (hashed !== undefined && !options.defaultPath) {

@@ -7,11 +7,12 @@
 
 import type { DeclArg } from '../builtins/types.js';
 import { expandAssignment, expandToString, expandWords } from '../expand/expand.js';
+import { ExitControl } from '../runtime/control.js';
 import { ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
 import { type ArrayItem, assignArray, lookup, setElement, setVar } from '../runtime/vars.js';
 import { AssocArray } from '../state/arrays.js';
-import { ATTR_EXPORT } from '../state/variables.js';
+import { ATTR_EXPORT, ATTR_READONLY } from '../state/variables.js';
 import type { Assignment, SimpleCommand, Word } from '../syntax/ast.js';
 import { Parser } from '../syntax/parser.js';
 import { parseWord } from '../syntax/word-parser.js';
@@ -277,6 +278,12 @@ async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<stri
   }
   const value = a.value === undefined ? '' : await expandAssignment(sh, a.value);
   if (trace) await traceAssignment(sh, a, value);
+  if (how.temp && a.index === undefined && isReadonly(sh, a.name)) {
+    // `x=1 cmd` over a readonly x: bash complains and runs cmd without it (a `set -e` script ends).
+    await shellMessage(sh, `${a.name}: readonly variable`);
+    if (sh.opts.errexit && !sh.interactive) throw new ExitControl(1);
+    return value;
+  }
   if (a.index !== undefined) {
     const key = await expandToString(sh, a.index);
     setElement(sh, a.name, key, value, { ...opts, append: a.append });
@@ -285,6 +292,10 @@ async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<stri
     if (how.temp) exportTemp(sh, a.name);
   }
   return value;
+}
+
+function isReadonly(sh: Shell, name: string): boolean {
+  return ((lookup(sh, name)?.variable.attrs ?? 0) & ATTR_READONLY) !== 0;
 }
 
 function exportTemp(sh: Shell, name: string): void {

@@ -305,7 +305,7 @@ async function globField(sh: Shell, f: Field): Promise<string[]> {
     sh.rt.cooperate,
   );
   if (matches.length > 0) return matches;
-  if (sh.opts.s('failglob')) throw new ShellError(`no match: ${text}`, 1, 'discard');
+  if (sh.opts.s('failglob')) throw new ShellError(`no match: ${text}`, 1, 'discard', true);
   if (sh.opts.s('nullglob')) return [];
   return [text];
 }

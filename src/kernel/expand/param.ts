@@ -35,6 +35,7 @@ import {
 } from '../state/variables.js';
 import type { ParamPart, Word } from '../syntax/ast.js';
 import { Parser } from '../syntax/parser.js';
+import { ShellSyntaxError } from '../syntax/syntax-error.js';
 import { parseArithText, parseHereDocBody } from '../syntax/word-parser.js';
 import { decodeEscapes } from './escapes.js';
 import { expandPieces, expandReplacement, expandToPattern, expandToString } from './expand.js';
@@ -283,7 +284,7 @@ async function baseValue(
     if (m !== null) {
       name = m[1] as string;
       const sub = m[2] as string;
-      index = sub === '@' || sub === '*' ? sub : subscriptWord(sh, sub);
+      index = sub === '@' || sub === '*' ? sub : indirectSubscript(sh, ref, sub);
     } else if (isValidName(ref) || /^[0-9]+$/.test(ref) || SPECIAL.has(ref)) {
       name = ref;
       index = undefined;
@@ -300,6 +301,16 @@ async function baseValue(
 export function subscriptWord(sh: Shell, text: string): Word {
   const parser = new Parser(text, { extglob: () => sh.opts.s('extglob') });
   return { ...parseArithText(parser), text };
+}
+
+/** A reference's subscript that does not parse (`a[1"]`) names no variable, as bash says. */
+function indirectSubscript(sh: Shell, ref: string, sub: string): Word {
+  try {
+    return subscriptWord(sh, sub);
+  } catch (error) {
+    if (error instanceof ShellSyntaxError) throw discard(`${ref}: invalid variable name`);
+    throw error;
+  }
 }
 
 function refTarget(sh: Shell, name: string): string {

@@ -157,7 +157,9 @@ function transform(
 }
 
 function checkWritable(name: string, v: Variable | undefined): void {
-  if (v !== undefined && v.attrs & ATTR_READONLY) throw discard(`${name}: readonly variable`);
+  // bash ends a `set -e` script here even inside a condition.
+  if (v !== undefined && v.attrs & ATTR_READONLY)
+    throw new ShellError(`${name}: readonly variable`, 1, 'discard', true);
 }
 
 /** `name=value` (or `name+=value`). */

@@ -82,4 +82,12 @@ export const BUILTINS = cases('builtins', {
   'kill signal names': 'kill -s USR1 $$ 2>/dev/null; echo unreachable',
   ulimit: 'ulimit -n >/dev/null; echo $?',
   'command -p': 'command -p echo via-p',
+  'eval fails with an assignment error and goes on after':
+    "f() {\n  local x=local\n  readonly x\n  eval 'x=bar; echo same'\n  echo status=$?\n}\nf",
+  'an assignment error abandons the whole function call':
+    'readonly x=1\nf() { x=2; echo in-f; }\nf; echo same line\necho next',
+  'an expansion error in a sourced file abandons only its command': {
+    script: 'f() { . ./src.sh; echo after-src $?; }\nf; echo top',
+    files: { 'src.sh': 'echo $((1/0))\necho in-src\n' },
+  },
 });

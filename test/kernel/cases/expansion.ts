@@ -101,4 +101,10 @@ export const EXPANSION = cases('expansion', {
       'a=(""); ref="a[@]"; echo "[${!ref:-x}]"; b=("" ""); echo "[${b[*]:-y}]" "[${b[@]:-z}]" [${b[*]:-u}]; IFS=; echo "[${b[*]:-w}]" "[${b[*]:+v}]"; unset IFS; c=(); r="c[@]"; echo "[${!r:-q}]"; set -- "" ""; echo "[${*:-s}]" "[${@:-t}]"',
   },
   'empty array in quotes': 'a=(); set -- "${a[@]}"; echo $#',
+  'output process substitution finishes before the call ends':
+    '{ echo 1; echo 2; echo 3; } > >(while read l; do echo "ps $l"; done)',
+  'unread input process substitution does not hold the call':
+    'echo start; : <(while :; do echo y; done); echo end',
+  'indirect reference with a subscript that does not parse':
+    'f() { local v=$(echo "${!1}"); echo "[$v]"; }; a=(x y); f \'a[1"]\'; echo st=$?; f \'a[1]\'',
 });

@@ -61,4 +61,10 @@ export const SYNTAX = cases('syntax', {
   'LINENO in functions': 'f() {\n  echo $LINENO\n}\nf',
   'alias expansion off in scripts': 'alias e=echo\ne hi 2>&1 | sed "s/line [0-9]*/line N/"',
   'alias expansion with expand_aliases': 'shopt -s expand_aliases\nalias e="echo aliased"\ne hi',
+  'break in a loop condition': 'while break; do echo x; done; echo done',
+  'break in the condition of a nested loop':
+    'for i in 1 2 3; do echo i=$i; while break; do echo x; done; done; echo done',
+  'continue in a loop condition':
+    'i=0; while ((i++ < 3)) && { [ $i = 2 ] && continue; true; }; do echo $i; done; echo end',
+  'break 2 from an until condition': 'for i in 1 2; do until break 2; do :; done; echo no; done; echo end',
 });
