@@ -231,25 +231,22 @@ export async function expandArrayItems(sh: Shell, a: Assignment, assocHint = fal
 
 /** A command that is only assignments (and redirections): they change the shell. */
 async function assignmentsOnly(sh: Shell, cmd: SimpleCommand): Promise<number> {
-  const base = sh.fds;
-  const table = cmd.redirects.length > 0 ? base.overlay() : base;
-  try {
-    if (table !== base) {
-      try {
-        await applyRedirects(sh, cmd.redirects, table, false);
-      } catch (error) {
-        if (error instanceof ShellError) {
-          await shellMessage(sh, error.message);
-          return 1;
-        }
-        throw error;
+  // bash assigns first (a `$(...)` in a value runs with the shell's own descriptors), then
+  // performs the redirections for their effect alone (`x=1 >f` creates f).
+  await assignAll(sh, cmd.assignments, {});
+  if (cmd.redirects.length > 0) {
+    const table = sh.fds.overlay();
+    try {
+      await applyRedirects(sh, cmd.redirects, table, false);
+    } catch (error) {
+      if (error instanceof ShellError) {
+        await shellMessage(sh, error.message);
+        return 1;
       }
-      sh.fds = table;
+      throw error;
+    } finally {
+      table.dispose();
     }
-    await assignAll(sh, cmd.assignments, {});
-  } finally {
-    sh.fds = base;
-    if (table !== base) table.dispose();
   }
   return sh.lastSubStatus ?? 0;
 }

@@ -67,4 +67,6 @@ export const SYNTAX = cases('syntax', {
   'continue in a loop condition':
     'i=0; while ((i++ < 3)) && { [ $i = 2 ] && continue; true; }; do echo $i; done; echo end',
   'break 2 from an until condition': 'for i in 1 2; do until break 2; do :; done; echo no; done; echo end',
+  'redirections of an assignment-only command come after its values':
+    'x=$(echo hi >&2) 2>/dev/null; x=1 > /nonexist/f; echo "x=$x $?"; y=$(echo in) >f2; echo "[$y] <$(<f2)>"; z=$(exit 3) > f3; echo $?',
 });
