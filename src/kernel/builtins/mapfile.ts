@@ -81,8 +81,11 @@ function mapfileBuiltin(name: 'mapfile' | 'readarray'): Builtin {
           skipped += 1;
           continue;
         }
-        let text = decodeBytes(r.bytes);
-        if (r.delimited && !trim) text += String.fromCharCode(delimiter);
+        // A bash string ends at a NUL byte: a line is kept up to its first one (then without
+        // its delimiter), and a NUL delimiter is never kept.
+        const nul = r.bytes.indexOf(0);
+        let text = decodeBytes(nul === -1 ? r.bytes : r.bytes.subarray(0, nul));
+        if (r.delimited && !trim && nul === -1 && delimiter !== 0) text += String.fromCharCode(delimiter);
         items.push({ key: String(index), value: text });
         if (callback !== undefined && quantum > 0 && (read + 1) % quantum === 0) {
           assignArray(sh, array, items.splice(0), { append: true });

@@ -97,6 +97,8 @@ export const read: Builtin = {
       const readPromise = readUntil(file, delimiter, {
         limits: sh.rt.limits,
         maxChars: maxChars === undefined ? undefined : Math.max(1, maxChars - chars.length),
+        // bash's read ignores NUL bytes.
+        dropNul: true,
       });
       let r: Awaited<typeof readPromise>;
       try {

@@ -116,13 +116,20 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
     }
     const env = cmd.assignments.length > 0 ? await assignmentEnv(sh, cmd.assignments) : undefined;
     if (trace) await traceDeclaration(sh, argv, decl);
-    sh.lastArg = argv[argv.length - 1] as string;
+    sh.lastArg = lastArgument(argv, decl);
     return await runResolved(sh, resolved, argv, { decl, redirects: cmd.redirects, env });
   } finally {
     sh.fds = base;
     if (table !== base) table.dispose();
-    sh.lastArg = argv[argv.length - 1] as string;
+    sh.lastArg = lastArgument(argv, decl);
   }
+}
+
+/** `$_` after a command: its last argument; `declare a=(1 2)` leaves the name alone. */
+function lastArgument(argv: readonly string[], decl: readonly DeclArg[] | undefined): string {
+  const last = decl?.[decl.length - 1];
+  if (last?.kind === 'assign' && last.array !== undefined) return last.name;
+  return argv[argv.length - 1] as string;
 }
 
 /** `set -x` of a command; a declaration builtin's assignments show as bash shows them. */
@@ -234,6 +241,7 @@ async function assignmentsOnly(sh: Shell, cmd: SimpleCommand): Promise<number> {
   // bash assigns first (a `$(...)` in a value runs with the shell's own descriptors), then
   // performs the redirections for their effect alone (`x=1 >f` creates f).
   await assignAll(sh, cmd.assignments, {});
+  sh.lastArg = '';
   if (cmd.redirects.length > 0) {
     const table = sh.fds.overlay();
     try {

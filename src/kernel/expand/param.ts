@@ -160,6 +160,7 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
       return listPieces(sh, sliceList(sh, p, value, offset, length), value.star, inDq);
     }
     case 'transform':
+      if (value.kind === 'scalar' && value.value === undefined) checkNounset(sh, p);
       value = op.op === 'P' ? await promptValue(sh, value) : transform(sh, p, value, op.op);
       if (value.kind === 'scalar') return scalarPieces(value.value ?? '', inDq);
       return listPieces(sh, value.values, value.star, inDq);

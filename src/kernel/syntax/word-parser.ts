@@ -345,6 +345,7 @@ function readArithChar(host: WordHost, b: PartsBuilder): void {
 /** `$...` at the cursor. */
 function readDollar(host: WordHost, b: PartsBuilder, inDq: boolean): void {
   const cur = host.cur;
+  cur.dropContinuationsAt(1);
   const c1 = cur.peek(1);
   if (c1 === "'" && !inDq) {
     cur.next();
@@ -382,7 +383,11 @@ function readDollar(host: WordHost, b: PartsBuilder, inDq: boolean): void {
   if (NAME_START.test(c1)) {
     cur.next();
     let name = '';
-    while (NAME_CHAR.test(cur.peek())) name += cur.next();
+    for (;;) {
+      cur.dropContinuationsAt(0);
+      if (!NAME_CHAR.test(cur.peek())) break;
+      name += cur.next();
+    }
     b.push({ type: 'param', name, short: true, text: `$${name}` });
     return;
   }
@@ -721,6 +726,7 @@ function readSubscript(host: WordHost): Word | '@' | '*' {
     return which;
   }
   const b = new PartsBuilder();
+  const start = cur.pos;
   let depth = 0;
   for (;;) {
     const c = cur.peek();
@@ -739,7 +745,8 @@ function readSubscript(host: WordHost): Word | '@' | '*' {
     }
     readArithChar(host, b);
   }
-  return b.build();
+  // The subscript as written names the element in messages (`m[x]: unbound variable`).
+  return { ...b.build(), text: cur.src.slice(start, cur.pos - 1) };
 }
 
 function readParamOp(host: WordHost, inDq: boolean): ParamOp {
@@ -858,11 +865,12 @@ function readParamArg(
   // A tilde prefix expands in every argument (`${p//~/x}`, `${x:-~}`); inside double quotes only
   // in patterns and replacements, as bash does.
   let atStart = !inDq || kind !== 'default';
+  let inTextQuote = false;
 
   for (;;) {
     const c = cur.peek();
     if (c === '') host.error('unmatched', '}');
-    if (c === '}' && depth === 0) break;
+    if (c === '}' && depth === 0 && !inTextQuote) break;
     if (kind === 'replace-pattern' && c === '/' && depth === 0) break;
     if (atStart && c === '~') {
       atStart = false;
@@ -870,9 +878,16 @@ function readParamArg(
     }
     atStart = false;
     if (c === '{' && !inDq) depth += 1;
-    if (c === '}') depth -= 1;
+    if (c === '}' && !inTextQuote) depth -= 1;
     if (c === "'" && (!inDq || kind !== 'default')) {
       b.push({ type: 'sq', value: readSingleQuoted(host) });
+      continue;
+    }
+    if (c === "'") {
+      // `"${x-'}'}"`: the quotes stay as text (what they enclose still expands), yet they hide
+      // a closing brace.
+      inTextQuote = !inTextQuote;
+      b.addLit(cur.next());
       continue;
     }
     if (c === '"') {

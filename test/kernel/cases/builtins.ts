@@ -90,4 +90,8 @@ export const BUILTINS = cases('builtins', {
     script: 'f() { . ./src.sh; echo after-src $?; }\nf; echo top',
     files: { 'src.sh': 'echo $((1/0))\necho in-src\n' },
   },
+  'read drops NUL bytes and does not count them':
+    "printf '.\\000.' | { read s; echo len=${#s}; }; printf 'a\\0bc\\n' | { read -n 3 x; declare -p x; }; printf 'x\\0y\\nrest\\0z\\n' | { read a; read b; echo \"$a|$b\"; }",
+  'mapfile keeps a line up to its first NUL byte':
+    'printf "a\\0b\\nc\\n" | { mapfile L; declare -p L; }; printf "a\\0b\\nc\\n" | { mapfile -d "" L; declare -p L; }',
 });

@@ -107,4 +107,11 @@ export const EXPANSION = cases('expansion', {
     'echo start; : <(while :; do echo y; done); echo end',
   'indirect reference with a subscript that does not parse':
     'f() { local v=$(echo "${!1}"); echo "[$v]"; }; a=(x y); f \'a[1"]\'; echo st=$?; f \'a[1]\'',
+  'line continuation after a dollar and inside a name': 'foo=12; echo $\\\n? $fo\\\no "$\\\nfoo" $\\\n{foo}',
+  'single quotes in a double-quoted default are text that hides a brace':
+    'echo "${var-\'}\'}" "${var-\\}}" "${var-"}"}"; HOME=/h; echo "${x-\'$HOME\'}" "${x-\'a}b\'}"',
+  'nounset and transformations':
+    'set -u; (echo ${undef@Q}); echo "stat: $?"; (echo ${undef@a}); echo "stat: $?"; a=(); echo "[${a[@]@Q}]"',
+  'nounset names the element as written':
+    'set -u; declare -A m; (echo ${m[x]}); a=(1); (echo ${a[$((1+1))]}); i=3; (echo ${a[ i + 1 ]})',
 });
