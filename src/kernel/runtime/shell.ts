@@ -267,6 +267,8 @@ export class Shell {
     this.rt.shells.set(child.pid, child);
     child.parentTraps = this.traps.size > 0 ? this.traps : this.parentTraps;
     child.isSubshell = true;
+    // bash starts a subshell outside any loop: `( continue )` in a loop only complains.
+    child.loopDepth = 0;
     child.isCommandSub = false;
     child.inTrap = undefined;
     child.pendingSignals = [];

@@ -69,4 +69,6 @@ export const SYNTAX = cases('syntax', {
   'break 2 from an until condition': 'for i in 1 2; do until break 2; do :; done; echo no; done; echo end',
   'redirections of an assignment-only command come after its values':
     'x=$(echo hi >&2) 2>/dev/null; x=1 > /nonexist/f; echo "x=$x $?"; y=$(echo in) >f2; echo "[$y] <$(<f2)>"; z=$(exit 3) > f3; echo $?',
+  'break and continue in a subshell of a loop only complain':
+    'for i in 1 2; do echo "> $i"; ( if true; then continue; fi; echo "in subshell" ); echo st=$?; done; for i in 1 2; do (exit 3) | { continue; echo no2; }; echo i$i; done',
 });
