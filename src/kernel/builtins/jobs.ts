@@ -93,7 +93,7 @@ export const wait: Builtin = {
         else if (/^[0-9]+$/.test(id)) await complain(sh, 'wait', `pid ${id} is not a child of this shell`);
         else {
           await complain(sh, 'wait', `\`${id}': not a pid or valid job spec`);
-          status = 2;
+          status = 1;
           continue;
         }
         status = 127;

@@ -94,4 +94,17 @@ export const BUILTINS = cases('builtins', {
     "printf '.\\000.' | { read s; echo len=${#s}; }; printf 'a\\0bc\\n' | { read -n 3 x; declare -p x; }; printf 'x\\0y\\nrest\\0z\\n' | { read a; read b; echo \"$a|$b\"; }",
   'mapfile keeps a line up to its first NUL byte':
     'printf "a\\0b\\nc\\n" | { mapfile L; declare -p L; }; printf "a\\0b\\nc\\n" | { mapfile -d "" L; declare -p L; }',
+  'getopts past the end of changed arguments':
+    'set -- -h -c foo x y z; while getopts "hc:" opt; do echo -; done; echo OPTIND=$OPTIND; set --; while getopts "hc:" opt; do echo -; done; echo OPTIND=$OPTIND; OPTIND=7; set -- -a -b; getopts ab o; echo "$? $OPTIND $o"',
+  'getopts with an invalid name still takes the option':
+    "set -- -c foo -h; getopts 'hc:' opt-; echo status=$? opt=$opt OPTARG=$OPTARG OPTIND=$OPTIND",
+  'getopts keeps OPTIND across function calls':
+    'f() { while getopts a o; do echo "got $o"; done; echo "OPTIND=$OPTIND"; }; f -a; f -a',
+  'command -v fails only when no name is found':
+    'myfunc() { :; }; command -v echo myfunc ZZZ for; echo status=$?; command -v ZZZ YYY; echo $?; command -V echo ZZZ; echo $?',
+  'wait with an invalid job spec':
+    'f() { :; }; f & wait zzz $!; echo $?; wait $! zzz; echo $?; wait %9; echo $?',
+  'too many arguments to shift return break continue':
+    'f() { return 1 2; echo in; }\nf\necho st=$?\nfor i in a b; do echo $i; break 1 2; done\necho end\nset -- a b\nshift 1 extra\necho st=$?',
+  'too many arguments to exit ends bash -c': 'exit 1 2; echo after=$?',
 });
