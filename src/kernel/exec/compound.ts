@@ -12,7 +12,7 @@ import { ArithAssignError, arithRaw } from '../runtime/arith-scope.js';
 import { ExitControl, LoopControl } from '../runtime/control.js';
 import { ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
-import { setVar } from '../runtime/vars.js';
+import { isValidName, setVar } from '../runtime/vars.js';
 import { ATTR_READONLY } from '../state/variables.js';
 import type { ArithCommand, Command, CondCommand, Redirect, Script, Word } from '../syntax/ast.js';
 import { startBackground } from './background.js';
@@ -102,6 +102,11 @@ export async function withRedirects(
   }
 }
 
+async function invalidLoopName(sh: Shell, name: string): Promise<number> {
+  await shellMessage(sh, `\`${name}': not a valid identifier`);
+  return 1;
+}
+
 async function runCondition(sh: Shell, script: Script): Promise<number> {
   sh.errexitSuppressed += 1;
   try {
@@ -169,6 +174,7 @@ async function runBody(
       return status;
     }
     case 'for': {
+      if (!isValidName(cmd.variable)) return invalidLoopName(sh, cmd.variable);
       const words = cmd.words === undefined ? [...sh.positional] : await expandWords(sh, cmd.words);
       if (sh.opts.o('xtrace')) await traceText(sh, `for ${cmd.variable} in ${words.join(' ')}`);
       let status = 0;
@@ -211,6 +217,7 @@ async function runBody(
       return status;
     }
     case 'select': {
+      if (!isValidName(cmd.variable)) return invalidLoopName(sh, cmd.variable);
       const words = cmd.words === undefined ? [...sh.positional] : await expandWords(sh, cmd.words);
       let status = 0;
       sh.loopDepth += 1;

@@ -5,7 +5,7 @@
  * from `\x` and octal are raw bytes (U+DC80..U+DCFF).
  * @module
  */
-import { byteChar } from '../syntax/word-parser.js';
+import { byteChar, joinRawBytes } from '../syntax/word-parser.js';
 
 export type EscapeMode = 'echo' | 'printf' | 'ansi';
 
@@ -46,7 +46,7 @@ export function decodeEscapes(s: string, mode: EscapeMode | false = 'echo'): Dec
       continue;
     }
     if (d === 'c') {
-      if (m !== 'ansi') return { text: out, stop: true };
+      if (m !== 'ansi') return { text: joinRawBytes(out), stop: true };
       const e = s[i + 2];
       if (e === undefined) {
         out += '\\c';
@@ -102,5 +102,5 @@ export function decodeEscapes(s: string, mode: EscapeMode | false = 'echo'): Dec
     }
     out += c;
   }
-  return { text: out, stop: false };
+  return { text: joinRawBytes(out), stop: false };
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { decodeBytes, encodeText } from '../../commands/byte-text.js';
 import { hasBraceExpansion } from '../expand/brace.js';
 import type { ArrayElement, Assignment, CaseOp, ParamOp, ParamPart, Script, Word, WordPart } from './ast.js';
 import type { Cursor } from './cursor.js';
@@ -478,7 +479,7 @@ function readAnsiC(host: WordHost): string {
   for (;;) {
     const c = cur.next();
     if (c === '') host.error('unmatched', "'");
-    if (c === "'") return out;
+    if (c === "'") return joinRawBytes(out);
     if (c !== '\\') {
       if (!ended) out += c;
       continue;
@@ -558,6 +559,11 @@ function decodeAnsiEscape(d: string, cur: Cursor): string {
 /** One byte as text: ASCII as itself, 0x80..0xff as the lone surrogate that stands for it. */
 export function byteChar(byte: number): string {
   return byte < 0x80 ? String.fromCharCode(byte) : String.fromCharCode(0xdc00 + byte);
+}
+
+/** Raw bytes that spell a UTF-8 character become it (`$'\xce\xbc'` is `μ`); the rest stay bytes. */
+export function joinRawBytes(s: string): string {
+  return /[\udc80-\udcff]/.test(s) ? decodeBytes(encodeText(s)) : s;
 }
 
 function readExtGlob(host: WordHost): WordPart {

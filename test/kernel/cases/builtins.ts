@@ -107,4 +107,8 @@ export const BUILTINS = cases('builtins', {
   'too many arguments to shift return break continue':
     'f() { return 1 2; echo in; }\nf\necho st=$?\nfor i in a b; do echo $i; break 1 2; done\necho end\nset -- a b\nshift 1 extra\necho st=$?',
   'too many arguments to exit ends bash -c': 'exit 1 2; echo after=$?',
+  'printf %q keeps valid UTF-8 beside invalid bytes':
+    "u=$'\\u03bc'; printf '%q\\n' \"$u\" \"a${u}b\" $'\\xce' $'\\xce\\xce\\xbc' $'\\xce\\xbc\\xce' \"é x\"; x=\"it's μ\"; echo ${x@Q}",
+  'escaped bytes that spell a character are one':
+    "x=$'\\xce\\xbc'; echo ${#x}; printf '%b\\n' '\\xce\\xbc' | od -An -tx1; z=$'\\xce'; echo ${#z}",
 });

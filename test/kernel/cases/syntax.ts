@@ -71,4 +71,6 @@ export const SYNTAX = cases('syntax', {
     'x=$(echo hi >&2) 2>/dev/null; x=1 > /nonexist/f; echo "x=$x $?"; y=$(echo in) >f2; echo "[$y] <$(<f2)>"; z=$(exit 3) > f3; echo $?',
   'break and continue in a subshell of a loop only complain':
     'for i in 1 2; do echo "> $i"; ( if true; then continue; fi; echo "in subshell" ); echo st=$?; done; for i in 1 2; do (exit 3) | { continue; echo no2; }; echo i$i; done',
+  'an invalid for or select name is a runtime error':
+    'for i.j in a b c; do echo hi; done; echo st=$?; select - in a; do :; done; echo st2=$?; x=1; for $x in a; do echo y; done; echo st3=$?',
 });
