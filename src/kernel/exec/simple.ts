@@ -63,7 +63,7 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
   const { argv, decl } = await expandCommandWords(sh, cmd);
   if (argv.length === 0) return assignmentsOnly(sh, cmd);
   const name = argv[0] as string;
-  const resolved = await resolveCommand(sh, name, argv);
+  let resolved = await resolveCommand(sh, name, argv);
   const trace = sh.opts.xtrace;
   // `exec` without a command: the redirections stay.
   if (
@@ -115,6 +115,9 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
       }
     }
     const env = cmd.assignments.length > 0 ? await assignmentEnv(sh, cmd.assignments) : undefined;
+    // `PATH=dir cmd` looks cmd up in that PATH.
+    const searchPath = env?.get('PATH');
+    if (searchPath !== undefined) resolved = await resolveCommand(sh, name, argv, { searchPath });
     if (trace) await traceDeclaration(sh, argv, decl);
     sh.lastArg = lastArgument(argv, decl);
     return await runResolved(sh, resolved, argv, { decl, redirects: cmd.redirects, env });
