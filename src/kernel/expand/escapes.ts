@@ -5,7 +5,7 @@
  * from `\x` and octal are raw bytes (U+DC80..U+DCFF).
  * @module
  */
-import { byteChar, joinRawBytes } from '../syntax/word-parser.js';
+import { byteChar, controlChar, joinRawBytes } from '../syntax/word-parser.js';
 
 export type EscapeMode = 'echo' | 'printf' | 'ansi';
 
@@ -53,7 +53,7 @@ export function decodeEscapes(s: string, mode: EscapeMode | false = 'echo'): Dec
         i += 1;
         continue;
       }
-      out += String.fromCharCode(e.toUpperCase().charCodeAt(0) ^ 0x40);
+      out += controlChar(e);
       i += 2;
       continue;
     }

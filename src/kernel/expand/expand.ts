@@ -18,7 +18,7 @@ import { Parser } from '../syntax/parser.js';
 import { parseWord } from '../syntax/word-parser.js';
 import { BraceLimitError, expandBraceText } from './brace.js';
 import { expandParam } from './param.js';
-import { expandPathname } from './pathname.js';
+import { expandPathname, splitGlobIgnore } from './pathname.js';
 import { hasPatternMagic, quotePattern, unquotePattern } from './pattern.js';
 import { type Field, fieldText, isBreak, joinPieces, type Piece, type Seg, splitFields } from './segments.js';
 import type { Replacement } from './string-ops.js';
@@ -300,7 +300,7 @@ async function globField(sh: Shell, f: Field): Promise<string[]> {
       globstar: sh.opts.s('globstar'),
       nocaseglob: sh.opts.s('nocaseglob'),
       globskipdots: sh.opts.s('globskipdots'),
-      ignore: ignoreVar === undefined || ignoreVar === '' ? [] : ignoreVar.split(':'),
+      ignore: ignoreVar === undefined || ignoreVar === '' ? [] : splitGlobIgnore(ignoreVar),
     },
     sh.rt.cooperate,
   );

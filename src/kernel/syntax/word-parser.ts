@@ -529,7 +529,7 @@ function decodeAnsiEscape(d: string, cur: Cursor): string {
       const e = cur.next();
       if (e === '') return '\\c';
       if (e === '\\' && cur.peek() === '\\') cur.next();
-      return String.fromCharCode(e.toUpperCase().charCodeAt(0) ^ 0x40);
+      return controlChar(e);
     }
     case 'x': {
       let hex = '';
@@ -559,6 +559,11 @@ function decodeAnsiEscape(d: string, cur: Cursor): string {
 /** One byte as text: ASCII as itself, 0x80..0xff as the lone surrogate that stands for it. */
 export function byteChar(byte: number): string {
   return byte < 0x80 ? String.fromCharCode(byte) : String.fromCharCode(0xdc00 + byte);
+}
+
+/** `\cX`: bash masks X to its low five bits (`\c?` is DEL). */
+export function controlChar(x: string): string {
+  return x === '?' ? '\x7f' : String.fromCharCode(x.charCodeAt(0) & 0x1f);
 }
 
 /** Raw bytes that spell a UTF-8 character become it (`$'\xce\xbc'` is `μ`); the rest stay bytes. */

@@ -114,4 +114,11 @@ export const EXPANSION = cases('expansion', {
     'set -u; (echo ${undef@Q}); echo "stat: $?"; (echo ${undef@a}); echo "stat: $?"; a=(); echo "[${a[@]@Q}]"',
   'nounset names the element as written':
     'set -u; declare -A m; (echo ${m[x]}); a=(1); (echo ${a[$((1+1))]}); i=3; (echo ${a[ i + 1 ]})',
+  'GLOBIGNORE matches whole paths and keeps colons inside brackets': {
+    script:
+      "GLOBIGNORE='*.txt'; echo *.* foo/*.*; GLOBIGNORE='[[:alnum:]]*'; echo *.*; GLOBIGNORE='[![:alnum:]]*:*.md'; echo *.* foo/*",
+    files: { 'one.md': '', 'one.txt': '', 'foo/two.md': '', 'foo/two.txt': '', '_t.py': '', '.env': '' },
+  },
+  'control escapes mask to five bits':
+    "printf %s $'\\c0\\c9-\\c-\\c+\\c\"\\c?\\c[\\ca\\cZ' | od -An -tx1; x='\\c0\\c?\\ca'; echo \"${x@E}\" | od -An -tx1",
 });
