@@ -24,4 +24,6 @@ export const COMMANDS = cases('commands', {
   'command in process substitution': 'while read l; do echo "[$l]"; done < <(printf "1\\n2\\n" | grep 2)',
   'env prefix on a command': 'X=1 grep -c . <<< "$X"',
   'output of a command into a redirect': 'echo abc | sed s/b/B/ > out; echo "$(<out)"',
+  'commands open /dev/zero and /dev/urandom':
+    'head -c 5 /dev/zero | od -An -tx1; head -c 8 /dev/urandom | wc -c; cat /dev/zero | head -c 3 | wc -c; echo ${PIPESTATUS[@]}',
 });
