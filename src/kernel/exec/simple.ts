@@ -79,6 +79,10 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
   }
   const base = sh.fds;
   const table = cmd.redirects.length > 0 ? base.overlay() : base;
+  // bash traces a command before its redirections (`cmd 2>f` traces to the shell's stderr);
+  // with prefix assignments the trace follows them (their values are traced first).
+  const traceFirst = trace && cmd.assignments.length === 0;
+  if (traceFirst) await traceDeclaration(sh, argv, decl);
   try {
     if (table !== base) {
       try {
@@ -118,7 +122,7 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
     // `PATH=dir cmd` looks cmd up in that PATH.
     const searchPath = env?.get('PATH');
     if (searchPath !== undefined) resolved = await resolveCommand(sh, name, argv, { searchPath });
-    if (trace) await traceDeclaration(sh, argv, decl);
+    if (trace && !traceFirst) await traceDeclaration(sh, argv, decl);
     sh.lastArg = lastArgument(argv, decl);
     return await runResolved(sh, resolved, argv, { decl, redirects: cmd.redirects, env });
   } finally {

@@ -61,4 +61,6 @@ export const OPTIONS = cases('options', {
     'set -e\nreadonly x=1\nx=2 || echo handled\necho not reached',
   'readonly variable as a temporary binding': 'readonly x=1\nx=2 echo hi\necho "status=$? x=$x"',
   'errexit and a readonly temporary binding': 'set -e\nreadonly x=1\nx=2 echo hi\necho not reached',
+  'xtrace goes to the shell stderr before the redirections':
+    'set -x; printf aaaa > /dev/null 2> t; echo hi 2>/dev/null; echo x > /nonexist/f; f() { echo in; }; f 2>/dev/null; { echo a; } 2>/dev/null; set +x; echo "[$(<t)]"',
 });
