@@ -236,8 +236,7 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
       `must be process, docker, kubernetes, e2b, daytona or virtual, got ${JSON.stringify(kind)}`,
     );
   }
-  if (kind === 'virtual') return chooseVirtual(flags, cwd, resolveRoot(stringFlag(flags, 'root'), cwd));
-  if (flags.session !== undefined) {
+  if (kind !== 'virtual' && flags.session !== undefined) {
     throw new InvalidArgumentError('--session', 'applies to the virtual context only; add --context virtual');
   }
   if (kind === 'kubernetes') return chooseKubernetes(flags, cwd);
@@ -249,6 +248,7 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
       );
     }
   }
+  if (kind === 'virtual') return chooseVirtual(flags, cwd, resolveRoot(stringFlag(flags, 'root'), cwd));
   const networkGiven = stringFlag(flags, 'network');
   const network = networkGiven ?? 'deny';
   if (network !== 'allow' && network !== 'deny') {
