@@ -3,6 +3,8 @@
  * default OS sandbox, as users run it). Every wait is on an event: a line on berth's stdout, a file
  * the command writes, berth's exit, the command's processes gone from /proc.
  * - SIGHUP (the terminal went away) ends the command tree and exits 129;
+ * - a signal during the cleanup after the command ended (berth ending a leftover that survives
+ *   TERM) is absorbed: the cleanup finishes, nothing is left, the status is the command's;
  * - a second signal during the cleanup the first one started (berth waiting out the grace of a
  *   tree that survives TERM) exits at once with 128+N of the second one, and the tree still ends.
  */
@@ -11,6 +13,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
 import { newSleepMarker, pidsWithMarker, waitForNoMarker } from '../support/process-markers.js';
 import { MAIN } from './berth-binary.js';
 
@@ -71,6 +74,11 @@ function berthRun(command: string, flags: readonly string[] = []): Running {
   };
 }
 
+/** Wait until `path` exists (polled: a file has no event to wait on across processes here). */
+async function eventuallyExists(path: string): Promise<void> {
+  expect(await eventually(() => existsSync(path), 30_000), `${path} never appeared`).toBe(true);
+}
+
 /** Live processes of the command (berth's own argv carries the command line, so it is left out). */
 function commandPids(marker: string, berth: ChildProcess): number[] {
   return pidsWithMarker(marker).filter((pid) => pid !== berth.pid);
@@ -84,6 +92,28 @@ describe('berth run and termination signals', () => {
     expect(commandPids(marker, run.child).length).toBeGreaterThan(0);
     run.child.kill('SIGHUP');
     expect(await run.exited).toEqual({ code: 129, signal: null });
+    expect(await waitForNoMarker(marker, 30_000)).toEqual([]);
+  });
+
+  it("a signal during the cleanup after the command ended is absorbed: the leftover still ends, the status is the command's", async () => {
+    const marker = newSleepMarker();
+    const armed = join(root, `armed-${marker}`);
+    const terminated = join(root, `got-term-${marker}`);
+    // The command exits 3 and leaves a loop that survives TERM (and ignores SIGPIPE, so nothing but
+    // the cleanup's KILL ends it); it waits on a fifo until the loop's traps are set.
+    const run = berthRun(
+      `mkfifo ${armed}; (trap 'echo > ${terminated}' TERM; trap '' PIPE; echo > ${armed}; while :; do sleep ${marker}; done) & read _ < ${armed}; exit 3`,
+      // --json prints the result after the command ended and just before the cleanup (in the same
+      // synchronous step that stops listening), so once it is out, berth is cleaning up. Unsandboxed:
+      // in the sandbox the pid namespace ends with the command and takes the leftover at once.
+      ['--json', '--no-sandbox'],
+    );
+    await run.printed('"exitCode": 3');
+    // Cleanup has sent TERM to the leftover, which outlives it until the grace ends in KILL.
+    await eventuallyExists(terminated);
+    expect(commandPids(marker, run.child).length).toBeGreaterThan(0);
+    run.child.kill('SIGHUP');
+    expect(await run.exited).toEqual({ code: 3, signal: null });
     expect(await waitForNoMarker(marker, 30_000)).toEqual([]);
   });
 
