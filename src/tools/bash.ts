@@ -125,6 +125,7 @@ async function runForeground(
       budget,
       name,
       execLocator(context, handle, facts, outputDir, session),
+      facts,
     );
     const note = shown === text ? contextCutNote(name, facts) : null;
     const body = name === 'stderr' ? `[stderr]\n${shown}` : shown;

@@ -11,28 +11,48 @@ import type {
   ExecutionContext,
   StreamFacts,
 } from '../contract/types.js';
-import { cutHeadTail, joinCut } from './head-tail-text.js';
+import { countLineBreaks, cutHeadTail, type HeadTailCut, joinCut } from './head-tail-text.js';
 import { formatBytes, formatCount, formatDuration } from './human-units.js';
 import type { ToolSession } from './types.js';
 
 /** Where the whole of a cut stream can be found, or why it cannot. */
 export type FullOutputLocator = (name: string, text: string) => Promise<string>;
 
-/** `text` cut to `budgetChars`, the marker naming what `locate` reports. */
+/**
+ * `text` cut to `budgetChars`, the marker naming what `locate` reports. `facts` are the context's
+ * own capture facts: when the context already dropped the middle of the stream, the count comes
+ * from the stream's total size, so the bytes are exact, and the lines (of which the context kept
+ * no count) are stated as a lower bound.
+ */
 export async function cutForModel(
   text: string,
   budgetChars: number,
   name: string,
   locate: FullOutputLocator,
+  facts?: StreamFacts,
 ): Promise<string> {
   const cut = cutHeadTail(text, budgetChars);
   if (cut === null) return text;
   const where = await locate(name, text);
-  return joinCut(
-    cut,
-    `[… ${formatCount(cut.omittedChars)} characters (${formatCount(cut.omittedLines)} lines) of ${name} omitted here. ${where} …]`,
-  );
+  return joinCut(cut, `[… ${omissionCounts(text, cut, facts)} of ${name} omitted here. ${where} …]`);
 }
+
+/** "12,345 characters (678 lines)", or the exact bytes and the lines' lower bound. */
+function omissionCounts(text: string, cut: HeadTailCut, facts: StreamFacts | undefined): string {
+  if (facts === undefined || !facts.truncated)
+    return `${formatCount(cut.omittedChars)} characters (${formatCount(cut.omittedLines)} lines)`;
+  // The shown head and tail are the stream's own first and last bytes, so the rest is exact.
+  const bytes = Math.max(0, facts.bytesTotal - Buffer.byteLength(cut.head) - Buffer.byteLength(cut.tail));
+  const middle = text.slice(cut.head.length, text.length - cut.tail.length);
+  if (!CONTEXT_MARKER.test(middle))
+    return `at least ${formatCount(cut.omittedChars)} characters (${formatCount(cut.omittedLines)} lines)`;
+  // The line break before the context's marker may be its own: not counted, so a lower bound.
+  const lines = countLineBreaks(middle.replace(CONTEXT_MARKER, ''));
+  return `${formatBytes(bytes)} (${formatCount(bytes)} bytes${lines > 0 ? `, at least ${formatCount(lines)} lines` : ''})`;
+}
+
+/** The line `settle` (the contract's capture) puts where it dropped the middle of a stream. */
+const CONTEXT_MARKER = /\n?\[berth: \d+ bytes of [^\n]* omitted here \(maxOutputBytes=[^\n]*\]\n/;
 
 /** Budgets for stdout and stderr sharing `budgetChars`: stderr gets what it needs up to a third. */
 export function splitBudget(stdoutChars: number, stderrChars: number, budgetChars: number): [number, number] {
