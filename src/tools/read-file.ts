@@ -6,10 +6,12 @@ import { requireMethod } from './capability.js';
 import { resolveContextPath } from './context-path.js';
 import { defineTool } from './define-tool.js';
 import { assertWithinLimit, binaryMessage, regularFileSize } from './file-access.js';
+import { rememberSeen } from './file-guard.js';
 import { binaryReason, binaryReasonOfText, imageTypeFromName, sniffImageType } from './file-kind.js';
 import { formatBytes, formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { numberLine, splitLines } from './line-numbers.js';
+import { createToolSession } from './session.js';
 import { errorResult, ToolFailure, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions, ToolResult } from './types.js';
 
@@ -17,6 +19,7 @@ import type { BerthTool, ToolOptions, ToolResult } from './types.js';
 export function createReadFileTool(options: ToolOptions): BerthTool {
   const { context, handle } = options;
   const limits = resolveLimits(options);
+  const session = options.session ?? createToolSession();
   return defineTool({
     name: 'read_file',
     description: [
@@ -60,7 +63,10 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
         limits.maxFileBytes,
         `Read part of it with bash, e.g. \`sed -n '1,200p' ${path}\`, or search it with grep.`,
       );
-      if (size === 0) return textResult(`${path} is empty (0 bytes).`);
+      if (size === 0) {
+        rememberSeen(session, path, '');
+        return textResult(`${path} is empty (0 bytes).`);
+      }
       let text: string;
       if (typeof context.readFileBytes === 'function') {
         const bytes = await context.readFileBytes(handle, path);
@@ -82,6 +88,7 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
             `Read a range with offset and limit, e.g. ${JSON.stringify({ path: args.path, offset: 1, limit: 500 })}, or search it with grep.`,
         );
       }
+      rememberSeen(session, path, text);
       return numberedRange(
         path,
         lines,

@@ -111,4 +111,8 @@ export interface ToolSession {
   savedOutputs: number;
   /** The private directory for saved output, made on first use when no `outputDir` is configured. */
   outputDir: Promise<string> | undefined;
+  /** The end of the queue of changes to each file (by real path): one writer per file at a time. */
+  readonly fileLocks: Map<string, Promise<void>>;
+  /** A digest of each file as the model last saw it through the tools (the read-before-edit guard). */
+  readonly seenFiles: Map<string, string>;
 }

@@ -4,9 +4,12 @@
  */
 import { resolveContextPath } from './context-path.js';
 import { defineTool } from './define-tool.js';
+import { loadText } from './file-access.js';
+import { assertUnchangedSinceSeen, rememberSeen, withFileLock } from './file-guard.js';
 import { formatBytes, formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { splitLines } from './line-numbers.js';
+import { createToolSession } from './session.js';
 import { textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions } from './types.js';
 
@@ -14,12 +17,14 @@ import type { BerthTool, ToolOptions } from './types.js';
 export function createWriteFileTool(options: ToolOptions): BerthTool {
   resolveLimits(options); // validates the options
   const { context, handle } = options;
+  const session = options.session ?? createToolSession();
   return defineTool({
     name: 'write_file',
     description: [
       'Write a whole file: creates it (and, where the workspace allows, its parent directories) or replaces its entire content.',
       'Content is written as UTF-8 exactly as given; nothing is added (include a final newline yourself if the file should end with one).',
       'For a change to part of an existing file use edit_file instead: it is safer and sends less text.',
+      'Overwriting a file that changed since you last read it is refused.',
       'Relative paths resolve against the working directory.',
     ].join(' '),
     fields: {
@@ -45,15 +50,22 @@ export function createWriteFileTool(options: ToolOptions): BerthTool {
     },
     async run(args) {
       const path = resolveContextPath(handle, args.path);
-      const before =
-        typeof context.fileSize === 'function' ? await context.fileSize(handle, path) : undefined;
-      await context.writeFile(handle, path, args.content);
-      const bytes = Buffer.byteLength(args.content, 'utf8');
-      const lines = splitLines(args.content).length;
-      const what = `${formatBytes(bytes)}, ${formatCount(lines)} line${lines === 1 ? '' : 's'}`;
-      if (before === undefined) return textResult(`Wrote ${path} (${what}).`);
-      if (before === null) return textResult(`Created ${path} (${what}).`);
-      return textResult(`Overwrote ${path} (was ${formatBytes(before)}; now ${what}).`);
+      return withFileLock(context, handle, session, path, async () => {
+        const before =
+          typeof context.fileSize === 'function' ? await context.fileSize(handle, path) : undefined;
+        if (before !== null && session.seenFiles.has(path)) {
+          const { text } = await loadText(context, handle, path);
+          assertUnchangedSinceSeen(session, path, text, 'write');
+        }
+        await context.writeFile(handle, path, args.content);
+        rememberSeen(session, path, args.content);
+        const bytes = Buffer.byteLength(args.content, 'utf8');
+        const lines = splitLines(args.content).length;
+        const what = `${formatBytes(bytes)}, ${formatCount(lines)} line${lines === 1 ? '' : 's'}`;
+        if (before === undefined) return textResult(`Wrote ${path} (${what}).`);
+        if (before === null) return textResult(`Created ${path} (${what}).`);
+        return textResult(`Overwrote ${path} (was ${formatBytes(before)}; now ${what}).`);
+      });
     },
   });
 }

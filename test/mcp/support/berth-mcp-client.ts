@@ -8,7 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 
-const MAIN = new URL('../../../dist/cli/main.js', import.meta.url).pathname;
+// BERTH_MCP_MAIN points the tests at another build (e.g. to see them fail on an older one).
+const MAIN = process.env.BERTH_MCP_MAIN ?? new URL('../../../dist/cli/main.js', import.meta.url).pathname;
 
 export interface ToolCall {
   content: { type: string; text: string }[];
