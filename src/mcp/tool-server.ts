@@ -3,10 +3,13 @@
  * @module
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpTool } from './tool-shape.js';
 
@@ -45,15 +48,50 @@ export function buildToolServer(tools: readonly McpTool[], info: ToolServerInfo)
         `unknown tool ${JSON.stringify(name)}; available tools: ${[...byName.keys()].join(', ')}`,
       );
     }
+    const progress = startProgress(request.params._meta?.progressToken, name, extra);
     try {
       const result = await tool.execute(args ?? {}, { signal: extra.signal });
       return { content: result.content.map((block) => ({ ...block })), isError: result.isError === true };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return errorResult(`${name} failed: ${message}`);
+    } finally {
+      progress.stop();
     }
   });
   return server;
+}
+
+/**
+ * How often a running call reports progress: well inside the 60 s request timeout common in
+ * clients, so one that resets its timeout on progress (`resetTimeoutOnProgress` in the SDK) keeps
+ * waiting for a long command.
+ */
+export const PROGRESS_INTERVAL_MS = 3000;
+
+/** Send `notifications/progress` for a call whose request carried a progress token. */
+function startProgress(
+  token: string | number | undefined,
+  name: string,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+): { stop(): void } {
+  if (token === undefined) return { stop() {} };
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: {
+          progressToken: token,
+          progress: seconds,
+          message: `${name} still running after ${seconds} s`,
+        },
+      })
+      .catch(() => undefined); // a client gone mid-call: the result's send fails the same way
+  }, PROGRESS_INTERVAL_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 function errorResult(text: string): CallToolResult {

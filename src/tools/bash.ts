@@ -30,16 +30,7 @@ export function createBashTool(options: ToolOptions): BerthTool {
   const outputDir = options.outputDir;
   return defineTool({
     name: 'bash',
-    description: [
-      'Run a shell command (`/bin/sh -c`) in the workspace and return its output, exit code and duration.',
-      `Foreground commands are killed after timeout_ms (default ${limits.defaultTimeoutMs} ms, at most ${limits.maxTimeoutMs}).`,
-      'For a dev server, watcher or anything that may not finish, set run_in_background: true (returns a task id at once)',
-      'or yield_ms: N (waits up to N ms; if the command is still running it keeps running as a background task and you get its output so far and its task id).',
-      'Background tasks are never killed by a timeout: read their output with task_output, wait with task_wait, stop them with task_kill, see them with task_list.',
-      `Output over ${formatCount(limits.outputBudgetChars)} characters is cut to its start and end, with a line saying where the full output is.`,
-      'Each call runs in a fresh shell: `cd` and variables do not carry over; use workdir or `cd dir && cmd`.',
-      'Prefer read_file, edit_file, glob and grep over cat, sed, find and grep for files.',
-    ].join(' '),
+    description: bashDescription(limits, context),
     fields: {
       command: { type: 'string', required: true, description: 'The shell command to run.' },
       timeout_ms: {
@@ -84,10 +75,42 @@ export function createBashTool(options: ToolOptions): BerthTool {
         );
       const state = { context, handle, limits, session, outputDir, onExit: options.onBackgroundExit };
       if (background) return startBackground(state, args.command, cwd);
-      if (args.yield_ms !== undefined) return runWithYield(state, args.command, cwd, args.yield_ms, signal);
+      const yieldMs = args.yield_ms ?? (args.timeout_ms === undefined ? defaultYield(limits, context) : null);
+      if (yieldMs !== null) return runWithYield(state, args.command, cwd, yieldMs, signal);
       return runForeground(state, args.command, cwd, args.timeout_ms ?? limits.defaultTimeoutMs, signal);
     },
   });
+}
+
+/** The default `yield_ms`, where the context can move a command to the background. */
+function defaultYield(limits: ResolvedLimits, context: ExecutionContext): number | null {
+  return limits.defaultYieldMs !== null && context.capabilities.background ? limits.defaultYieldMs : null;
+}
+
+function bashDescription(limits: ResolvedLimits, context: ExecutionContext): string {
+  const yieldMs = defaultYield(limits, context);
+  const timing =
+    yieldMs === null
+      ? [
+          `Foreground commands are killed after timeout_ms (default ${limits.defaultTimeoutMs} ms, at most ${limits.maxTimeoutMs}).`,
+          'Their stdout comes first, then their stderr after a [stderr] line (not interleaved).',
+        ]
+      : [
+          `A command still running after ${formatDuration(yieldMs)} (or yield_ms) moves to the background: you get its output so far and a task id; nothing is killed.`,
+          'Its stdout and stderr come interleaved, as written.',
+          `With timeout_ms (at most ${limits.maxTimeoutMs}) it stays in the foreground until it exits or is killed then, stdout before [stderr];`,
+          'progress notifications are sent meanwhile, but a client with a shorter request timeout may give up first.',
+        ];
+  return [
+    'Run a shell command (`/bin/sh -c`) in the workspace and return its output, exit code and duration.',
+    ...timing,
+    'For a dev server, watcher or anything that may not finish, set run_in_background: true (returns a task id at once)',
+    'or yield_ms: N (waits up to N ms; if the command is still running it keeps running as a background task and you get its output so far and its task id).',
+    'Background tasks are never killed by a timeout: read their output with task_output, wait with task_wait, stop them with task_kill, see them with task_list.',
+    `Output over ${formatCount(limits.outputBudgetChars)} characters is cut to its start and end, with a line saying where the full output is.`,
+    'Each call runs in a fresh shell: `cd` and variables do not carry over; use workdir or `cd dir && cmd`.',
+    'Prefer read_file, edit_file, glob and grep over cat, sed, find and grep for files.',
+  ].join(' ');
 }
 
 interface BashState {

@@ -12,7 +12,8 @@ describe('bash omission counts above the context capture (berth mcp, SDK client)
   const marker = (text: string) => text.split('\n').find((line) => line.startsWith('[… ')) ?? '';
 
   it('stdout of 7.2 MiB: exact bytes and a stated lower bound for lines', async () => {
-    const result = await mcp.call('bash', { command: 'seq 1 700000 | sed "s/^/row /"' });
+    // timeout_ms: the foreground path, through the context's own capture.
+    const result = await mcp.call('bash', { command: 'seq 1 700000 | sed "s/^/row /"', timeout_ms: 60_000 });
     const text = textOf(result);
     const line = marker(text);
     const total = 7_588_895; // `seq 1 700000 | sed "s/^/row /" | wc -c`
@@ -28,14 +29,18 @@ describe('bash omission counts above the context capture (berth mcp, SDK client)
   });
 
   it('stderr and a single 5 MB line are counted the same way', async () => {
-    const err = marker(textOf(await mcp.call('bash', { command: 'seq 1 700000 >&2' })));
+    const err = marker(textOf(await mcp.call('bash', { command: 'seq 1 700000 >&2', timeout_ms: 60_000 })));
     expect(err).toMatch(/\([\d,]+ bytes, at least [\d,]+ lines\) of stderr omitted here/);
     const omittedErr = Number(/\(([\d,]+) bytes/.exec(err)?.[1]?.replaceAll(',', ''));
     // `seq 1 700000 | wc -c` is 4,788,895; about 30,000 characters are shown.
     expect(omittedErr).toBeGreaterThan(4_788_895 - 31_000);
     expect(omittedErr).toBeLessThan(4_788_895 - 29_000);
 
-    const one = marker(textOf(await mcp.call('bash', { command: "head -c 5000000 /dev/zero | tr '\\0' x" })));
+    const one = marker(
+      textOf(
+        await mcp.call('bash', { command: "head -c 5000000 /dev/zero | tr '\\0' x", timeout_ms: 60_000 }),
+      ),
+    );
     const omittedOne = Number(
       /\(([\d,]+) bytes\) of stdout omitted here/.exec(one)?.[1]?.replaceAll(',', ''),
     );
@@ -44,7 +49,7 @@ describe('bash omission counts above the context capture (berth mcp, SDK client)
   });
 
   it('output under the context capture keeps exact character and line counts', async () => {
-    const text = textOf(await mcp.call('bash', { command: 'seq 1 9000' }));
+    const text = textOf(await mcp.call('bash', { command: 'seq 1 9000', timeout_ms: 60_000 }));
     const line = marker(text);
     // Under the context's capture the whole text is there: the middle is counted exactly.
     const head = text.slice(0, text.indexOf('[… '));
@@ -54,5 +59,16 @@ describe('bash omission counts above the context capture (berth mcp, SDK client)
     const lines = Number(/\(([\d,]+) lines\)/.exec(line)?.[1]?.replaceAll(',', ''));
     expect(chars).toBe(43_893 - head.length - tail.length - 1);
     expect(lines).toBe(9000 - shownLines);
+  });
+
+  it('the default (read from the task log) counts characters and lines exactly', async () => {
+    const text = textOf(await mcp.call('bash', { command: 'seq 1 700000 | sed "s/^/row /"' }));
+    const line = marker(text);
+    const head = text.slice(0, text.indexOf('[… '));
+    const tail = text.slice(text.indexOf('\n', text.indexOf('[… ')) + 1, text.lastIndexOf('\n[Exit'));
+    const chars = Number(/([\d,]+) characters/.exec(line)?.[1]?.replaceAll(',', ''));
+    const lines = Number(/\(([\d,]+) lines\)/.exec(line)?.[1]?.replaceAll(',', ''));
+    expect(chars, line).toBe(7_588_895 - head.length - tail.length - 1);
+    expect(lines).toBe(700_000 - `${head}${tail}\n`.split('\n').length + 1);
   });
 });

@@ -5,7 +5,7 @@
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '../../errors/index.js';
-import { createMcpServer } from '../../mcp/index.js';
+import { createMcpServer, MCP_DEFAULT_YIELD_MS } from '../../mcp/index.js';
 import { createTools } from '../../tools/index.js';
 import { type CommandSpec, type FlagValues, formatHelp, parseArgs, stringFlag } from '../args.js';
 import { CONTEXT_DETAILS, CONTEXT_FLAGS, chooseContext, openContext } from '../context-setup.js';
@@ -91,7 +91,11 @@ export async function mcpCommand(argv: readonly string[], io: CliIo): Promise<nu
 
   const open = await openContext(parsed.flags, io);
   try {
-    const tools = createTools({ context: open.context, handle: open.handle });
+    const tools = createTools({
+      context: open.context,
+      handle: open.handle,
+      defaultYieldMs: MCP_DEFAULT_YIELD_MS,
+    });
     const server = createMcpServer({
       context: open.context,
       handle: open.handle,
