@@ -63,7 +63,7 @@ export function createGrepTool(options: ToolOptions): BerthTool {
         type: 'integer',
         minimum: 1,
         maximum: 10_000,
-        description: `Entries shown at most: output lines, paths, or count lines. Default ${DEFAULT_MAX_RESULTS}.`,
+        description: `Entries shown at most: matching lines (with their context), paths, or count lines. Default ${DEFAULT_MAX_RESULTS}.`,
       },
     },
     example: {
@@ -130,6 +130,7 @@ export function createGrepTool(options: ToolOptions): BerthTool {
         formatGrepReport(report, {
           mode: query.mode,
           maxResults: args.max_results ?? DEFAULT_MAX_RESULTS,
+          contextLines: query.contextLines,
           budgetChars: limits.outputBudgetChars,
           target: query.root,
         }),

@@ -87,7 +87,7 @@ describe('grep with ripgrep, built-in, and no rg on PATH', () => {
     [
       'max_results cuts with a note',
       { pattern: 'helper', output_mode: 'content', max_results: 2 },
-      '6 matching lines in 4 files:\n<ws>/docs/guide.md:2:Call helper() first.\n<ws>/docs/guide.md:3:ünïcode helper\n[Showing the first 2 of 10 output lines. Narrow the search (path, glob, pattern) or raise max_results.]',
+      '6 matching lines in 4 files:\n<ws>/docs/guide.md:2:Call helper() first.\n<ws>/docs/guide.md:3:ünïcode helper\n[Showing the first 2 of 6 matching lines. Narrow the search (path, glob, pattern) or raise max_results.]',
     ],
   ];
   for (const [name, args, expected] of cases) {
