@@ -7,15 +7,15 @@
 import { realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { createDockerContext } from '../contexts/docker/index.js';
 import { createProcessContext } from '../contexts/process/index.js';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { InvalidArgumentError, SandboxUnavailableError } from '../errors/index.js';
-import { createSandboxPolicy, probeSandbox } from '../sandbox/index.js';
+import { createSandboxPolicy } from '../sandbox/index.js';
 import type { SandboxPolicy } from '../sandbox/types.js';
 import { type FlagSpec, type FlagValues, stringFlag } from './args.js';
 import { type CliIo, warn } from './io.js';
+import { probeSandboxCached } from './sandbox-probe-cache.js';
 import { withSpinner } from './spinner.js';
 
 /**
@@ -222,7 +222,7 @@ async function openProcess(
   let policy: SandboxPolicy | undefined;
   let sandboxNote = 'unsandboxed';
   if (sandbox !== false) {
-    const report = await probeSandbox();
+    const report = await probeSandboxCached(io.env);
     if (report.available) {
       policy = createSandboxPolicy({ writableRoots: writableRoots(root), network });
       sandboxNote = `sandboxed (${report.backend}, network ${network})`;
@@ -266,6 +266,8 @@ async function openDocker(
   tuning: ContextTuning,
 ): Promise<OpenContext> {
   const { root, image, network, harden } = choice;
+  // Loaded on use: the process context, the default, starts faster without it.
+  const { createDockerContext } = await import('../contexts/docker/index.js');
   const context = createDockerContext({
     killGraceMs: CLI_KILL_GRACE_MS,
     destroyGraceMs: CLI_KILL_GRACE_MS,

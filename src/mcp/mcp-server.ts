@@ -9,7 +9,7 @@ import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { createTools } from '../tools/index.js';
-import { type HttpEndpoint, type HttpListenOptions, listenHttp } from './http-endpoint.js';
+import type { HttpEndpoint, HttpListenOptions } from './http-endpoint.js';
 import { buildToolServer } from './tool-server.js';
 import type { McpTool } from './tool-shape.js';
 
@@ -135,6 +135,8 @@ export function createMcpServer(options: McpServerOptions): BerthMcpServer {
         },
       };
     },
-    listenHttp: (listenOptions) => listenHttp(createServer, listenOptions),
+    // Loaded on use: the SDK's HTTP transport is a large share of start-up, and stdio needs none of it.
+    listenHttp: async (listenOptions) =>
+      (await import('./http-endpoint.js')).listenHttp(createServer, listenOptions),
   };
 }

@@ -11,7 +11,6 @@ import { type CommandSpec, type FlagValues, formatHelp, parseArgs, stringFlag } 
 import { CONTEXT_DETAILS, CONTEXT_FLAGS, chooseContext, openContext } from '../context-setup.js';
 import { parseDuration } from '../duration.js';
 import type { CliIo } from '../io.js';
-import { runMcpCheck } from '../mcp-check.js';
 import { checkReportJson, checkReportText, sandboxStateOf } from '../mcp-check-report.js';
 import { carriedEnv, contextArgs, installKind, serverEntry } from '../mcp-client-config.js';
 import { withSpinner } from '../spinner.js';
@@ -161,6 +160,8 @@ async function checkCommand(flags: FlagValues, io: CliIo): Promise<number> {
     stoppedBy ??= signal;
     controller.abort();
   });
+  // Loaded on use: the SDK client is not needed to serve.
+  const { runMcpCheck } = await import('../mcp-check.js');
   try {
     const result = await withSpinner(
       'checking berth mcp',
