@@ -3,7 +3,7 @@
  * @module
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -11,7 +11,12 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { McpTool } from './tool-shape.js';
+
+const LENIENT_CALL_TOOL = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+});
 
 /** Identity and guidance the server announces at `initialize`. */
 export interface ToolServerInfo {
@@ -40,25 +45,32 @@ export function buildToolServer(tools: readonly McpTool[], info: ToolServerInfo)
       ...(tool.annotations ? { annotations: { ...tool.annotations } } : {}),
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const { name, arguments: args } = request.params;
-    const tool = byName.get(name);
-    if (tool === undefined) {
-      return errorResult(
-        `unknown tool ${JSON.stringify(name)}; available tools: ${[...byName.keys()].join(', ')}`,
-      );
-    }
-    const progress = startProgress(request.params._meta?.progressToken, name, extra);
-    try {
-      const result = await tool.execute(args ?? {}, { signal: extra.signal });
-      return { content: result.content.map((block) => ({ ...block })), isError: result.isError === true };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return errorResult(`${name} failed: ${message}`);
-    } finally {
-      progress.stop();
-    }
-  });
+  // `arguments` that are not an object (null, a string, an array) reach the tool, which answers with
+  // an error result the model can act on; the SDK's own tools/call handler would refuse the whole
+  // request as a JSON-RPC error first. The Protocol-level registration parses with this schema only.
+  Protocol.prototype.setRequestHandler.call(
+    server,
+    LENIENT_CALL_TOOL,
+    async (request, extra): Promise<CallToolResult> => {
+      const { name, arguments: args } = request.params;
+      const tool = byName.get(name);
+      if (tool === undefined) {
+        return errorResult(
+          `unknown tool ${JSON.stringify(name)}; available tools: ${[...byName.keys()].join(', ')}`,
+        );
+      }
+      const progress = startProgress(request.params._meta?.progressToken, name, extra);
+      try {
+        const result = await tool.execute(args === undefined ? {} : args, { signal: extra.signal });
+        return { content: result.content.map((block) => ({ ...block })), isError: result.isError === true };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return errorResult(`${name} failed: ${message}`);
+      } finally {
+        progress.stop();
+      }
+    },
+  );
   return server;
 }
 

@@ -198,6 +198,10 @@ function describe(v: unknown): string {
 function unknownKey(key: string, known: readonly string[]): string {
   const guess = closestName(key, known);
   const hint =
-    guess === undefined ? `; known arguments: ${known.join(', ')}` : `; did you mean \`${guess}\`?`;
+    known.length === 0
+      ? '; this tool takes no arguments: call it with {}'
+      : guess === undefined
+        ? `; known arguments: ${known.join(', ')}`
+        : `; did you mean \`${guess}\`?`;
   return `unknown argument \`${key}\`${hint}`;
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { BackgroundTask, ContextHandle, ExecutionContext } from '../contract/types.js';
+import { SpawnError } from '../errors/index.js';
 import { requireMethod } from './capability.js';
 import {
   contextCutNote,
@@ -19,7 +20,8 @@ import { formatBytes, formatCount, formatDuration } from './human-units.js';
 import { type ResolvedLimits, resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
 import { readLogBytes, sliceLog } from './task-log.js';
-import { errorResult, textResult } from './tool-result.js';
+import { readableOutput } from './terminal-text.js';
+import { errorResult, ToolFailure, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions, ToolResult, ToolSession } from './types.js';
 
 /** The `bash` tool. */
@@ -74,10 +76,26 @@ export function createBashTool(options: ToolOptions): BerthTool {
           'timeout_ms applies to foreground commands only; a background task runs until it exits or task_kill stops it. Drop timeout_ms, or drop run_in_background/yield_ms to run in the foreground with a timeout.',
         );
       const state = { context, handle, limits, session, outputDir, onExit: options.onBackgroundExit };
-      if (background) return startBackground(state, args.command, cwd);
-      const yieldMs = args.yield_ms ?? (args.timeout_ms === undefined ? defaultYield(limits, context) : null);
-      if (yieldMs !== null) return runWithYield(state, args.command, cwd, yieldMs, signal);
-      return runForeground(state, args.command, cwd, args.timeout_ms ?? limits.defaultTimeoutMs, signal);
+      try {
+        if (background) return await startBackground(state, args.command, cwd);
+        const yieldMs =
+          args.yield_ms ?? (args.timeout_ms === undefined ? defaultYield(limits, context) : null);
+        if (yieldMs !== null) return await runWithYield(state, args.command, cwd, yieldMs, signal);
+        return await runForeground(
+          state,
+          args.command,
+          cwd,
+          args.timeout_ms ?? limits.defaultTimeoutMs,
+          signal,
+        );
+      } catch (error) {
+        if (cwd !== undefined && error instanceof SpawnError && error.reason === 'bad-cwd')
+          throw new ToolFailure(
+            `workdir ${JSON.stringify(args.workdir)} (${cwd}) ${error.errno === 'ENOTDIR' ? 'is not a directory' : error.errno === 'EACCES' || error.errno === 'EPERM' ? 'cannot be entered' : 'does not exist'}. ` +
+              `Give an existing directory, absolute or relative to ${handle.cwd}; list_dir shows what is there.`,
+          );
+        throw error;
+      }
     },
   });
 }
@@ -151,7 +169,8 @@ async function runForeground(
       facts,
     );
     const note = shown === text ? contextCutNote(name, facts) : null;
-    const body = name === 'stderr' ? `[stderr]\n${shown}` : shown;
+    const readable = readableOutput(shown);
+    const body = name === 'stderr' ? `[stderr]\n${readable}` : readable;
     parts.push(note === null ? trimEnd(body) : `${trimEnd(body)}\n${note}`);
   }
   if (parts.length === 0) parts.push('(no output)');
@@ -245,7 +264,7 @@ async function yieldResult(
       'output',
       async () => `Full output (${formatBytes(bytes.length)}): ${task.outputPath}`,
     );
-    const parts = [text.length === 0 ? '(no output)' : trimEnd(shown)];
+    const parts = [text.length === 0 ? '(no output)' : trimEnd(readableOutput(shown))];
     if (exit.logTruncated) parts.push('[The output log reached its size cap; later output was dropped.]');
     parts.push(exitStatusLine(exit));
     return textResult(parts.join('\n'));
@@ -259,7 +278,7 @@ async function yieldResult(
   );
   return textResult(
     [
-      slice.text.length === 0 ? '(no output yet)' : trimEnd(shown),
+      slice.text.length === 0 ? '(no output yet)' : trimEnd(readableOutput(shown)),
       `[Still running after ${formatDuration(yieldMs)}: moved to the background as task ${task.id} (pid ${task.pid}). ` +
         `Its output goes to ${task.outputPath}. Continue reading with task_output ${JSON.stringify({ task_id: task.id, offset: slice.nextOffset })}; ` +
         'wait with task_wait; stop it with task_kill.]',

@@ -7,7 +7,14 @@ import { resolveContextPath } from './context-path.js';
 import { defineTool } from './define-tool.js';
 import { assertWithinLimit, binaryMessage, regularFileSize } from './file-access.js';
 import { rememberSeen } from './file-guard.js';
-import { binaryReason, binaryReasonOfText, imageTypeFromName, sniffImageType } from './file-kind.js';
+import {
+  binaryReason,
+  binaryReasonOfText,
+  decodeLegacyText,
+  imageTypeFromName,
+  looksLikeLegacyText,
+  sniffImageType,
+} from './file-kind.js';
 import { formatBytes, formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { numberLine, splitLines } from './line-numbers.js';
@@ -68,13 +75,17 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
         return textResult(`${path} is empty (0 bytes).`);
       }
       let text: string;
+      let legacy = false;
       if (typeof context.readFileBytes === 'function') {
         const bytes = await context.readFileBytes(handle, path);
         const mimeType = sniffImageType(bytes);
         if (mimeType !== null) return imageResult(path, bytes, mimeType, limits.maxImageBytes);
         const reason = binaryReason(bytes);
-        if (reason !== null) return errorResult(binaryMessage(path, bytes.length, reason));
-        text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+        legacy = reason !== null && bytes.indexOf(0) < 0 && looksLikeLegacyText(bytes);
+        if (reason !== null && !legacy) return errorResult(binaryMessage(path, bytes.length, reason));
+        text = legacy
+          ? decodeLegacyText(bytes)
+          : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
       } else {
         text = await context.readFile(handle, path);
         const reason = binaryReasonOfText(text);
@@ -88,8 +99,8 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
             `Read a range with offset and limit, e.g. ${JSON.stringify({ path: args.path, offset: 1, limit: 500 })}, or search it with grep.`,
         );
       }
-      rememberSeen(session, path, text);
-      return numberedRange(
+      if (!legacy) rememberSeen(session, path, text);
+      const result = numberedRange(
         path,
         lines,
         args.offset ?? 1,
@@ -97,6 +108,9 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
         limits,
         text,
       );
+      if (!legacy || result.isError) return result;
+      const note = `[${path} is not UTF-8: it was decoded as Latin-1 (Windows-1252). edit_file edits UTF-8 only: convert it first (\`iconv -f WINDOWS-1252 -t UTF-8\`) or edit it with bash.]`;
+      return textResult(`${(result.content[0] as { text: string }).text}\n${note}`);
     },
   });
 }

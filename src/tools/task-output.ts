@@ -8,6 +8,7 @@ import { resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
 import { readLogBytes, sliceLog } from './task-log.js';
 import { describeStatus, findTask, shortCommand, TASK_ID_FIELD } from './task-lookup.js';
+import { readableOutput } from './terminal-text.js';
 import { errorResult, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions } from './types.js';
 
@@ -31,7 +32,7 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
         description: 'Byte offset to read from (next_offset of the previous call). Default 0.',
       },
     },
-    example: { task_id: 'task-1', offset: 0 },
+    example: { task_id: 'bg-1a2b3c4d5e6f', offset: 0 },
     annotations: {
       title: 'Read task output',
       readOnlyHint: true,
@@ -60,7 +61,10 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
             ? `[next_offset: ${slice.nextOffset}. The task is still running; call again with this offset for new output.]`
             : `[next_offset: ${slice.nextOffset}. This is the end of the output.]`;
       const parts = [header, range];
-      if (slice.text.length > 0) parts.push(slice.text.endsWith('\n') ? slice.text.slice(0, -1) : slice.text);
+      if (slice.text.length > 0) {
+        const text = readableOutput(slice.text);
+        parts.push(text.endsWith('\n') ? text.slice(0, -1) : text);
+      }
       if (task.exit?.logTruncated === true)
         parts.push('[The log reached its size cap; later output was dropped.]');
       parts.push(next);

@@ -2,15 +2,17 @@
  * `write_file`: create or overwrite a whole file.
  * @module
  */
+
+import { isBerthError } from '../errors/index.js';
 import { resolveContextPath } from './context-path.js';
 import { defineTool } from './define-tool.js';
-import { loadText } from './file-access.js';
+import { isDirectoryMessage, loadText } from './file-access.js';
 import { assertUnchangedSinceSeen, rememberSeen, withFileLock } from './file-guard.js';
 import { formatBytes, formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { splitLines } from './line-numbers.js';
 import { createToolSession } from './session.js';
-import { textResult } from './tool-result.js';
+import { ToolFailure, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions } from './types.js';
 
 /** The `write_file` tool. */
@@ -57,7 +59,11 @@ export function createWriteFileTool(options: ToolOptions): BerthTool {
           const { text } = await loadText(context, handle, path);
           assertUnchangedSinceSeen(session, path, text, 'write');
         }
-        await context.writeFile(handle, path, args.content);
+        await context.writeFile(handle, path, args.content).catch((error: unknown) => {
+          if (isBerthError(error, 'E_IS_DIRECTORY'))
+            throw new ToolFailure(`${isDirectoryMessage(path)} Give the path of a file inside it.`);
+          throw error;
+        });
         rememberSeen(session, path, args.content);
         const bytes = Buffer.byteLength(args.content, 'utf8');
         const lines = splitLines(args.content).length;

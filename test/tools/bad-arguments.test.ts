@@ -70,7 +70,7 @@ const cases: [tool: string, args: unknown, fragments: string[]][] = [
   ['task_output', { task_id: 'x', offset: -1 }, ['`offset` must be an integer >= 0, got -1']],
   ['task_wait', { task_id: 'x', timeout_ms: 0 }, ['`timeout_ms` must be an integer from 1 to 600000, got 0']],
   ['task_kill', { id: 'x' }, ['unknown argument `id`', '`task_id` is required']],
-  ['task_list', { all: true }, ['unknown argument `all`; known arguments: ']],
+  ['task_list', { all: true }, ['unknown argument `all`; this tool takes no arguments: call it with {}']],
   ['read_file', {}, ['`path` is required']],
   ['read_file', { file_path: 'a' }, ['unknown argument `file_path`; did you mean `path`?']],
   ['read_file', { path: 'a', offset: 0 }, ['`offset` must be an integer >= 1, got 0']],

@@ -140,8 +140,16 @@ describe('read_file', () => {
       `${w.dir}/prog.bin is a binary file (7 B; it contains a NUL byte at offset 4). read_file shows text and images (PNG, JPEG, GIF, WebP) only. ` +
         `Inspect it with bash instead, e.g. \`file ${w.dir}/prog.bin\` or \`xxd ${w.dir}/prog.bin | head -n 20\`.`,
     );
+    // Invalid UTF-8 with control bytes is binary; without them it is legacy text (below).
+    writeFileSync(`${w.dir}/junk.dat`, Buffer.from([0x63, 0x01, 0x66, 0xe9, 0x0a]));
+    expect(text(await w.call('read_file', { path: 'junk.dat' }))).toContain('it is not valid UTF-8 text');
     writeFileSync(`${w.dir}/latin1.txt`, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
-    expect(text(await w.call('read_file', { path: 'latin1.txt' }))).toContain('it is not valid UTF-8 text');
+    const latin1 = await w.call('read_file', { path: 'latin1.txt' });
+    expect(latin1.isError).toBeFalsy();
+    expect(text(latin1)).toMatch(/^ {5}1\tcafé\n\[.*latin1\.txt is not UTF-8: it was decoded as Latin-1/);
+    const edit = await w.call('edit_file', { path: 'latin1.txt', old_string: 'caf', new_string: 'CAF' });
+    expect(edit.isError).toBe(true);
+    expect(text(edit)).toContain('it is not valid UTF-8 text');
   });
 
   it('returns an image as image content', async () => {
@@ -216,7 +224,9 @@ describe('write_file and edit_file', () => {
     mkdirSync(`${w.dir}/isdir`);
     const result = await w.call('write_file', { path: 'isdir', content: 'x' });
     expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/^write_file failed: .*isdir/);
+    expect(text(result)).toMatch(
+      /^\/.*\/isdir is a directory, not a file\..*Give the path of a file inside it\.$/,
+    );
   });
 
   it('edits exactly one occurrence and keeps every other byte', async () => {
