@@ -24,6 +24,9 @@ import { readableOutput } from './terminal-text.js';
 import { errorResult, ToolFailure, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions, ToolResult, ToolSession } from './types.js';
 
+/** The largest per-call `max_output_chars`. */
+const MAX_OUTPUT_CHARS = 100_000;
+
 /** The `bash` tool. */
 export function createBashTool(options: ToolOptions): BerthTool {
   const { context, handle } = options;
@@ -39,22 +42,32 @@ export function createBashTool(options: ToolOptions): BerthTool {
         type: 'integer',
         minimum: 1,
         maximum: limits.maxTimeoutMs,
-        description: `Kill a foreground command after this many milliseconds. Default ${limits.defaultTimeoutMs}. Not allowed with run_in_background or yield_ms.`,
+        description: `Run in the foreground and kill it after this many ms (default ${limits.defaultTimeoutMs}). Not with run_in_background or yield_ms.`,
       },
       workdir: {
         type: 'string',
-        description: 'Working directory: absolute, or relative to the default working directory.',
+        description: 'Working directory: absolute, or relative to the default one.',
       },
       run_in_background: {
         type: 'boolean',
-        description: 'Start the command as a background task and return its task id at once. Default false.',
+        description: 'Start it as a background task; returns its task id at once.',
       },
       yield_ms: {
         type: 'integer',
         minimum: 0,
         maximum: limits.maxTimeoutMs,
-        description:
-          'Wait up to this many milliseconds for the command; if it is still running then, it moves to the background and you get its output so far plus a task id.',
+        description: 'Wait up to this many ms; a command still running then continues in the background.',
+      },
+      max_output_chars: {
+        type: 'integer',
+        minimum: 200,
+        maximum: MAX_OUTPUT_CHARS,
+        description: `Characters of output to show at most (default ${limits.outputBudgetChars}).`,
+      },
+      description: {
+        type: 'string',
+        allowEmpty: true,
+        description: 'What the command does, for people; ignored.',
       },
     },
     example: { command: 'npm test', timeout_ms: 300000, workdir: 'packages/core' },
@@ -75,7 +88,18 @@ export function createBashTool(options: ToolOptions): BerthTool {
         return errorResult(
           'timeout_ms applies to foreground commands only; a background task runs until it exits or task_kill stops it. Drop timeout_ms, or drop run_in_background/yield_ms to run in the foreground with a timeout.',
         );
-      const state = { context, handle, limits, session, outputDir, onExit: options.onBackgroundExit };
+      const callLimits =
+        args.max_output_chars === undefined
+          ? limits
+          : { ...limits, outputBudgetChars: args.max_output_chars };
+      const state = {
+        context,
+        handle,
+        limits: callLimits,
+        session,
+        outputDir,
+        onExit: options.onBackgroundExit,
+      };
       try {
         if (background) return await startBackground(state, args.command, cwd);
         const yieldMs =
@@ -109,25 +133,17 @@ function bashDescription(limits: ResolvedLimits, context: ExecutionContext): str
   const yieldMs = defaultYield(limits, context);
   const timing =
     yieldMs === null
-      ? [
-          `Foreground commands are killed after timeout_ms (default ${limits.defaultTimeoutMs} ms, at most ${limits.maxTimeoutMs}).`,
-          'Their stdout comes first, then their stderr after a [stderr] line (not interleaved).',
-        ]
-      : [
-          `A command still running after ${formatDuration(yieldMs)} (or yield_ms) moves to the background: you get its output so far and a task id; nothing is killed.`,
-          'Its stdout and stderr come interleaved, as written.',
-          `With timeout_ms (at most ${limits.maxTimeoutMs}) it stays in the foreground until it exits or is killed then, stdout before [stderr];`,
-          'progress notifications are sent meanwhile, but a client with a shorter request timeout may give up first.',
-        ];
+      ? `Returns stdout, then stderr after a [stderr] line, the exit code and duration. Killed after timeout_ms (default ${limits.defaultTimeoutMs}).`
+      : `Returns its output (stdout and stderr come interleaved), exit code and duration. A command still running after ${formatDuration(yieldMs)} (or yield_ms) keeps running as a background task and you get its output so far and task id. ` +
+        'With timeout_ms it stays in the foreground until then (stdout before [stderr]); progress notifications are sent, but a client with a shorter request timeout may give up first.';
   return [
-    'Run a shell command (`/bin/sh -c`) in the workspace and return its output, exit code and duration.',
-    ...timing,
-    'For a dev server, watcher or anything that may not finish, set run_in_background: true (returns a task id at once)',
-    'or yield_ms: N (waits up to N ms; if the command is still running it keeps running as a background task and you get its output so far and its task id).',
-    'Background tasks are never killed by a timeout: read their output with task_output, wait with task_wait, stop them with task_kill, see them with task_list.',
-    `Output over ${formatCount(limits.outputBudgetChars)} characters is cut to its start and end, with a line saying where the full output is.`,
-    'Each call runs in a fresh shell: `cd` and variables do not carry over; use workdir or `cd dir && cmd`.',
-    'Prefer read_file, edit_file, glob and grep over cat, sed, find and grep for files.',
+    'Run a shell command (`/bin/sh -c`) in the workspace.',
+    timing,
+    'run_in_background: true returns a task id at once (dev servers, watchers). Background tasks are never killed by a timeout:',
+    'read them with task_output, wait with task_wait, stop them with task_kill.',
+    `Output over ${formatCount(limits.outputBudgetChars)} characters (or max_output_chars) is cut to its start and end, with a line saying where the full output is.`,
+    'Each call is a fresh shell: `cd` and variables do not carry over (use workdir).',
+    'Prefer read_file, edit_file, glob and grep over cat, sed, find and grep.',
   ].join(' ');
 }
 

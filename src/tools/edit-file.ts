@@ -26,10 +26,9 @@ export function createEditFileTool(options: ToolOptions): BerthTool {
     name: 'edit_file',
     description: [
       'Replace exact text in an existing file. `old_string` must match the file exactly (whitespace and indentation included,',
-      'without the line-number prefixes read_file shows) and must occur exactly once, unless `replace_all` is true.',
-      'Include enough surrounding lines to make it unique. Everything outside the replaced text is kept byte for byte.',
-      'On failure the message says why (not found, or found N times with their line numbers). Read the file first:',
-      'an edit of a file that changed since you last read it is refused. Edits of one file run one at a time.',
+      'without the line-number prefixes read_file shows) and occur exactly once, unless `replace_all` is true:',
+      'include enough surrounding lines to make it unique. Everything else is kept byte for byte.',
+      'Read the file first: an edit of a file changed since you last read it is refused.',
       'To create a file or rewrite all of it, use write_file.',
     ].join(' '),
     fields: {

@@ -25,8 +25,8 @@ export function createWriteFileTool(options: ToolOptions): BerthTool {
     description: [
       'Write a whole file: creates it (and, where the workspace allows, its parent directories) or replaces its entire content.',
       'Content is written as UTF-8 exactly as given; nothing is added (include a final newline yourself if the file should end with one).',
-      'For a change to part of an existing file use edit_file instead: it is safer and sends less text.',
-      'Overwriting a file that changed since you last read it is refused.',
+      'To change part of a file use edit_file: it is safer and sends less text.',
+      'Overwriting a file changed since you last read it is refused.',
       'Relative paths resolve against the working directory.',
     ].join(' '),
     fields: {

@@ -13,7 +13,7 @@ describe('long commands and client request timeouts (berth mcp, SDK client)', ()
   it('the bash description says what happens to a long command', async () => {
     const { tools } = await mcp.client.listTools();
     const bash = tools.find((tool) => tool.name === 'bash');
-    expect(bash?.description).toMatch(/still running after 45\.0 s .*moves to the background/);
+    expect(bash?.description).toMatch(/still running after 45\.0 s .*keeps running as a background task/);
     expect(bash?.description).toMatch(/progress notifications/);
   });
 
