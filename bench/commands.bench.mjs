@@ -2,7 +2,7 @@
 // same run: ratios of median times (goals from issue 16) and the resident memory the berth run
 // added at its peak. Each command family adds its workloads to WORKLOADS.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { interleavedMedians } from './support/interleaved-medians.mjs';
@@ -13,6 +13,9 @@ const dist = new URL('../dist', import.meta.url).href;
 const MB = 1024 * 1024;
 const INPUT_BYTES = Number(process.env.BERTH_BENCH_INPUT_MB ?? 100) * MB;
 const JSON_BYTES = Number(process.env.BERTH_BENCH_JSON_MB ?? 50) * MB;
+const WC_BYTES = Number(process.env.BERTH_BENCH_WC_MB ?? 1024) * MB;
+/** `BERTH_BENCH_FAMILIES=sort,wc` runs only those families' workloads. */
+const FAMILIES = process.env.BERTH_BENCH_FAMILIES?.split(',');
 
 /** A log-like text of `bytes` bytes: most lines have an `a`, about one in a hundred an ERROR. */
 function makeLog(bytes) {
@@ -49,6 +52,28 @@ function makeLines() {
   return `${lines.join('\n')}\n`;
 }
 
+/** A million lines of numbers for `sort -n`: integers, negatives and decimals, unsorted. */
+function makeNumbers() {
+  const lines = [];
+  for (let i = 0; i < 1_000_000; i += 1) {
+    const n = (i * 2654435761) % 1000003;
+    lines.push(i % 10 === 0 ? `-${n}` : i % 7 === 0 ? `${n}.${i % 100}` : String(n));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Write `bytes` of log lines to `path` without holding them (a 16 MiB block repeated). */
+function writeBig(path, bytes) {
+  const block = Buffer.from(makeLog(16 * MB));
+  const fd = openSync(path, 'w');
+  try {
+    for (let written = 0; written < bytes; written += block.length)
+      writeSync(fd, block, 0, Math.min(block.length, bytes - written));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 // `input`: which file the workload reads (`log`, the default, `json` or `lines`); `gnuArgv`: the
 // GNU tool's argv when it differs; `justBash`: also run through just-bash once, for reference.
 const WORKLOADS = [
@@ -63,6 +88,10 @@ const WORKLOADS = [
     input: 'json',
     goal: 0.5,
   },
+  // sort: at most three times GNU's time (a throughput ratio of 1/3).
+  { name: 'sort -n of 1M lines', family: 'sort', argv: ['sort', '-n'], input: 'numbers', goal: 1 / 3 },
+  // wc: at least half GNU's throughput, fed through a pipe by cat as the shell would.
+  { name: 'cat | wc -l', family: 'wc', argv: ['wc', '-l'], input: 'big', pipe: true, goal: 0.5 },
   // awk: at most twice gawk's time.
   {
     name: "awk '{s+=$3} END {print s}'",
@@ -91,7 +120,8 @@ function hasTool(name) {
   });
 }
 
-function gnu(argv, file) {
+function gnu(argv, file, pipe) {
+  if (pipe) argv = ['bash', '-c', `cat "$0" | ${argv.join(' ')}`];
   return new Promise((resolve, reject) => {
     // stdout is a pipe we drain: GNU grep treats a /dev/null stdout like -q and stops early.
     const child = spawn(argv[0], [...argv.slice(1), file], {
@@ -104,8 +134,22 @@ function gnu(argv, file) {
   });
 }
 
+/**
+ * `cat FILE | COMMAND` in berth: both commands run at once over a byte pipe, as the kernel runs a
+ * pipeline.
+ */
+async function berthPipe(handlers, argv, file, fs, cooperate, createBytePipe) {
+  const pipe = createBytePipe();
+  const producer = berth(handlers.cat, ['cat'], file, fs, cooperate, { stdout: pipe.writer }).finally(() =>
+    pipe.writer.close(),
+  );
+  const consumer = berth(handlers[argv[0]], argv, undefined, fs, cooperate, { stdin: pipe.reader });
+  const [, result] = await Promise.all([producer, consumer]);
+  return result;
+}
+
 /** Run a berth command over the contained filesystem with a counting, discarding stdout. */
-async function berth(handler, argv, file, fs, cooperate) {
+async function berth(handler, argv, file, fs, cooperate, io = {}) {
   let written = 0;
   const sink = {
     write: async (b) => {
@@ -123,9 +167,9 @@ async function berth(handler, argv, file, fs, cooperate) {
   };
   const empty = { read: async () => null, unread: () => {}, data: async () => undefined, close: () => {} };
   const status = await handler({
-    argv: [...argv, `/${file}`],
-    stdin: empty,
-    stdout: sink,
+    argv: file === undefined ? argv : [...argv, `/${file}`],
+    stdin: io.stdin ?? empty,
+    stdout: io.stdout ?? sink,
     stderr,
     env: new Map([['LC_ALL', 'C.UTF-8']]),
     cwd: '/',
@@ -142,6 +186,9 @@ export async function run() {
   const { sedCommands } = await import(`${dist}/commands/sed/index.js`);
   const { jqCommand } = await import(`${dist}/commands/jq/index.js`);
   const { awkCommand } = await import(`${dist}/commands/awk/awk.js`);
+  const { textCommands } = await import(`${dist}/commands/text/index.js`);
+  const { createBytePipe } = await import(`${dist}/commands/byte-pipe.js`);
+  const text = Object.fromEntries(textCommands.map((c) => [c.name, c.run]));
   const justBash = await loadJustBash();
   const { createContainedFilesystem } = await import(`${dist}/vfs/index.js`);
   const { createCooperate } = await import(`${dist}/commands/cooperate.js`);
@@ -150,27 +197,47 @@ export async function run() {
     sed: sedCommands[0].run,
     jq: jqCommand.run,
     awk: awkCommand('awk').run,
+    sort: text.sort,
+    wc: text.wc,
+    cat: text.cat,
   };
   const dir = mkdtempSync(join(tmpdir(), 'berth-bench-commands-'));
   const rows = [];
   try {
-    const inputs = {
-      log: { name: 'input.txt', bytes: INPUT_BYTES },
-      json: { name: 'input.json', bytes: JSON_BYTES },
-      lines: { name: 'lines.txt', bytes: 0 },
+    // Each input is made the first time a workload reads it (a filtered run makes only its own).
+    const makers = {
+      log: () => writeFileSync(join(dir, 'input.txt'), makeLog(INPUT_BYTES)),
+      json: () => writeFileSync(join(dir, 'input.json'), makeJson(JSON_BYTES)),
+      lines: () => writeFileSync(join(dir, 'lines.txt'), linesText()),
+      numbers: () => writeFileSync(join(dir, 'numbers.txt'), makeNumbers()),
+      big: () => writeBig(join(dir, 'big.txt'), WC_BYTES),
     };
-    const linesText = makeLines();
-    inputs.lines.bytes = Buffer.byteLength(linesText);
-    writeFileSync(join(dir, inputs.lines.name), linesText);
-    writeFileSync(join(dir, inputs.log.name), makeLog(INPUT_BYTES));
-    const jsonText = makeJson(JSON_BYTES);
-    inputs.json.bytes = Buffer.byteLength(jsonText);
-    writeFileSync(join(dir, inputs.json.name), jsonText);
+    const names = {
+      log: 'input.txt',
+      json: 'input.json',
+      lines: 'lines.txt',
+      numbers: 'numbers.txt',
+      big: 'big.txt',
+    };
+    const inputs = {};
+    let lines;
+    const linesText = () => {
+      lines ??= makeLines();
+      return lines;
+    };
+    const inputFor = (key) => {
+      if (inputs[key] === undefined) {
+        makers[key]();
+        inputs[key] = { name: names[key], bytes: statSync(join(dir, names[key])).size };
+      }
+      return inputs[key];
+    };
     const fs = createContainedFilesystem({ root: dir });
     const cooperate = createCooperate();
     for (const w of WORKLOADS) {
+      if (FAMILIES !== undefined && !FAMILIES.includes(w.family)) continue;
       const handler = handlers[w.family];
-      const input = inputs[w.input ?? 'log'];
+      const input = inputFor(w.input ?? 'log');
       const file = join(dir, input.name);
       if (w.family === 'jq' && !(await hasTool('jq'))) {
         rows.push({ name: w.name, value: 'jq is not installed, not measured' });
@@ -183,8 +250,11 @@ export async function run() {
       }, 20);
       const medians = await interleavedMedians(
         {
-          berth: () => berth(handler, w.argv, input.name, fs, cooperate),
-          gnu: () => gnu(w.gnuArgv ?? w.argv, file),
+          berth: () =>
+            w.pipe
+              ? berthPipe(handlers, w.argv, input.name, fs, cooperate, createBytePipe)
+              : berth(handler, w.argv, input.name, fs, cooperate),
+          gnu: () => gnu(w.gnuArgv ?? w.argv, file, w.pipe),
         },
         { warmup: 1, rounds: 3 },
       );
@@ -199,7 +269,7 @@ export async function run() {
       });
       rows.push({ name: `${w.name}: resident memory growth (peak)`, value: `${(peak / MB).toFixed(0)} MB` });
       if (w.justBash && justBash !== undefined) {
-        const bash = new justBash.Bash({ files: { [`/${input.name}`]: linesText }, cwd: '/' });
+        const bash = new justBash.Bash({ files: { [`/${input.name}`]: linesText() }, cwd: '/' });
         const command = [w.argv[0], ...w.argv.slice(1).map((a) => `'${a}'`), `/${input.name}`].join(' ');
         const t0 = performance.now();
         await bash.exec(command);

@@ -1,6 +1,8 @@
 // The OS sandbox's cost: a sandboxed exec('true') round trip against the same bubblewrap argv
 // spawned raw, and against an unsandboxed exec('true'), all in one run. Also what bubblewrap itself
-// adds over spawning `/bin/sh -c true` directly, and what building the argv costs.
+// adds over spawning `/bin/sh -c true` directly, and what building the argv costs. The workspace
+// is an empty directory, the worst case for guarded names: every one of them needs a placeholder;
+// the raw variants show what the Unix socket filter and the read-only names cost on their own.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +47,20 @@ async function median(fn) {
 export async function run() {
   const workspace = mkdtempSync(join(tmpdir(), 'berth-bench-sandbox-'));
   const policy = createSandboxPolicy({ writableRoots: [workspace] });
+  const variants = {
+    rawNoFilter: createSandboxPolicy({ writableRoots: [workspace], unixSockets: 'allow' }),
+    rawNoNames: createSandboxPolicy({ writableRoots: [workspace], defaultReadOnlyPaths: false }),
+    rawNeither: createSandboxPolicy({
+      writableRoots: [workspace],
+      unixSockets: 'allow',
+      defaultReadOnlyPaths: false,
+    }),
+  };
+  const rawRun = (variant) => () => {
+    const argv = confineCommand(variant, ['/bin/sh', '-c', 'true'], { cwd: workspace });
+    if (!argv.ok) throw new Error(`sandbox unavailable: ${argv.reason}`);
+    return spawnAndWait(argv.argv, workspace).finally(argv.release);
+  };
   const sandboxed = createProcessContext({ sandbox: policy });
   const plain = createProcessContext({});
   try {
@@ -64,15 +80,19 @@ export async function run() {
           const argv = confineCommand(policy, ['/bin/sh', '-c', 'true'], { cwd: workspace });
           if (!argv.ok) throw new Error(`sandbox unavailable: ${argv.reason}`);
           if (planReadOnlyRoot().assembled) assembledRounds++;
-          return spawnAndWait(argv.argv, workspace);
+          return spawnAndWait(argv.argv, workspace).finally(argv.release);
         },
+        rawNoFilter: rawRun(variants.rawNoFilter),
+        rawNoNames: rawRun(variants.rawNoNames),
+        rawNeither: rawRun(variants.rawNeither),
         plainExec: () => plain.exec(plainHandle, 'true'),
         rawSh: () => spawnAndWait(['/bin/sh', '-c', 'true'], workspace),
       },
       { warmup: WARMUP, rounds: ROUNDS },
     );
     const confineMs = await median(async () => {
-      for (let i = 0; i < 100; i++) confineCommand(policy, ['/bin/sh', '-c', 'true'], { cwd: workspace });
+      for (let i = 0; i < 100; i++)
+        confineCommand(policy, ['/bin/sh', '-c', 'true'], { cwd: workspace }).release?.();
     });
 
     const ratio = t.sandboxedExec / t.rawBwrap;
@@ -89,11 +109,20 @@ export async function run() {
       },
       { name: 'time bubblewrap adds (raw bwrap - raw sh)', value: `${(t.rawBwrap - t.rawSh).toFixed(2)} ms` },
       {
+        name: "raw bubblewrap without the Unix socket filter (unixSockets: 'allow')",
+        value: `${t.rawNoFilter.toFixed(2)} ms`,
+      },
+      {
+        name: 'raw bubblewrap without read-only names (defaultReadOnlyPaths: false: no placeholders)',
+        value: `${t.rawNoNames.toFixed(2)} ms`,
+      },
+      { name: 'raw bubblewrap without either', value: `${t.rawNeither.toFixed(2)} ms` },
+      {
         name: 'time the sandbox adds to exec (sandboxed - unsandboxed)',
         value: `${(t.sandboxedExec - t.plainExec).toFixed(2)} ms`,
       },
       {
-        name: 'confineCommand per call (cached check)',
+        name: 'confineCommand per call (cached check; placeholders held and released)',
         value: `${((confineMs / 100) * 1000).toFixed(1)} µs`,
       },
       {

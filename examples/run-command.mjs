@@ -5,7 +5,7 @@
 //   node examples/run-command.mjs -- git status --short  # runs any command (never through a shell)
 //
 // The spec is fully explicit on purpose: the runtime applies no defaults.
-import { LocalSubprocessRuntime } from '../dist/subprocess/index.js';
+import { LocalSubprocessRuntime } from 'berth/subprocess';
 
 const separator = process.argv.indexOf('--');
 const argv = separator >= 0 ? process.argv.slice(separator + 1) : ['/bin/sh', '-c', 'uname -a; ls -la'];

@@ -32,7 +32,7 @@ export const CONTAINER_WORKSPACE = '/workspace';
 export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   context: {
     type: 'string',
-    value: 'process|docker',
+    value: 'process|docker|e2b|daytona',
     description: 'where commands run (default: process, on this machine)',
   },
   root: {
@@ -51,6 +51,12 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     description:
       'network for commands in the sandbox or the container (default: deny; an explicit deny requires the sandbox)',
   },
+  'unix-sockets': {
+    type: 'string',
+    value: 'deny|own|allow',
+    description:
+      'sandbox: Unix sockets commands may connect to (default: deny, none at all; own: only those inside the root and the temp directory; allow: any)',
+  },
   image: {
     type: 'string',
     value: 'IMAGE',
@@ -61,6 +67,11 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     negatable: true,
     description:
       'docker context: the recommended hardening (no capabilities, read-only root, pids limit; default: on)',
+  },
+  template: {
+    type: 'string',
+    value: 'NAME',
+    description: "e2b context: the sandbox template; daytona context: the snapshot (default: the service's)",
   },
 };
 
@@ -78,7 +89,13 @@ export const CONTEXT_DETAILS = `Contexts:
                      privileges, a read-only root (${CONTAINER_WORKSPACE} and /tmp writable), a pids
                      limit, commands run as your uid:gid. With --network allow the container can
                      reach this machine's addresses (the engine cannot take them away alone).
-                     The container is removed when berth exits.`;
+                     The container is removed when berth exits.
+  e2b, daytona       commands run in a new remote sandbox of that service (E2B_API_KEY, or
+                     DAYTONA_API_KEY and DAYTONA_API_URL, must be set; the SDK \`e2b\` or
+                     \`@daytonaio/sdk\` must be installed next to berth), from --template, with no
+                     internet access unless --network allow. Nothing of --root is uploaded: the
+                     sandbox's home directory is the working directory. The sandbox is deleted
+                     when berth exits.`;
 
 /** A live context and handle, with a description for people. */
 export interface OpenContext {
@@ -108,6 +125,8 @@ export type ContextChoice =
       /** The flag that makes the sandbox required: `--sandbox`, or `--network deny` (only it can deny). */
       readonly sandboxRequiredBy?: '--sandbox' | '--network deny' | undefined;
       readonly network: 'allow' | 'deny';
+      /** The policy's `unixSockets` (`own`: an empty list, sockets inside the writable roots only). */
+      readonly unixSockets: 'deny' | 'allow' | readonly string[];
     }
   | {
       readonly kind: 'docker';
@@ -116,7 +135,19 @@ export type ContextChoice =
       readonly network: 'allow' | 'deny';
       /** The recommended hardening preset (default), or none (`--no-harden`). */
       readonly harden: boolean;
-    };
+    }
+  | RemoteChoice<'e2b'>
+  | RemoteChoice<'daytona'>;
+
+/** A remote sandbox service's context. */
+export interface RemoteChoice<K extends 'e2b' | 'daytona'> {
+  readonly kind: K;
+  /** This machine's directory the command was started in (nothing of it reaches the sandbox). */
+  readonly root: string;
+  /** E2B template / Daytona snapshot. */
+  readonly template: string | undefined;
+  readonly network: 'allow' | 'deny';
+}
 
 /**
  * Validate the context flags and resolve the root against `cwd`, without starting anything.
@@ -124,15 +155,44 @@ export type ContextChoice =
  */
 export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   const kind = stringFlag(flags, 'context') ?? 'process';
-  if (kind !== 'process' && kind !== 'docker') {
-    throw new InvalidArgumentError('--context', `must be process or docker, got ${JSON.stringify(kind)}`);
+  if (kind !== 'process' && kind !== 'docker' && kind !== 'e2b' && kind !== 'daytona') {
+    throw new InvalidArgumentError(
+      '--context',
+      `must be process, docker, e2b or daytona, got ${JSON.stringify(kind)}`,
+    );
   }
   const networkGiven = stringFlag(flags, 'network');
   const network = networkGiven ?? 'deny';
   if (network !== 'allow' && network !== 'deny') {
     throw new InvalidArgumentError('--network', `must be allow or deny, got ${JSON.stringify(network)}`);
   }
+  const socketsGiven = stringFlag(flags, 'unix-sockets');
+  if (socketsGiven !== undefined && !['deny', 'own', 'allow'].includes(socketsGiven)) {
+    throw new InvalidArgumentError(
+      '--unix-sockets',
+      `must be deny, own or allow, got ${JSON.stringify(socketsGiven)}`,
+    );
+  }
+  if ((kind === 'e2b' || kind === 'daytona') && socketsGiven !== undefined) {
+    throw new InvalidArgumentError(
+      '--unix-sockets',
+      `applies to the OS sandbox of the process context; the ${kind} context runs commands in a remote sandbox`,
+    );
+  }
+  if (kind === 'e2b' || kind === 'daytona') return chooseRemote(kind, flags, cwd, network);
+  if (flags.template !== undefined) {
+    throw new InvalidArgumentError(
+      '--template',
+      'applies to the e2b and daytona contexts only; add --context e2b',
+    );
+  }
   if (kind === 'docker') {
+    if (socketsGiven !== undefined) {
+      throw new InvalidArgumentError(
+        '--unix-sockets',
+        'applies to the OS sandbox of the process context; a container reaches only the sockets mounted into it',
+      );
+    }
     if (flags.sandbox !== undefined) {
       throw new InvalidArgumentError(
         '--sandbox',
@@ -170,7 +230,28 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
       : sandbox === undefined && networkGiven === 'deny'
         ? '--network deny'
         : undefined;
-  return { kind, root, sandbox: sandboxRequiredBy ? true : sandbox, sandboxRequiredBy, network };
+  const unixSockets = socketsGiven === 'own' ? [] : socketsGiven === 'allow' ? 'allow' : 'deny';
+  return { kind, root, sandbox: sandboxRequiredBy ? true : sandbox, sandboxRequiredBy, network, unixSockets };
+}
+
+function chooseRemote(
+  kind: 'e2b' | 'daytona',
+  flags: FlagValues,
+  cwd: string,
+  network: 'allow' | 'deny',
+): ContextChoice {
+  for (const name of ['sandbox', 'image', 'harden', 'root'] as const) {
+    if (flags[name] !== undefined) {
+      const flag = flags[name] === false ? `--no-${name}` : `--${name}`;
+      throw new InvalidArgumentError(
+        flag,
+        name === 'root'
+          ? `the ${kind} context works in the remote sandbox's home directory; nothing of this machine is uploaded, so --root does not apply`
+          : `does not apply to the ${kind} context (it isolates commands in a remote sandbox); use --template to choose the sandbox`,
+      );
+    }
+  }
+  return { kind, root: resolveRoot('.', cwd), template: stringFlag(flags, 'template'), network };
 }
 
 /** Validate the context flags and open the context they describe. */
@@ -181,9 +262,41 @@ export async function openContext(
 ): Promise<OpenContext> {
   knownOptions(tuning, 'tuning', TUNING_KEYS, 'openContext');
   const choice = chooseContext(flags, io.cwd);
-  return choice.kind === 'docker'
-    ? openDocker(choice, io, tuning)
-    : openProcess(choice.root, choice.sandbox, choice.sandboxRequiredBy, choice.network, io, tuning);
+  if (choice.kind === 'e2b' || choice.kind === 'daytona') return openRemote(choice, io, tuning);
+  return choice.kind === 'docker' ? openDocker(choice, io, tuning) : openProcess(choice, io, tuning);
+}
+
+async function openRemote(
+  choice: RemoteChoice<'e2b'> | RemoteChoice<'daytona'>,
+  io: CliIo,
+  tuning: ContextTuning,
+): Promise<OpenContext> {
+  const limits = {
+    killGraceMs: CLI_KILL_GRACE_MS,
+    destroyGraceMs: CLI_KILL_GRACE_MS,
+    ...(tuning.maxOutputBytes === undefined ? {} : { maxOutputBytes: tuning.maxOutputBytes }),
+  };
+  // Loaded on use, as the Docker context is: the process context, the default, starts without them.
+  const context =
+    choice.kind === 'e2b'
+      ? (await import('../contexts/e2b/index.js')).createE2BContext({
+          ...limits,
+          template: choice.template,
+          allowInternetAccess: choice.network === 'allow',
+        })
+      : (await import('../contexts/daytona/index.js')).createDaytonaContext({
+          ...limits,
+          snapshot: choice.template,
+          networkBlockAll: choice.network === 'deny',
+        });
+  const label = choice.kind === 'e2b' ? 'E2B' : 'Daytona';
+  const handle = await withSpinner(`starting a ${label} sandbox`, () => context.spawn(), io.stderr);
+  return {
+    context,
+    handle,
+    description: `${choice.kind} context (sandbox ${context.sandboxId(handle)}${choice.template ? `, ${choice.template}` : ''}, network ${choice.network}), cwd ${handle.cwd}`,
+    dispose: once(() => withSpinner(`deleting the ${label} sandbox`, () => context.close(), io.stderr)),
+  };
 }
 
 function resolveRoot(root: string | undefined, cwd: string): string {
@@ -212,19 +325,17 @@ function resolveRoot(root: string | undefined, cwd: string): string {
 }
 
 async function openProcess(
-  root: string,
-  sandbox: boolean | undefined,
-  requiredBy: string | undefined,
-  network: 'allow' | 'deny',
+  choice: Extract<ContextChoice, { kind: 'process' }>,
   io: CliIo,
   tuning: ContextTuning,
 ): Promise<OpenContext> {
+  const { root, sandbox, sandboxRequiredBy: requiredBy, network, unixSockets } = choice;
   let policy: SandboxPolicy | undefined;
   let sandboxNote = 'unsandboxed';
   if (sandbox !== false) {
     const report = await probeSandboxCached(io.env);
     if (report.available) {
-      policy = createSandboxPolicy({ writableRoots: writableRoots(root), network });
+      policy = createSandboxPolicy({ writableRoots: writableRoots(root), network, unixSockets });
       sandboxNote = `sandboxed (${report.backend}, network ${network})`;
     } else if (sandbox === true) {
       throw new SandboxUnavailableError(

@@ -30,6 +30,12 @@ const WARNING_PREFIX = 'berth: warning: ';
 
 /** Decide the sandbox state from the options and what the server reported about itself. */
 export function sandboxStateOf(choice: ContextChoice, result: McpCheckResult): SandboxState {
+  if (choice.kind === 'e2b' || choice.kind === 'daytona') {
+    return {
+      state: 'container',
+      reason: `the ${choice.kind} context runs commands in a remote sandbox (network ${choice.network}); the OS sandbox is not used`,
+    };
+  }
   if (choice.kind === 'docker') {
     return {
       state: 'container',

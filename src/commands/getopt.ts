@@ -76,7 +76,8 @@ export function getopt(args: readonly string[], spec: GetoptSpec): GetoptResult 
       const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
       const inline = eq === -1 ? undefined : arg.slice(eq + 1);
       const found = findLong(spec.options, name);
-      if (found.kind === 'none') return { ok: false, message: `unrecognized option '${arg.split('=')[0]}'` };
+      // glibc names the whole argument, value included (`'--bogus=x'`).
+      if (found.kind === 'none') return { ok: false, message: `unrecognized option '${arg}'` };
       if (found.kind === 'ambiguous') {
         const names = found.candidates.map((o) => `'--${o.long}'`).join(' ');
         return { ok: false, message: `option '--${name}' is ambiguous; possibilities: ${names}` };

@@ -6,6 +6,7 @@
  * @module
  */
 import { InputTooLargeError } from './byte-io.js';
+import { bufferView } from './byte-search.js';
 import type { ByteReader } from './command.js';
 
 /** Default `maxLineBytes`: 256 MiB (a longer line fails clearly rather than exhaust memory). */
@@ -13,6 +14,8 @@ export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 export class LineReader {
   private chunk: Uint8Array = EMPTY;
+  /** `chunk` as a Buffer, whose `indexOf` is memchr. */
+  private view: Buffer = bufferView(EMPTY);
   private at = 0;
   private ended = false;
   private lastTerminated = false;
@@ -38,7 +41,7 @@ export class LineReader {
     let size = 0;
     for (;;) {
       if (this.at < this.chunk.length) {
-        const end = this.chunk.indexOf(this.delimiter, this.at);
+        const end = this.view.indexOf(this.delimiter, this.at);
         if (end !== -1) {
           const piece = this.chunk.subarray(this.at, end);
           this.at = end + 1;
@@ -62,6 +65,7 @@ export class LineReader {
         break;
       }
       this.chunk = next;
+      this.view = bufferView(next);
       this.at = 0;
     }
     this.lastTerminated = false;
@@ -73,6 +77,7 @@ export class LineReader {
   release(): void {
     if (this.at < this.chunk.length) this.reader.unread(this.chunk.subarray(this.at));
     this.chunk = EMPTY;
+    this.view = bufferView(EMPTY);
     this.at = 0;
   }
 }

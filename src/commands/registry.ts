@@ -9,6 +9,7 @@ import { exprCommand } from './expr/expr.js';
 import { grepCommands } from './grep/index.js';
 import { jqCommand } from './jq/index.js';
 import { sedCommands } from './sed/index.js';
+import { textCommands } from './text/index.js';
 
 /** Every built-in command (a fresh map per call, so a kernel may add or remove its own). */
 export function builtinCommands(): Map<string, CommandSpec> {
@@ -20,6 +21,7 @@ export function builtinCommands(): Map<string, CommandSpec> {
     awkCommand('gawk'),
     bcCommand,
     exprCommand,
+    ...textCommands,
   ];
   return new Map(specs.map((s) => [s.name, s]));
 }

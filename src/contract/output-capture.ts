@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { TextDecoder } from 'node:util';
 import { validateCollect } from '../subprocess/collect-spec.js';
 import { HeadTailBuffer } from '../subprocess/head-tail-buffer.js';
+import type { PrivateDirectory } from '../subprocess/private-dir.js';
 import { SpillFile } from '../subprocess/spill-file.js';
 import type { CollectedOutput, SubprocessCollect } from '../subprocess/types.js';
 import { alignStartForward, completePrefixEnd, decodeUtf8 } from '../subprocess/utf8-boundary.js';
@@ -24,8 +25,11 @@ export interface CapturedStream {
 }
 
 export interface OutputCaptureOptions {
-  /** A private (0700) directory for the spill file. */
-  readonly spillDir: string;
+  /**
+   * A private (0700) directory for the spill file: its path, or (better) the held directory, so the
+   * file is created through its descriptor and no link planted on the way is followed.
+   */
+  readonly spillDir: string | PrivateDirectory;
   /** `stdout` / `stderr`: names the spill file and the marker. */
   readonly label: string;
   /** Hears decoded text as it arrives. Exceptions it throws are swallowed: a UI must not kill a run. */
@@ -54,7 +58,7 @@ export class OutputCapture {
   private readonly decoder: TextDecoder | undefined;
   private readonly onText: ((text: string) => void) | undefined;
   private readonly label: string;
-  private readonly spillDir: string;
+  private readonly spillDir: string | PrivateDirectory;
   private readonly policy: OutputPolicy;
   private spill: SpillFile | undefined;
   private spillFailed = false;
@@ -111,12 +115,13 @@ export class OutputCapture {
   }
 
   private startSpill(): void {
-    const path = join(
-      this.spillDir,
-      `${this.label.replace(/[^A-Za-z0-9_-]/g, '_')}-${randomBytes(6).toString('hex')}.out`,
-    );
+    const name = `${this.label.replace(/[^A-Za-z0-9_-]/g, '_')}-${randomBytes(6).toString('hex')}.out`;
+    const dir = this.spillDir;
     try {
-      this.spill = new SpillFile(path, this.policy.maxSpillBytes);
+      this.spill = new SpillFile(
+        typeof dir === 'string' ? join(dir, name) : { dir, name },
+        this.policy.maxSpillBytes,
+      );
     } catch {
       this.spillFailed = true;
       return;

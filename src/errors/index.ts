@@ -27,7 +27,13 @@ export type BerthErrorCode =
   | 'E_CONTAINER_GONE'
   | 'E_FILE_TOO_LARGE'
   | 'E_IO'
-  | 'E_PROTOCOL';
+  | 'E_PROTOCOL'
+  | 'E_REMOTE_SDK_MISSING'
+  | 'E_REMOTE_AUTH'
+  | 'E_REMOTE_QUOTA'
+  | 'E_SANDBOX_GONE'
+  | 'E_REMOTE_NETWORK'
+  | 'E_REMOTE';
 
 /** Base class: every error berth throws on purpose is a `BerthError` with a stable `code`. */
 export class BerthError extends Error {

@@ -6,8 +6,10 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { InvalidArgumentError, SandboxDeniedError } from '../errors/index.js';
+import { privateBasePaths } from '../subprocess/private-dir.js';
 import { describeInput } from './describe-input.js';
 import { isInsideOrEqual } from './path-inside.js';
+import { parseProtectedName } from './protected-names.js';
 import type { SandboxPolicy } from './types.js';
 import { validatePolicy } from './validate-policy.js';
 
@@ -18,7 +20,8 @@ const MAX_SYMLINK_HOPS = 40;
  * Throw unless a write to `absolutePath` is allowed by `policy`. The path is resolved the way the
  * write would resolve it (symlinks followed, including a dangling final link, missing tail
  * components appended to their deepest existing ancestor), then it must lie inside a writable root,
- * outside every read-only name of that root and outside every hidden path.
+ * outside every read-only name of that root, outside every hidden path and outside berth's own
+ * private directory.
  * @throws SandboxDeniedError when the policy forbids the write; InvalidArgumentError for a relative
  *   or non-string path.
  */
@@ -39,7 +42,8 @@ export function assertWritable(policy: SandboxPolicy, absolutePath: string): voi
   }
   for (const writableRoot of policy.writableRoots) {
     if (!isInsideOrEqual(writableRoot, target)) continue;
-    for (const name of policy.readOnlyPaths) {
+    for (const entry of policy.readOnlyPaths) {
+      const { name } = parseProtectedName(entry);
       const protectedPath = join(writableRoot, name);
       if (isInsideOrEqual(protectedPath, target) || isInsideOrEqual(realOrSelf(protectedPath), target)) {
         throw new SandboxDeniedError(
@@ -47,6 +51,14 @@ export function assertWritable(policy: SandboxPolicy, absolutePath: string): voi
           `${JSON.stringify(name)} stays read-only inside the writable root ${JSON.stringify(writableRoot)}`,
         );
       }
+    }
+  }
+  for (const privatePath of privateBasePaths()) {
+    if (isInsideOrEqual(privatePath, target)) {
+      throw new SandboxDeniedError(
+        absolutePath,
+        `inside berth's private directory ${JSON.stringify(privatePath)}`,
+      );
     }
   }
   for (const hiddenPath of policy.hiddenPaths) {

@@ -5,11 +5,14 @@
  * @module
  */
 import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { privateBasePaths } from '../subprocess/private-dir.js';
 import { isInsideOrEqual } from './path-inside.js';
+import { holdPlaceholders, type PlaceholderLease } from './placeholders.js';
+import { planProtectedNames } from './protected-names.js';
 import { planReadOnlyRoot } from './read-only-root.js';
 import { lstatQuietly } from './stat-quietly.js';
 import type { SandboxPolicy } from './types.js';
+import { socketsToCover } from './unix-sockets.js';
 
 /**
  * Parts of the fresh /proc a command must not write. uid 0 writes kernel settings by file mode
@@ -36,7 +39,13 @@ export const KERNEL_MOUNTS: readonly string[] = Object.freeze([
 
 /** The mount arguments, or why the command's directory cannot be reached inside the sandbox. */
 export type MountPlan =
-  | { readonly ok: true; readonly args: string[]; readonly privateTmp: boolean }
+  | {
+      readonly ok: true;
+      readonly args: string[];
+      readonly privateTmp: boolean;
+      /** Placeholders created for missing protected names: release once the sandbox is gone. */
+      readonly placeholders: PlaceholderLease;
+    }
   | { readonly ok: false; readonly reason: string; readonly fix: string };
 
 /** Build the mount arguments for `policy`, for a command that starts in `cwd`. */
@@ -81,28 +90,34 @@ export function planMounts(policy: SandboxPolicy, cwd: string): MountPlan {
       masks.push('--ro-bind', '/dev/null', hidden.path);
     }
   }
-  for (const writable of roots) {
-    for (const name of policy.readOnlyPaths) {
-      const path = readOnlyTarget(join(writable, name), roots);
-      if (path !== null && !insideMasked(path)) args.push('--ro-bind-try', path, path);
+  // A socket list: every other socket bound on the host is covered like a hidden file.
+  if (Array.isArray(policy.unixSockets)) {
+    for (const socket of socketsToCover(policy.unixSockets, roots)) {
+      if (visible(socket) && !insideMasked(socket)) masks.push('--ro-bind', '/dev/null', socket);
     }
+  }
+  const names = planProtectedNames(roots, policy.readOnlyPaths, realOrSelf);
+  const notMasked = (path: string) => !insideMasked(path);
+  for (const pin of names.pins.filter(notMasked)) args.push('--bind-try', pin, pin);
+  for (const path of names.readOnly.filter(notMasked)) args.push('--ro-bind-try', path, path);
+  const placeholders = holdPlaceholders(names.missing.filter(notMasked));
+  // An empty tmpfs, mode 0555, over each placeholder: writing there fails (no capability overrides
+  // the mode), and whatever a command that chmods it writes stays in its own tmpfs, gone with the
+  // sandbox; the mount point cannot be renamed or removed. A tmpfs costs a tenth of a read-only bind.
+  for (const path of placeholders.paths) args.push('--perms', '0555', '--tmpfs', path);
+  // A missing name someone else created meanwhile is a real name now: read-only as such.
+  for (const path of names.missing) {
+    if (!placeholders.paths.includes(path) && notMasked(path)) args.push('--ro-bind-try', path, path);
+  }
+  // berth's own files (task logs, spill files) stay read-only whatever the roots say: berth's host
+  // side trusts them. The base exists before any command runs, so none can plant it first.
+  for (const path of privateBasePaths()) {
+    if (underRoot(path) && visible(path) && !insideMasked(path)) args.push('--ro-bind-try', path, path);
   }
   args.push(...masks);
   // An assembled root is a tmpfs bubblewrap created: read-only only once nothing more is mounted in it.
   if (hostRoot.assembled) args.push('--remount-ro', '/');
-  return { ok: true, args, privateTmp };
-}
-
-/**
- * What to re-bind read-only for a protected name: the name itself when it is not a symlink (or does
- * not exist yet: `-try` then binds it only if it exists when the sandbox starts), the link's target
- * when that lies inside a writable root, nothing when the target is already read-only.
- */
-function readOnlyTarget(path: string, roots: readonly string[]): string | null {
-  const stat = lstatQuietly(path);
-  if (stat === undefined || !stat.isSymbolicLink()) return path;
-  const real = realOrSelf(path);
-  return roots.some((root) => isInsideOrEqual(root, real)) ? real : null;
+  return { ok: true, args, privateTmp, placeholders };
 }
 
 function existingRealPaths(paths: readonly string[]): { path: string; directory: boolean }[] {

@@ -4,15 +4,24 @@
  * @module
  */
 import { isAbsolute } from 'node:path';
+import { knownOptions, pathOption } from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { checkBwrap, namespaceFlags } from './bwrap-availability.js';
 import { planMounts } from './bwrap-mounts.js';
 import { describeInput } from './describe-input.js';
 import { isExecutableFile } from './find-executable.js';
+import { CONFINE_OPTION_KEYS } from './option-keys.js';
 import { generateSandboxExecProfile, SANDBOX_EXEC_PATH, sandboxExecArgv } from './sandbox-exec-profile.js';
 import { termGraceWrap } from './term-grace.js';
 import { terminalForegroundPrefix } from './terminal-foreground.js';
 import type { Confinement, SandboxPolicy } from './types.js';
+import {
+  checkSeccomp,
+  SECCOMP_FD,
+  SECCOMP_FIX,
+  seccompLauncher,
+  seccompProgramPath,
+} from './unix-sockets.js';
 import { validatePolicy } from './validate-policy.js';
 
 /** Options for {@link confineCommand}. */
@@ -41,6 +50,10 @@ export function confineCommand(
 ): Confinement {
   validatePolicy(policy);
   checkArgv(argv);
+  if (typeof options === 'object' && options !== null) {
+    knownOptions(options, 'options', CONFINE_OPTION_KEYS, 'confineCommand');
+    if (typeof options.cwd === 'string') pathOption(options.cwd, 'cwd', true);
+  }
   if (typeof options?.cwd !== 'string' || !isAbsolute(options.cwd)) {
     throw new InvalidArgumentError(
       'cwd',
@@ -75,17 +88,27 @@ export function confineWithBubblewrap(
     network: policy.network,
   });
   if (!bwrap.ok) return bwrap;
+  const flags = namespaceFlags({ isRoot, network: policy.network, newSession: options.terminal !== true });
+  const filter = (policy.unixSockets ?? 'deny') === 'deny';
+  if (filter) {
+    const seccomp = checkSeccomp(bwrap.path, flags);
+    if (!seccomp.ok) return { ok: false, reason: seccomp.reason, fix: SECCOMP_FIX };
+  }
   const mounts = planMounts(policy, options.cwd);
   if (!mounts.ok) return mounts;
-  const flags = namespaceFlags({ isRoot, network: policy.network, newSession: options.terminal !== true });
   const grace = termGraceWrap(process.env.PATH);
   const foreground = options.terminal === true ? terminalForegroundPrefix(process.env.PATH) : null;
+  // With the filter, one /bin/sh both ignores TERM/HUP for bubblewrap and opens the program on its fd.
+  const program = filter ? seccompProgramPath() : null;
+  const outer = program !== null ? seccompLauncher(program, grace !== null) : (grace?.outer ?? []);
   return {
     ok: true,
+    release: mounts.placeholders.release,
     argv: [
-      ...(grace?.outer ?? []),
+      ...outer,
       bwrap.path,
       ...flags,
+      ...(program !== null ? ['--seccomp', String(SECCOMP_FD)] : []),
       ...mounts.args,
       '--chdir',
       options.cwd,
@@ -106,7 +129,7 @@ export function confineWithSandboxExec(policy: SandboxPolicy, argv: readonly str
       fix: 'restore the system sandbox-exec (it ships with macOS), or use the docker context for isolation',
     };
   }
-  return { ok: true, argv: sandboxExecArgv(generateSandboxExecProfile(policy), argv) };
+  return { ok: true, argv: sandboxExecArgv(generateSandboxExecProfile(policy), argv), release: () => {} };
 }
 
 function checkArgv(argv: readonly string[]): void {

@@ -5,9 +5,11 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { knownOptions, pathOption } from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { DEFAULT_READ_ONLY_PATHS, defaultHiddenPaths } from './default-paths.js';
 import { describeInput } from './describe-input.js';
+import { POLICY_OPTION_KEYS } from './option-keys.js';
 import { isInsideOrEqual } from './path-inside.js';
 import type { SandboxPolicy } from './types.js';
 import { checkRelativeName, validatePolicy } from './validate-policy.js';
@@ -31,6 +33,12 @@ export interface SandboxPolicyOptions {
   readonly home?: string | undefined;
   /** Environment for `XDG_RUNTIME_DIR` / `SSH_AUTH_SOCK` defaults; default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /**
+   * Unix sockets commands may connect to: `'deny'` (default: none, a seccomp filter refuses them),
+   * a list of socket paths or directories (absolute or `~/`; plus sockets inside the writable
+   * roots, every other socket on the host covered), or `'allow'`.
+   */
+  readonly unixSockets?: 'deny' | 'allow' | readonly string[] | undefined;
   /** Absolute path of bubblewrap; default: looked up on `PATH` per command. */
   readonly bwrapPath?: string | undefined;
 }
@@ -48,6 +56,8 @@ export function createSandboxPolicy(options: SandboxPolicyOptions): SandboxPolic
       `expected an options object with writableRoots, got ${describeInput(options)}`,
     );
   }
+  knownOptions(options, 'options', POLICY_OPTION_KEYS, 'createSandboxPolicy');
+  if (typeof options.home === 'string') pathOption(options.home, 'home', true);
   const home = options.home ?? homedir();
   if (typeof home !== 'string' || !isAbsolute(home)) {
     throw new InvalidArgumentError('home', `expected an absolute directory path, got ${describeInput(home)}`);
@@ -66,15 +76,29 @@ export function createSandboxPolicy(options: SandboxPolicyOptions): SandboxPolic
     readOnly.push(checkRelativeName(name, `readOnlyPaths[${index}]`));
   });
 
+  const sockets = options.unixSockets ?? 'deny';
+  const unixSockets =
+    sockets === 'deny' || sockets === 'allow'
+      ? sockets
+      : Object.freeze(
+          unique(
+            listOf(sockets, 'unixSockets').map((path, index) =>
+              expandHidden(path, home, `unixSockets[${index}]`),
+            ),
+          ),
+        );
+
   const policy: SandboxPolicy = {
     writableRoots: Object.freeze(writableRoots),
     network,
     hiddenPaths: Object.freeze(unique(hidden)),
     readOnlyPaths: Object.freeze(unique(readOnly)),
+    unixSockets,
     ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),
   };
   validatePolicy(policy);
   rejectRootsInsideHidden(policy);
+  rejectSocketsInsideHidden(policy);
   return Object.freeze(policy);
 }
 
@@ -87,6 +111,9 @@ function listOf(value: readonly string[] | undefined, field: string): readonly u
 }
 
 function expandHidden(path: unknown, home: string, field: string): string {
+  if (typeof path === 'string' && path.includes('\0')) {
+    throw new InvalidArgumentError(field, 'must not contain a NUL byte');
+  }
   if (typeof path === 'string' && (path === '~' || path.startsWith('~/'))) return join(home, path.slice(1));
   if (typeof path !== 'string' || !isAbsolute(path)) {
     throw new InvalidArgumentError(
@@ -106,6 +133,22 @@ function rejectRootsInsideHidden(policy: SandboxPolicy): void {
         throw new InvalidArgumentError(
           `writableRoots[${index}]`,
           `${JSON.stringify(root)} is inside the hidden path ${JSON.stringify(hiddenPath)}, so commands could not see it; remove it from hiddenPaths (or set defaultHiddenPaths: false) or choose another root`,
+        );
+      }
+    });
+  }
+}
+
+/** An allowed socket under a hidden path stays masked: refuse the contradiction up front. */
+function rejectSocketsInsideHidden(policy: SandboxPolicy): void {
+  if (!Array.isArray(policy.unixSockets)) return;
+  for (const hiddenPath of policy.hiddenPaths) {
+    const forms = [hiddenPath, realOrSelf(hiddenPath)];
+    policy.unixSockets.forEach((socket, index) => {
+      if (forms.some((form) => isInsideOrEqual(form, socket) || isInsideOrEqual(form, realOrSelf(socket)))) {
+        throw new InvalidArgumentError(
+          `unixSockets[${index}]`,
+          `${JSON.stringify(socket)} is inside the hidden path ${JSON.stringify(hiddenPath)}, so commands could not reach it; remove it from hiddenPaths (or set defaultHiddenPaths: false) to allow it`,
         );
       }
     });

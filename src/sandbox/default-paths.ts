@@ -66,9 +66,12 @@ export const DEFAULT_HIDDEN_SYSTEM_PATHS: readonly string[] = Object.freeze([
 
 /**
  * Names that stay read-only inside every writable root: files a later host-side program runs or
- * trusts (shell start-up files, git hooks and config, editor and agent tool configuration).
+ * trusts. A name ending in `/` is also protected before it exists (see `protected-names.ts`): a
+ * command cannot create it. Those are the directories whose contents tools run on their own, as
+ * soon as a person opens the folder or runs git there.
  */
 export const DEFAULT_READ_ONLY_PATHS: readonly string[] = Object.freeze([
+  // Shell and session start-up files (a root that is a home directory).
   '.bashrc',
   '.bash_profile',
   '.bash_login',
@@ -89,13 +92,43 @@ export const DEFAULT_READ_ONLY_PATHS: readonly string[] = Object.freeze([
   '.config/autostart',
   '.inputrc',
   '.envrc',
+  // git: configuration (core.fsmonitor, core.hooksPath, aliases run programs) and hooks; a root
+  // without a repository gets a placeholder `.git`, so none can be made there.
   '.gitconfig',
   '.config/git',
-  '.git/hooks',
+  '.git/hooks/',
   '.git/config',
+  '.git/config.worktree',
+  // Hook managers that git hooks hand over to.
+  '.husky',
+  '.pre-commit-config.yaml',
+  'lefthook.yml',
+  '.lefthook.yml',
+  // Package managers that run code named in their configuration (yarnPath, script-shell, hooks).
+  '.npmrc',
+  '.yarnrc.yml',
+  '.pnpmfile.cjs',
+  // Agents and editors: settings with hooks, tasks and MCP servers they start on their own.
   '.mcp.json',
-  '.vscode',
+  '.claude/',
+  '.cursor/',
+  '.gemini/',
+  '.vscode/',
+  '.codex',
+  '.continue',
+  '.windsurf',
+  '.zed',
   '.idea',
+  '.devcontainer',
+  // CI: pipelines run with the repository's secrets once pushed.
+  '.github/workflows/',
+  '.github/actions',
+  '.gitlab-ci.yml',
+  '.circleci',
+  '.buildkite',
+  'azure-pipelines.yml',
+  'bitbucket-pipelines.yml',
+  'Jenkinsfile',
 ]);
 
 /** Where the defaults come from: the home directory and the environment. */

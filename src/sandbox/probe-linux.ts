@@ -20,6 +20,7 @@ import { termGraceWrap } from './term-grace.js';
 import { terminalForegroundPrefix } from './terminal-foreground.js';
 import { describeFailure, runTrial, unavailableReport } from './trial-run.js';
 import type { SandboxCheck, SandboxReport } from './types.js';
+import { checkSeccomp, SECCOMP_FIX } from './unix-sockets.js';
 
 /** Check bubblewrap on this Linux host. */
 export async function probeLinux(
@@ -185,6 +186,16 @@ export async function probeLinux(
       ? 'a command ran with its own network namespace (loopback only)'
       : `${describeFailure(network)}; policies with network 'deny' fail closed, network 'allow' still works`,
     fix: networkFix,
+  });
+  const filter = checkSeccomp(bwrap, namespaceFlags({ isRoot, network: 'allow', newSession: true }));
+  checks.push({
+    id: 'unix-socket-filter',
+    title: "Unix socket filter (unixSockets: 'deny', the default)",
+    status: filter.ok ? 'ok' : 'fail',
+    detail: filter.ok
+      ? 'bubblewrap loaded the seccomp program that refuses socket(AF_UNIX)'
+      : `${filter.reason}; policies with unixSockets 'deny' fail closed, a list or 'allow' still works`,
+    fix: filter.ok ? undefined : SECCOMP_FIX,
   });
   return {
     platform: 'linux',

@@ -3,8 +3,10 @@
  * trusting settings alone, and reads the settings to explain a failure.
  * @module
  */
+import { knownOptions, pathOption } from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { describeInput } from './describe-input.js';
+import { PROBE_OPTION_KEYS } from './option-keys.js';
 import { probeDarwin } from './probe-darwin.js';
 import { probeLinux } from './probe-linux.js';
 import type { SandboxReport } from './types.js';
@@ -19,6 +21,8 @@ export interface ProbeSandboxOptions {
 
 /** Check whether commands can be sandboxed on this host, and explain every failure. */
 export async function probeSandbox(options: ProbeSandboxOptions = {}): Promise<SandboxReport> {
+  knownOptions(options, 'options', PROBE_OPTION_KEYS, 'probeSandbox');
+  pathOption(options.bwrapPath, 'bwrapPath', true);
   const timeoutMs = options.timeoutMs ?? 10_000;
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new InvalidArgumentError(

@@ -5,6 +5,10 @@
  */
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { knownOptions } from '../contract/validate-options.js';
+import { privateBasePaths } from '../subprocess/private-dir.js';
+import { PROFILE_OPTION_KEYS } from './option-keys.js';
+import { parseProtectedName } from './protected-names.js';
 import type { SandboxPolicy } from './types.js';
 import { validatePolicy } from './validate-policy.js';
 
@@ -35,20 +39,26 @@ export function generateSandboxExecProfile(
   options: SandboxExecProfileOptions = {},
 ): SandboxExecProfile {
   validatePolicy(policy);
+  knownOptions(options, 'options', PROFILE_OPTION_KEYS, 'generateSandboxExecProfile');
   const resolve = options.resolveSymlinks === false ? (path: string) => path : realOrSelf;
   const parameters: Record<string, string> = {};
   const hidden = [...new Set(policy.hiddenPaths.map(resolve))].map((path, index) => {
     parameters[`HIDDEN_${index}`] = path;
     return `(subpath (param "HIDDEN_${index}"))`;
   });
+  // berth's own files stay read-only whatever the roots say (its host side trusts them).
+  const privateRules = (policy.writableRoots.length === 0 ? [] : privateBasePaths()).map((path, index) => {
+    parameters[`BERTH_PRIVATE_${index}`] = resolve(path);
+    return `(subpath (param "BERTH_PRIVATE_${index}"))`;
+  });
   const writeRules = policy.writableRoots.map((root, rootIndex) => {
     parameters[`WRITABLE_ROOT_${rootIndex}`] = root;
-    const exclusions = policy.readOnlyPaths.map((name, nameIndex) => {
+    const exclusions = policy.readOnlyPaths.map((entry, nameIndex) => {
       const key = `WRITABLE_ROOT_${rootIndex}_RO_${nameIndex}`;
-      parameters[key] = join(root, name);
+      parameters[key] = join(root, parseProtectedName(entry).name);
       return `      (require-not (subpath (param "${key}")))`;
     });
-    const hiddenExclusions = hidden.map((rule) => `      (require-not ${rule})`);
+    const hiddenExclusions = [...hidden, ...privateRules].map((rule) => `      (require-not ${rule})`);
     return [
       '  (require-all',
       `      (subpath (param "WRITABLE_ROOT_${rootIndex}"))`,
@@ -92,7 +102,7 @@ export function generateSandboxExecProfile(
           ')))',
         ].join('\n'),
     '',
-    '; Writes: inside the writable roots, never their read-only names nor hidden paths.',
+    "; Writes: inside the writable roots, never their read-only names, hidden paths nor berth's own files.",
     writeRules.length === 0
       ? '; (no writable roots: the filesystem is read-only)'
       : ['(allow file-write*', ...writeRules, ')'].join('\n'),
@@ -122,8 +132,31 @@ export function generateSandboxExecProfile(
         ].join('\n')
       : '; Network: denied (no network rule; deny default covers every socket operation).',
     '',
+    unixSocketRules(policy, parameters),
+    '',
   ];
   return { profile: lines.join('\n'), parameters };
+}
+
+/**
+ * Unix sockets: with the network allowed, `network*` would admit them all, so they are denied again
+ * unless the policy allows them; a list admits its sockets and those inside the writable roots.
+ */
+function unixSocketRules(policy: SandboxPolicy, parameters: Record<string, string>): string {
+  const rule = policy.unixSockets ?? 'deny';
+  if (rule === 'allow') return '; Unix sockets: allowed as the network rule says.';
+  const lines = ['; Unix sockets: refused (a read-only file does not stop connect()).'];
+  if (policy.network === 'allow') lines.push('(deny network-outbound (remote unix-socket))');
+  if (rule === 'deny') return lines.join('\n');
+  const sockets = rule.map((path, index) => {
+    parameters[`UNIX_SOCKET_${index}`] = path;
+    return `  (remote unix-socket (path-literal (param "UNIX_SOCKET_${index}")))`;
+  });
+  const roots = policy.writableRoots.map(
+    (_, index) => `  (remote unix-socket (subpath (param "WRITABLE_ROOT_${index}")))`,
+  );
+  if (sockets.length + roots.length > 0) lines.push('(allow network-outbound', ...roots, ...sockets, ')');
+  return lines.join('\n');
 }
 
 /** The argv that runs `argv` under sandbox-exec with `profile`. */

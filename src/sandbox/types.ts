@@ -16,15 +16,32 @@ export interface SandboxPolicy {
    */
   readonly readOnlyPaths: readonly string[];
   /**
+   * Unix sockets commands may connect to (a read-only mount does not stop `connect()`). Absent or
+   * `'deny'`: none at all, path or abstract (a seccomp filter refuses `socket(AF_UNIX)`;
+   * `socketpair` still works). A list of absolute paths (sockets, or directories holding them):
+   * those, plus any socket inside the writable roots; every other socket bound on the host is
+   * covered when the command starts. `'allow'`: every socket the command can reach.
+   */
+  readonly unixSockets?: 'deny' | 'allow' | readonly string[] | undefined;
+  /**
    * Absolute path of the bubblewrap executable (Linux). Absent: `bwrap` is looked up on the host
    * `PATH` when a command is confined. For non-standard installs and for exercising fail-closed.
    */
   readonly bwrapPath?: string | undefined;
 }
 
-/** The result of confining one command: argv to spawn instead, or why it cannot be confined. */
+/**
+ * The result of confining one command: argv to spawn instead, or why it cannot be confined. Call
+ * `release()` once the command has exited (or when it is not spawned after all): it removes the
+ * placeholders the sandbox created for protected names that did not exist. Idempotent.
+ */
 export type Confinement =
-  | { readonly ok: true; readonly argv: readonly string[]; readonly env?: Readonly<Record<string, string>> }
+  | {
+      readonly ok: true;
+      readonly argv: readonly string[];
+      readonly env?: Readonly<Record<string, string>>;
+      readonly release: () => void;
+    }
   | { readonly ok: false; readonly reason: string; readonly fix: string };
 
 /*

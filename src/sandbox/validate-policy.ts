@@ -3,8 +3,10 @@
  * @module
  */
 import { isAbsolute, normalize } from 'node:path';
+import { knownOptions, pathOption } from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { describeInput } from './describe-input.js';
+import { POLICY_KEYS } from './option-keys.js';
 import type { SandboxPolicy } from './types.js';
 
 /** Throw `InvalidArgumentError` naming the first malformed field of `policy`. */
@@ -15,6 +17,7 @@ export function validatePolicy(policy: SandboxPolicy): void {
       `expected a sandbox policy object, got ${describeInput(policy)}; build one with createSandboxPolicy()`,
     );
   }
+  knownOptions(policy, 'policy', POLICY_KEYS, 'a SandboxPolicy');
   checkAbsoluteList(policy.writableRoots, 'policy.writableRoots');
   checkAbsoluteList(policy.hiddenPaths, 'policy.hiddenPaths');
   if (policy.network !== 'deny' && policy.network !== 'allow') {
@@ -32,6 +35,17 @@ export function validatePolicy(policy: SandboxPolicy): void {
   policy.readOnlyPaths.forEach((name, index) => {
     checkRelativeName(name, `policy.readOnlyPaths[${index}]`);
   });
+  const sockets = policy.unixSockets;
+  if (sockets !== undefined && sockets !== 'deny' && sockets !== 'allow') {
+    if (!Array.isArray(sockets)) {
+      throw new InvalidArgumentError(
+        'policy.unixSockets',
+        `expected 'deny', 'allow' or an array of absolute socket paths, got ${describeInput(sockets)}`,
+      );
+    }
+    checkAbsoluteList(sockets, 'policy.unixSockets');
+  }
+  if (typeof policy.bwrapPath === 'string') pathOption(policy.bwrapPath, 'policy.bwrapPath', true);
   if (
     policy.bwrapPath !== undefined &&
     (typeof policy.bwrapPath !== 'string' || !isAbsolute(policy.bwrapPath))
@@ -43,7 +57,10 @@ export function validatePolicy(policy: SandboxPolicy): void {
   }
 }
 
-/** A read-only name: relative, inside its root (no `..`), not empty. Returns it normalized. */
+/**
+ * A read-only name: relative, inside its root (no `..`), not empty, no NUL byte. Returns it
+ * normalized, keeping one trailing `/` (a name also protected before it exists).
+ */
 export function checkRelativeName(name: unknown, field: string): string {
   if (typeof name !== 'string' || name.length === 0) {
     throw new InvalidArgumentError(
@@ -57,6 +74,7 @@ export function checkRelativeName(name: unknown, field: string): string {
       `${JSON.stringify(name)} is absolute; read-only paths are relative to each writable root (e.g. ".git/hooks")`,
     );
   }
+  if (name.includes('\0')) throw new InvalidArgumentError(field, 'must not contain a NUL byte');
   const normalized = normalize(name).replace(/\/+$/, '');
   if (normalized === '.' || normalized === '..' || normalized.startsWith('../')) {
     throw new InvalidArgumentError(
@@ -64,7 +82,7 @@ export function checkRelativeName(name: unknown, field: string): string {
       `${JSON.stringify(name)} does not name a path inside the root; use a name such as ".git/hooks"`,
     );
   }
-  return normalized;
+  return name.endsWith('/') ? `${normalized}/` : normalized;
 }
 
 function checkAbsoluteList(list: unknown, field: string): void {
@@ -77,6 +95,9 @@ function checkAbsoluteList(list: unknown, field: string): void {
         `${field}[${index}]`,
         `expected an absolute path, got ${describeInput(path)}`,
       );
+    }
+    if (path.includes('\0')) {
+      throw new InvalidArgumentError(`${field}[${index}]`, 'must not contain a NUL byte');
     }
   });
 }

@@ -30,6 +30,9 @@ export function resolveWritableRoots(paths: readonly string[]): string[] {
         `expected an absolute directory path, got ${describeInput(path)}`,
       );
     }
+    if (path.includes('\0')) {
+      throw new InvalidArgumentError(field, 'must not contain a NUL byte');
+    }
     if (!isAbsolute(path)) {
       throw new InvalidArgumentError(
         field,

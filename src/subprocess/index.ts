@@ -11,7 +11,14 @@ export { LocalProcessHandle } from './local-process-handle.js';
 export { LocalSubprocessRuntime, type LocalSubprocessRuntimeOptions } from './local-runtime.js';
 export { LocalTerminalHandle } from './local-terminal.js';
 export { OutputCollector, type OutputCollectorOptions } from './output-collector.js';
-export { createPrivateDir, removePrivateDir } from './private-dir.js';
+export {
+  createPrivateDir,
+  type FileIdentity,
+  openPrivateDirectory,
+  PrivateDirectory,
+  privateBase,
+  removePrivateDir,
+} from './private-dir.js';
 export {
   isDefunct,
   type ProcStat,
@@ -29,12 +36,14 @@ export {
   CLOUD_PROVIDER_PREFIXES,
   CREDENTIAL_NAME_PATTERNS,
   childEnv,
+  credentialShapedValue,
   isCredentialShapedName,
   isManagedName,
   scrubbedParentEnv,
 } from './scrubbed-env.js';
+export { SECRET_CONNECTION_KEYS, SECRET_TOKEN_PREFIXES } from './secret-values.js';
 export { MAX_TIMER_DELAY_MS, validateSpawnSpec, validateTerminalSpec } from './spawn-spec.js';
-export { type SpillDiscardReason, SpillFile } from './spill-file.js';
+export { type SpillDiscardReason, SpillFile, type SpillTarget } from './spill-file.js';
 export { killTreeNow, terminateTree, waitForTreeGone } from './terminate-tree.js';
 export * from './types.js';
 export {

@@ -1,26 +1,29 @@
 /**
- * The child's environment: the parent's, minus credential-shaped names and the managed `BERTH_`
- * namespace, plus the caller's explicit entries (a string opts a name back in; `undefined` is a
- * tombstone that removes it).
+ * The child's environment: the parent's, minus credential-shaped names, credential-shaped values
+ * (`secret-values.ts`) and the managed `BERTH_` namespace, plus the caller's explicit entries (a
+ * string opts a name back in; `undefined` is a tombstone that removes it).
  *
- * The scrub is a name heuristic: it cannot see a secret stored under a neutral name, or inside a
- * value (a proxy URL with `user:password@`). It errs toward dropping; pass what a child needs
- * explicitly.
+ * The scrub is a heuristic: it cannot see a secret of no known shape stored under a neutral name.
+ * It errs toward dropping; pass what a child needs explicitly.
  * @module
  */
+import { credentialValueKind } from './secret-values.js';
 import { BERTH_ENV_PREFIX } from './types.js';
 
 /**
  * Name fragments that mark a credential, matched case-insensitively anywhere in the name.
- * `AUTH` spares `AUTHOR` (git's author identity is not a secret).
+ * `AUTH` spares `AUTHOR` (git's author identity is not a secret), `PASS` spares `PASSENGER`
+ * (Phusion Passenger's settings), `PWD` at the end spares the shell's own `PWD` and `OLDPWD`.
  */
 export const CREDENTIAL_NAME_PATTERNS: readonly RegExp[] = [
   /SECRET/i,
   /TOKEN/i,
-  /PASSWORD/i,
-  /PASSWD/i,
-  /PASSPHRASE/i,
+  /PASS(?!ENGER)/i,
+  /^(?!OLDPWD$).+PWD$/i,
+  /(?:^|_)PW(?:_|$)/i,
+  /JWT/i,
   /CREDENTIAL/i,
+  /CREDS?(?:_|$)/i,
   /PRIVATE/i,
   /AUTH(?!ORS?(?:_|$))/i,
   /COOKIE/i,
@@ -30,10 +33,13 @@ export const CREDENTIAL_NAME_PATTERNS: readonly RegExp[] = [
   /KEY(?:S|_?ID)?(?:_|$)/i,
   /(?:^|_)PAT(?:_|$)/i,
   /(?:^|_)DSN$/i,
-  /DATABASE_URL/i,
+  /DATABASE_UR[IL]/i,
   /CONNECTION_STRING/i,
   /WEBHOOK/i,
   /SIGNING/i,
+  /SALT(?:_|$)/i,
+  /(?:^|_)SAS(?:_|$)/i,
+  /^(?:OP|BW)_SESSION/i,
   /KUBECONFIG/i,
 ];
 
@@ -91,30 +97,40 @@ export function isManagedName(name: string): boolean {
 }
 
 /**
- * The parent's environment without credential-shaped names, cloud-provider variables, or the
- * managed `BERTH_` namespace.
+ * Why `value` looks like a credential whatever its name (a URL with a password or a credential in
+ * its query, a JWT, a PEM private key block, a well-known token prefix, a connection string's
+ * key), or `null`.
+ */
+export function credentialShapedValue(value: string): string | null {
+  return credentialValueKind(value, isCredentialShapedName);
+}
+
+/**
+ * The parent's environment without credential-shaped names or values, cloud-provider variables,
+ * or the managed `BERTH_` namespace.
  * @param parent - the environment to scrub (default `process.env`).
  */
 export function scrubbedParentEnv(parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
-    if (value === undefined || isDropped(name)) continue;
+    if (value === undefined || isDropped(name, value)) continue;
     out[name] = value;
   }
   return out;
 }
 
-// Every spawn scrubs the same few dozen names: remember each verdict (bounded, names are few).
-const verdicts = new Map<string, boolean>();
+// Every spawn scrubs the same few dozen variables: remember each verdict for the value it was made
+// for (bounded; the environment rarely changes).
+const verdicts = new Map<string, { value: string; dropped: boolean }>();
 const MAX_VERDICTS = 4096;
 
-function isDropped(name: string): boolean {
-  let dropped = verdicts.get(name);
-  if (dropped === undefined) {
-    dropped = isManagedName(name) || isCredentialShapedName(name);
-    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-    verdicts.set(name, dropped);
-  }
+function isDropped(name: string, value: string): boolean {
+  const known = verdicts.get(name);
+  if (known !== undefined && known.value === value) return known.dropped;
+  const dropped =
+    isManagedName(name) || isCredentialShapedName(name) || credentialShapedValue(value) !== null;
+  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+  verdicts.set(name, { value, dropped });
   return dropped;
 }
 

@@ -4,6 +4,11 @@
  * @module
  */
 import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PrivateDirectory } from './private-dir.js';
+
+/** A spill file's place: a path, or a name in a private directory berth holds open. */
+export type SpillTarget = string | { readonly dir: PrivateDirectory; readonly name: string };
 
 /** Why a spill was discarded. */
 export type SpillDiscardReason = 'cap-exceeded' | 'io-error';
@@ -23,16 +28,26 @@ export class SpillFile {
   private discardReason: SpillDiscardReason | undefined;
   private discardError: unknown;
   private removed = false;
+  private readonly unlink: () => void;
 
   /**
    * Create the file (`O_CREAT | O_EXCL`, 0600). Throws when it cannot be created.
-   * @param path - absolute path inside a private directory.
+   * @param target - absolute path inside a private directory, or a name in a held
+   *   {@link PrivateDirectory} (created and later unlinked through its descriptor, no link followed).
    * @param maxBytes - positive integer cap on the file's size.
    */
-  constructor(path: string, maxBytes: number) {
-    this.path = path;
+  constructor(target: SpillTarget, maxBytes: number) {
     this.maxBytes = maxBytes;
-    this.fd = openSync(path, 'wx', 0o600);
+    if (typeof target === 'string') {
+      this.path = target;
+      this.fd = openSync(target, 'wx', 0o600);
+      this.unlink = () => unlinkQuietly(target);
+    } else {
+      const { dir, name } = target;
+      this.path = join(dir.path, name);
+      this.fd = dir.createFile(name).fd;
+      this.unlink = () => dir.removeFile(name);
+    }
   }
 
   /** Bytes written so far (the file's size while intact). */
@@ -85,13 +100,13 @@ export class SpillFile {
     this.close();
     if (this.removed) return;
     this.removed = true;
-    if (this.discardReason === undefined) unlinkQuietly(this.path);
+    if (this.discardReason === undefined) this.unlink();
   }
 
   private discard(reason: SpillDiscardReason): void {
     this.discardReason = reason;
     this.close();
-    unlinkQuietly(this.path);
+    this.unlink();
   }
 }
 

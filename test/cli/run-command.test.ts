@@ -240,7 +240,10 @@ describe('berth run', () => {
       [['run', '--timeout', 'soon', '--', 'true'], /--timeout: "soon" is not a duration/],
       [['run', '--timeout'], /--timeout: needs a value \(DURATION\)/],
       [['run'], /CMD: is missing/],
-      [['run', '--context', 'vm', '--', 'true'], /--context: must be process or docker, got "vm"/],
+      [
+        ['run', '--context', 'vm', '--', 'true'],
+        /--context: must be process, docker, e2b or daytona, got "vm"/,
+      ],
       [
         ['run', '--root', '/nonexistent-berth-root', '--', 'true'],
         /--root: "\/nonexistent-berth-root" does not exist/,

@@ -53,7 +53,7 @@ describe('getopt', () => {
       message: "option '--all' doesn't allow an argument",
     });
     expect(getopt(['-ak'], ls)).toEqual({ ok: false, message: "invalid option -- 'k'" });
-    expect(getopt(['--unknown=1'], ls)).toEqual({ ok: false, message: "unrecognized option '--unknown'" });
+    expect(getopt(['--unknown=1'], ls)).toEqual({ ok: false, message: "unrecognized option '--unknown=1'" });
   });
 
   it('stops at the first operand when asked; - alone and -5 are operands where configured', () => {

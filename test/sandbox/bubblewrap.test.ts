@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confineCommand, createSandboxPolicy } from '../../src/sandbox/index.js';
+import { flushIdlePlaceholders } from '../../src/sandbox/placeholders.js';
 import { newSleepMarker } from '../support/process-markers.js';
 import { pidsRunning, pidsWithMarker, runConfined, waitFor } from './run-confined.js';
 
@@ -121,16 +122,21 @@ describe('read-only names inside a writable root', () => {
     expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('fine\n');
   });
 
-  it('a name that does not exist when the command starts is not protected (documented limitation)', async () => {
+  it('a guarded name that does not exist cannot be created; its placeholder goes with the command', async () => {
     const root = join(base, 'ro-missing');
     mkdirSync(root);
     const p = createSandboxPolicy({ writableRoots: [root], home: join(base, 'no-home'), env: {} });
-    const result = await runConfined(p, sh('mkdir .vscode && echo {} > .vscode/tasks.json'), { cwd: root });
-    expect(result.code).toBe(0);
-    // The next command sees it as existing, and now it is read-only.
-    const second = await runConfined(p, sh('echo evil > .vscode/tasks.json'), { cwd: root });
-    expect(second.code).not.toBe(0);
-    expect(readFileSync(join(root, '.vscode', 'tasks.json'), 'utf8')).toBe('{}\n');
+    const result = await runConfined(
+      p,
+      sh('ls -A .vscode && mkdir -p .vscode && echo {} > .vscode/tasks.json'),
+      {
+        cwd: root,
+      },
+    );
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/Permission denied/);
+    flushIdlePlaceholders();
+    expect(existsSync(join(root, '.vscode'))).toBe(false);
   });
 });
 
@@ -197,10 +203,13 @@ describe('hidden paths', () => {
     await new Promise<void>((resolve) => server.listen(socketPath, resolve));
     try {
       const nodeClient = `require('net').connect(${JSON.stringify(socketPath)}).on('data',d=>{process.stdout.write(String(d));process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(3)})`;
-      const open = await runConfined(policy(), [process.execPath, '-e', nodeClient], { cwd: ws });
+      // unixSockets: [] lets a command reach sockets inside its roots, so hiding is what stops it.
+      const open = await runConfined(policy({ unixSockets: [] }), [process.execPath, '-e', nodeClient], {
+        cwd: ws,
+      });
       expect(open.stdout).toBe('HELLO-FROM-HOST\n');
       const hidden = await runConfined(
-        policy({ hiddenPaths: [socketPath] }),
+        policy({ hiddenPaths: [socketPath], unixSockets: [] }),
         [process.execPath, '-e', nodeClient],
         {
           cwd: ws,

@@ -63,7 +63,7 @@ describe('default lists (pinned literally)', () => {
     ]);
   });
 
-  it('names that stay read-only inside every writable root', () => {
+  it('names that stay read-only inside every writable root (a trailing / also guards them before they exist)', () => {
     expect(DEFAULT_READ_ONLY_PATHS).toEqual([
       '.bashrc',
       '.bash_profile',
@@ -87,11 +87,35 @@ describe('default lists (pinned literally)', () => {
       '.envrc',
       '.gitconfig',
       '.config/git',
-      '.git/hooks',
+      '.git/hooks/',
       '.git/config',
+      '.git/config.worktree',
+      '.husky',
+      '.pre-commit-config.yaml',
+      'lefthook.yml',
+      '.lefthook.yml',
+      '.npmrc',
+      '.yarnrc.yml',
+      '.pnpmfile.cjs',
       '.mcp.json',
-      '.vscode',
+      '.claude/',
+      '.cursor/',
+      '.gemini/',
+      '.vscode/',
+      '.codex',
+      '.continue',
+      '.windsurf',
+      '.zed',
       '.idea',
+      '.devcontainer',
+      '.github/workflows/',
+      '.github/actions',
+      '.gitlab-ci.yml',
+      '.circleci',
+      '.buildkite',
+      'azure-pipelines.yml',
+      'bitbucket-pipelines.yml',
+      'Jenkinsfile',
     ]);
   });
 
@@ -135,14 +159,20 @@ describe('default lists (pinned literally)', () => {
       home: '/home/ada',
       env: {},
       hiddenPaths: ['~/.config/secret-tool', '/srv/keys'],
-      readOnlyPaths: ['Makefile', 'scripts/'],
+      readOnlyPaths: ['Makefile', 'scripts/', 'tools//', './bin'],
     });
     expect(policy.hiddenPaths).toEqual([
       ...defaultHiddenPaths({ home: '/home/ada', env: {} }),
       '/home/ada/.config/secret-tool',
       '/srv/keys',
     ]);
-    expect(policy.readOnlyPaths).toEqual([...DEFAULT_READ_ONLY_PATHS, 'Makefile', 'scripts']);
+    expect(policy.readOnlyPaths).toEqual([
+      ...DEFAULT_READ_ONLY_PATHS,
+      'Makefile',
+      'scripts/',
+      'tools/',
+      'bin',
+    ]);
     expect(policy.network).toBe('deny');
   });
 });

@@ -78,6 +78,7 @@ describe('createSandboxPolicy', () => {
       network: 'allow',
       hiddenPaths: ['/srv/x'],
       readOnlyPaths: [],
+      unixSockets: 'deny',
     });
   });
 
@@ -121,6 +122,56 @@ describe('createSandboxPolicy', () => {
   it('refuses a relative bwrapPath', () => {
     expect(invalid(() => createSandboxPolicy({ writableRoots: [], bwrapPath: 'bwrap' })).field).toBe(
       'policy.bwrapPath',
+    );
+  });
+});
+
+describe('createSandboxPolicy: Unix sockets and NUL bytes', () => {
+  it('defaults unixSockets to deny, resolves a list, and refuses anything else', () => {
+    expect(createSandboxPolicy({ writableRoots: [base] }).unixSockets).toBe('deny');
+    expect(createSandboxPolicy({ writableRoots: [base], unixSockets: 'allow' }).unixSockets).toBe('allow');
+    const listed = createSandboxPolicy({
+      writableRoots: [base],
+      home: '/home/ada',
+      env: {},
+      unixSockets: ['/run/postgresql/', '~/.cache/x.sock', '/run/postgresql'],
+    });
+    expect(listed.unixSockets).toEqual(['/run/postgresql', '/home/ada/.cache/x.sock']);
+    expect(
+      invalid(() => createSandboxPolicy({ writableRoots: [base], unixSockets: 'none' as 'deny' })).field,
+    ).toBe('unixSockets');
+    expect(
+      invalid(() => createSandboxPolicy({ writableRoots: [base], unixSockets: ['run/x.sock'] })).field,
+    ).toBe('unixSockets[0]');
+  });
+
+  it('refuses an allowed socket inside a hidden path, naming both', () => {
+    const error = invalid(() =>
+      createSandboxPolicy({ writableRoots: [base], env: {}, unixSockets: ['/run/docker.sock'] }),
+    );
+    expect(error.field).toBe('unixSockets[0]');
+    expect(error.message).toContain('"/run/docker.sock"');
+  });
+
+  it('refuses NUL bytes in every path', () => {
+    for (const [options, field] of [
+      [{ writableRoots: [`${base}\0x`] }, 'writableRoots[0]'],
+      [{ writableRoots: [base], hiddenPaths: ['/a\0b'] }, 'hiddenPaths[0]'],
+      [{ writableRoots: [base], readOnlyPaths: ['.a\0b'] }, 'readOnlyPaths[0]'],
+      [{ writableRoots: [base], unixSockets: ['/a\0b'] }, 'unixSockets[0]'],
+    ] as const) {
+      const error = invalid(() => createSandboxPolicy(options));
+      expect(error.field).toBe(field);
+      expect(error.message).toMatch(/NUL byte/);
+    }
+    const handBuilt: SandboxPolicy = {
+      writableRoots: [base],
+      network: 'deny',
+      hiddenPaths: ['/a\0b'],
+      readOnlyPaths: [],
+    };
+    expect(invalid(() => confineCommand(handBuilt, ['true'], { cwd: base })).field).toBe(
+      'policy.hiddenPaths[0]',
     );
   });
 });

@@ -26,6 +26,7 @@ describe('probeSandbox on this host (bubblewrap installed)', () => {
       'term-grace',
       'terminal-foreground',
       'network-namespace',
+      'unix-socket-filter',
     ]) {
       expect(report.checks.find((check) => check.id === id)?.status, id).toBe('ok');
     }

@@ -22,7 +22,7 @@ export function runConfined(
 ): Promise<RunResult> {
   const confined = confineCommand(policy, argv, { cwd: options.cwd });
   if (!confined.ok) throw new Error(`not confined: ${confined.reason}; ${confined.fix}`);
-  return runArgv(confined.argv, options);
+  return runArgv(confined.argv, options).finally(confined.release);
 }
 
 /** Run an argv in its own process group and collect its output. */

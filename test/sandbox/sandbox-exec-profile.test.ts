@@ -6,6 +6,15 @@ import {
   type SandboxPolicy,
   sandboxExecArgv,
 } from '../../src/sandbox/index.js';
+import { privateBasePaths } from '../../src/subprocess/private-dir.js';
+
+/** berth's own files, excluded from every root's writes (this host's paths: the generator runs here). */
+const privateParameters = Object.fromEntries(
+  privateBasePaths().map((path, i) => [`BERTH_PRIVATE_${i}`, path]),
+);
+const privateExclusions = privateBasePaths().map(
+  (_, i) => `      (require-not (subpath (param "BERTH_PRIVATE_${i}")))`,
+);
 
 const policy: SandboxPolicy = {
   writableRoots: ['/Users/ada/project', '/private/tmp/scratch'],
@@ -19,6 +28,7 @@ describe('generateSandboxExecProfile', () => {
 
   it('passes every path as a parameter, none in the text', () => {
     expect(generated.parameters).toEqual({
+      ...privateParameters,
       HIDDEN_0: '/Users/ada/.ssh',
       HIDDEN_1: '/Users/ada/.netrc',
       WRITABLE_ROOT_0: '/Users/ada/project',
@@ -55,6 +65,7 @@ describe('generateSandboxExecProfile', () => {
         '      (require-not (subpath (param "WRITABLE_ROOT_0_RO_1")))',
         '      (require-not (subpath (param "HIDDEN_0")))',
         '      (require-not (subpath (param "HIDDEN_1")))',
+        ...privateExclusions,
         '  )',
         '  (require-all',
         '      (subpath (param "WRITABLE_ROOT_1"))',
@@ -110,8 +121,11 @@ describe('sandboxExecArgv', () => {
     const generated = generateSandboxExecProfile(policy, { resolveSymlinks: false });
     const argv = sandboxExecArgv(generated, ['/bin/sh', '-c', 'echo "$HOME"']);
     expect(argv.slice(0, 3)).toEqual(['/usr/bin/sandbox-exec', '-p', generated.profile]);
-    expect(argv.slice(3, 11)).toEqual(Object.entries(generated.parameters).map(([k, v]) => `-D${k}=${v}`));
-    expect(argv.slice(11)).toEqual(['--', '/bin/sh', '-c', 'echo "$HOME"']);
+    const count = Object.keys(generated.parameters).length;
+    expect(argv.slice(3, 3 + count)).toEqual(
+      Object.entries(generated.parameters).map(([k, v]) => `-D${k}=${v}`),
+    );
+    expect(argv.slice(3 + count)).toEqual(['--', '/bin/sh', '-c', 'echo "$HOME"']);
   });
 });
 

@@ -20,9 +20,11 @@ afterEach(() => {
 describe('the SIGTERM grace wrap', () => {
   it('wraps bubblewrap in env --ignore-signal=TERM,HUP and the command in env --default-signal=TERM,HUP', () => {
     const env = findExecutable('env', process.env.PATH)!;
-    const confined = confineCommand(createSandboxPolicy({ writableRoots: [base] }), ['/bin/true'], {
-      cwd: base,
-    });
+    const confined = confineCommand(
+      createSandboxPolicy({ writableRoots: [base], unixSockets: 'allow' }),
+      ['/bin/true'],
+      { cwd: base },
+    );
     if (!confined.ok) throw new Error(confined.reason);
     expect(confined.argv.slice(0, 2)).toEqual([env, '--ignore-signal=TERM,HUP']);
     expect(confined.argv[2]).toMatch(/\/bwrap$/);
@@ -40,18 +42,36 @@ describe('the SIGTERM grace wrap', () => {
     process.env.PATH = bin;
     const ws = join(base, 'ws');
     mkdirSync(ws);
-    const confined = confineCommand(
-      createSandboxPolicy({ writableRoots: [ws] }),
-      ['/bin/sh', '-c', 'echo in > f; cat f'],
-      {
-        cwd: ws,
-      },
-    );
+    for (const unixSockets of ['allow', 'deny'] as const) {
+      const confined = confineCommand(
+        createSandboxPolicy({ writableRoots: [ws], unixSockets }),
+        ['/bin/sh', '-c', 'echo in > f; cat f'],
+        { cwd: ws },
+      );
+      if (!confined.ok) throw new Error(confined.reason);
+      if (unixSockets === 'allow') expect(confined.argv[0]).toBe(join(bin, 'bwrap'));
+      // The filter's launcher opens the program but ignores no signal when env cannot restore them.
+      else expect(confined.argv.slice(0, 3)).toEqual(['/bin/sh', '-c', 'exec "$@" 3<"$0"']);
+      expect(confined.argv).not.toContain('--default-signal=TERM,HUP');
+      const result = await runArgv(confined.argv, { cwd: ws, env: { ...process.env, PATH: savedPath } });
+      expect(result).toMatchObject({ code: 0, stdout: 'in\n' });
+    }
+  });
+
+  it('with the Unix socket filter, one /bin/sh ignores TERM and HUP and opens the program on fd 3', () => {
+    const env = findExecutable('env', process.env.PATH)!;
+    const confined = confineCommand(createSandboxPolicy({ writableRoots: [base] }), ['/bin/true'], {
+      cwd: base,
+    });
     if (!confined.ok) throw new Error(confined.reason);
-    expect(confined.argv[0]).toBe(join(bin, 'bwrap'));
-    expect(confined.argv).not.toContain('--default-signal=TERM,HUP');
-    const result = await runArgv(confined.argv, { cwd: ws, env: { ...process.env, PATH: savedPath } });
-    expect(result).toMatchObject({ code: 0, stdout: 'in\n' });
+    expect(confined.argv.slice(0, 3)).toEqual(['/bin/sh', '-c', 'trap "" TERM HUP; exec "$@" 3<"$0"']);
+    expect(confined.argv[3]).toMatch(/\/seccomp-x64-[0-9a-f]{16}\.bpf$/);
+    expect(confined.argv[4]).toMatch(/\/bwrap$/);
+    expect(
+      confined.argv.slice(confined.argv.indexOf('--seccomp'), confined.argv.indexOf('--seccomp') + 2),
+    ).toEqual(['--seccomp', '3']);
+    const separator = confined.argv.lastIndexOf('--');
+    expect(confined.argv.slice(separator + 1)).toEqual([env, '--default-signal=TERM,HUP', '/bin/true']);
   });
 
   it('starts a terminal command through the foreground helper, and other commands without it', () => {

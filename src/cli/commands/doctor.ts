@@ -8,6 +8,7 @@ import { type CommandSpec, formatHelp, parseArgs, stringFlag } from '../args.js'
 import type { CheckStatus, DoctorCheck } from '../doctor/check.js';
 import { checkDocker, checkGvisor } from '../doctor/docker-check.js';
 import { checkNode, checkNodePty } from '../doctor/node-check.js';
+import { checkRemoteContexts } from '../doctor/remote-check.js';
 import { checkSandbox } from '../doctor/sandbox-check.js';
 import type { CliIo } from '../io.js';
 import { startSpinner } from '../spinner.js';
@@ -16,7 +17,7 @@ import { berthVersion } from '../version.js';
 
 export const doctorSpec: CommandSpec = {
   name: 'berth doctor',
-  summary: 'check what works here: node-pty, the OS sandbox, the Docker engine, gVisor',
+  summary: 'check what works here: node-pty, the OS sandbox, the Docker engine, gVisor, E2B, Daytona',
   usage: ['[--json] [--image IMAGE]'],
   positionals: 'none',
   flags: {
@@ -65,10 +66,18 @@ async function runChecks(
 ): Promise<{ checks: DoctorCheck[]; sandboxReport: SandboxReport | null }> {
   const spinner = startSpinner('checking node-pty, the OS sandbox and the Docker engine', io.stderr);
   try {
-    const [pty, sandbox, docker] = await Promise.all([checkNodePty(), checkSandbox(), checkDocker(io.env)]);
+    const [pty, sandbox, docker, remote] = await Promise.all([
+      checkNodePty(),
+      checkSandbox(),
+      checkDocker(io.env),
+      checkRemoteContexts(io.env),
+    ]);
     spinner.update('starting a gVisor test container');
     const gvisor = await checkGvisor(docker.facts, image);
-    return { checks: [checkNode(), pty, sandbox.check, docker.check, gvisor], sandboxReport: sandbox.report };
+    return {
+      checks: [checkNode(), pty, sandbox.check, docker.check, gvisor, ...remote],
+      sandboxReport: sandbox.report,
+    };
   } finally {
     spinner.stop();
   }

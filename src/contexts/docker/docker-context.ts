@@ -44,7 +44,7 @@ import {
   pathOption,
 } from '../../contract/validate-options.js';
 import { BerthError, InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
-import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
+import { openPrivateDirectory, type PrivateDirectory } from '../../subprocess/private-dir.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { startBackgroundTask } from './background-task.js';
 import { commandEnv, unsetLine } from './command-env.js';
@@ -98,7 +98,7 @@ interface HandleState {
   /** The handle's `env` (the container's own environment). */
   readonly env: Readonly<Record<string, string>>;
   /** Private host directory for this handle's spill files. */
-  spillDir: string | undefined;
+  spillDir: PrivateDirectory | undefined;
   /** Live streams and terminals, ended by destroy. */
   readonly live: Set<() => Promise<void>>;
   destroying: Promise<void> | undefined;
@@ -480,7 +480,7 @@ class DockerExecutionContext implements DockerContext {
       await Promise.all(this.removals);
     } finally {
       this.handles.delete(state.handle.id);
-      if (state.spillDir !== undefined) removePrivateDir(state.spillDir);
+      state.spillDir?.remove();
     }
   }
 
@@ -511,8 +511,8 @@ class DockerExecutionContext implements DockerContext {
     return state;
   }
 
-  private spillDir(state: HandleState): string {
-    state.spillDir ??= createPrivateDir('berth-docker-');
+  private spillDir(state: HandleState): PrivateDirectory {
+    state.spillDir ??= openPrivateDirectory('berth-docker-');
     return state.spillDir;
   }
 

@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { OutputCapture } from '../../contract/output-capture.js';
 import type { ExecResult, OutputChunk, OutputPolicy } from '../../contract/types.js';
 import { NotFoundError, SpawnError } from '../../errors/index.js';
+import type { PrivateDirectory } from '../../subprocess/private-dir.js';
 import type { EngineClient } from './engine-client.js';
 import {
   containerStopped,
@@ -37,7 +38,7 @@ export interface RunExecSpec {
   readonly signal: AbortSignal | undefined;
   readonly graceMs: number;
   readonly policy: OutputPolicy;
-  readonly spillDir: string;
+  readonly spillDir: PrivateDirectory;
   readonly onOutput: ((chunk: OutputChunk) => void) | undefined;
   /**
    * Hands the context a way to end this command (used by `destroy`); returns the undo for when the

@@ -3,9 +3,6 @@
  * hand its kill and exit machinery to the shared registry.
  * @module
  */
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { BACKGROUND_OPTION_KEYS } from '../../contract/option-keys.js';
 import type {
   BackgroundExit,
@@ -21,12 +18,11 @@ import {
   envRecord,
   knownOptions,
 } from '../../contract/validate-options.js';
-import { confine, SANDBOX_REFUSED_EXIT_CODE } from './confine.js';
+import { confine, SANDBOX_REFUSED_EXIT_CODE, startConfined } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';
 import type { HandleState } from './handle-table.js';
 import { endLeftovers } from './leftovers.js';
-import { LogFile } from './log-file.js';
 
 export async function startBackground(
   deps: ProcessDeps,
@@ -44,7 +40,7 @@ export async function startBackground(
   const maxLogBytes = byteCount(input.maxLogBytes, 'options.maxLogBytes', deps.config.maxLogBytes);
   const owner = { handleId: state.id, onExit, onStall, stallMs };
 
-  const log = new LogFile(join(deps.files.logDir(), `${randomBytes(8).toString('hex')}.log`), maxLogBytes);
+  const log = deps.files.createLog(maxLogBytes);
   // `exec 2>&1` first: one descriptor for both streams keeps their order in the log exact.
   const confined = confine(deps.config.sandbox, ['/bin/sh', '-c', `exec 2>&1; ${text}`], cwd);
   if (!confined.ok) {
@@ -65,16 +61,18 @@ export async function startBackground(
     );
   }
 
-  const child = deps.runtime.spawn({
-    argv: confined.argv,
-    cwd,
-    stdio: { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' },
-    graceMs: deps.config.killGraceMs,
-    env: commandEnv(deps.config.inheritEnv, false, deps.config.env, state.env, env, confined.env),
-  });
+  const child = await startConfined(confined, () =>
+    deps.runtime.spawn({
+      argv: confined.argv,
+      cwd,
+      stdio: { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' },
+      graceMs: deps.config.killGraceMs,
+      env: commandEnv(deps.config.inheritEnv, false, deps.config.env, state.env, env, confined.env),
+    }),
+  );
   if (child.pid === -1) {
     log.close();
-    rmSync(log.path, { force: true });
+    deps.files.removeFiles([log.path]);
     await child.done; // rejects with the SpawnError
   }
   let id = '';

@@ -12,6 +12,8 @@ export type Confined =
       readonly ok: true;
       readonly argv: readonly string[];
       readonly env: Readonly<Record<string, string>> | undefined;
+      /** Call once the command has exited, or when it is not spawned after all (idempotent). */
+      readonly release: () => void;
     }
   | { readonly ok: false; readonly reason: string; readonly fix: string; readonly message: string };
 
@@ -22,15 +24,34 @@ export function confine(
   cwd: string,
   terminal = false,
 ): Confined {
-  if (!policy) return { ok: true, argv, env: undefined };
+  if (!policy) return { ok: true, argv, env: undefined, release: () => {} };
   const result = confineCommand(policy, argv, { cwd, terminal });
-  if (result.ok) return { ok: true, argv: result.argv, env: result.env };
+  if (result.ok) return { ok: true, argv: result.argv, env: result.env, release: result.release };
   return {
     ok: false,
     reason: result.reason,
     fix: result.fix,
     message: `berth: sandbox unavailable: ${result.reason}. ${result.fix}\n`,
   };
+}
+
+/**
+ * Start a confined command and release what its sandbox holds (placeholders of missing protected
+ * names) once its tree is gone, or at once when it cannot be started.
+ */
+export async function startConfined<T extends { readonly done: Promise<unknown> }>(
+  confined: { readonly release: () => void },
+  start: () => T | Promise<T>,
+): Promise<T> {
+  let started: T;
+  try {
+    started = await start();
+  } catch (error) {
+    confined.release();
+    throw error;
+  }
+  void started.done.then(confined.release, confined.release);
+  return started;
 }
 
 /** Exit code reported for a command the sandbox refused (as a shell reports "cannot run"). */

@@ -13,7 +13,7 @@ import {
   envRecord,
   knownOptions,
 } from '../../contract/validate-options.js';
-import { confine, SANDBOX_REFUSED_EXIT_CODE } from './confine.js';
+import { confine, SANDBOX_REFUSED_EXIT_CODE, startConfined } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';
 import type { HandleState, LiveWork } from './handle-table.js';
@@ -38,14 +38,16 @@ export async function openStream(
   const onAbort = () => stop.abort();
   if (signal?.aborted) stop.abort();
   else signal?.addEventListener('abort', onAbort, { once: true });
-  const child = deps.runtime.spawn({
-    argv: confined.argv,
-    cwd,
-    stdio: { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' },
-    graceMs: deps.config.killGraceMs,
-    signal: stop.signal,
-    env: commandEnv(deps.config.inheritEnv, false, deps.config.env, state.env, env, confined.env),
-  });
+  const child = await startConfined(confined, () =>
+    deps.runtime.spawn({
+      argv: confined.argv,
+      cwd,
+      stdio: { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' },
+      graceMs: deps.config.killGraceMs,
+      signal: stop.signal,
+      env: commandEnv(deps.config.inheritEnv, false, deps.config.env, state.env, env, confined.env),
+    }),
+  );
   if (child.pid === -1) {
     signal?.removeEventListener('abort', onAbort);
     await child.done; // rejects with the SpawnError

@@ -11,7 +11,6 @@ import { describeValue } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { assertWritable } from '../../sandbox/index.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
-import { createLocalFileSystem, type LocalFileSystem } from '../../vfs/local-fs.js';
 import { assertPathArgument } from '../../vfs/path-scope.js';
 import type { ProcessDeps } from './deps.js';
 import type { HandleState } from './handle-table.js';
@@ -20,16 +19,12 @@ import type { HandleState } from './handle-table.js';
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export class ProcessFiles {
-  /** Uncontained reader for the private logs only. */
-  private readonly logFs: LocalFileSystem;
-
-  constructor(private readonly deps: ProcessDeps) {
-    this.logFs = createLocalFileSystem({ maxReadBytes: deps.config.maxReadBytes });
-  }
+  constructor(private readonly deps: ProcessDeps) {}
 
   async readBytes(state: HandleState, path: unknown): Promise<Uint8Array> {
     assertPathArgument(path);
-    if (this.isOwnLog(state, path)) return this.logFs.readFile(resolve(state.cwd, path));
+    const log = this.ownLog(state, path);
+    if (log !== undefined) return this.deps.files.readLog(log, this.deps.config.maxReadBytes);
     return this.deps.fs.readFile(path, { cwd: state.cwd });
   }
 
@@ -56,18 +51,22 @@ export class ProcessFiles {
 
   async size(state: HandleState, path: unknown): Promise<number | null> {
     assertPathArgument(path);
-    if (this.isOwnLog(state, path)) return this.logFs.size(resolve(state.cwd, path));
+    const log = this.ownLog(state, path);
+    if (log !== undefined) return this.deps.files.logSize(log);
     return this.deps.fs.size(path, { cwd: state.cwd });
   }
 
   async realPath(state: HandleState, path: unknown): Promise<string> {
     assertPathArgument(path);
-    if (this.isOwnLog(state, path)) return resolve(state.cwd, path);
+    const log = this.ownLog(state, path);
+    if (log !== undefined) return log;
     return this.deps.fs.realPath(path, { cwd: state.cwd });
   }
 
-  private isOwnLog(state: HandleState, path: string): boolean {
-    return this.deps.registry.ownsOutputPath(state.id, resolve(state.cwd, path));
+  /** The absolute path when `path` names a log of this handle's own background tasks. */
+  private ownLog(state: HandleState, path: string): string | undefined {
+    const absolute = resolve(state.cwd, path);
+    return this.deps.registry.ownsOutputPath(state.id, absolute) ? absolute : undefined;
   }
 }
 

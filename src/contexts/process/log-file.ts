@@ -6,24 +6,30 @@
  * logging limit into an outage, and the pipe must keep draining or the task would block on write.
  * @module
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FileIdentity, PrivateDirectory } from '../../subprocess/private-dir.js';
 import { cutAtCodePoint } from '../../subprocess/utf8-boundary.js';
 
 /** Capped, synchronous log writer (one pipe chunk into the page cache costs microseconds). */
 export class LogFile {
   readonly path: string;
   readonly maxBytes: number;
+  /** The file berth created; a reader checks it still has the name. */
+  readonly identity: FileIdentity;
   private fd: number | undefined;
   private written = 0;
   private seen = 0;
   private capped = false;
   private failure: unknown;
 
-  /** Create the file exclusively with mode 0600. */
-  constructor(path: string, maxBytes: number) {
-    this.path = path;
+  /** Create `name` in `dir` exclusively with mode 0600, through the directory's descriptor. */
+  constructor(dir: PrivateDirectory, name: string, maxBytes: number) {
+    this.path = join(dir.path, name);
     this.maxBytes = maxBytes;
-    this.fd = openSync(path, 'wx', 0o600);
+    const created = dir.createFile(name);
+    this.fd = created.fd;
+    this.identity = created.identity;
   }
 
   /** Output bytes kept in the log (markers excluded). */

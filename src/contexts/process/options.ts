@@ -23,6 +23,7 @@ import {
 } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { SandboxPolicy } from '../../sandbox/types.js';
+import { validatePolicy } from '../../sandbox/validate-policy.js';
 import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_READ_BYTES } from '../../vfs/local-fs.js';
 
 /** Options for {@link createProcessContext}. Every field is optional. */
@@ -102,6 +103,8 @@ export function resolveProcessOptions(options: ProcessContextOptions | undefined
       `must be a SandboxPolicy (build one with createSandboxPolicy), got ${describeValue(sandbox)}`,
     );
   }
+  // A hand-built policy with a misspelt or malformed field fails here, not at the first command.
+  if (sandbox !== undefined) validatePolicy(sandbox);
   for (const field of ['workspaceRoot', 'cwd'] as const) pathOption(input[field], `options.${field}`, true);
   return {
     workspaceRoot: input.workspaceRoot,

@@ -1,33 +1,45 @@
 /**
- * The context's private directory (0700, created on first use): per-handle spill files and the
- * background logs. A handle's spill files go when it is destroyed; a log goes when the handle that
- * owns its task (after any reassignment) is destroyed. Whatever is left goes when the host exits.
+ * The context's private directory (0700, created on first use inside berth's base directory, see
+ * `src/subprocess/private-dir.ts`): per-handle spill files and the background logs. Every file is
+ * created and read through a directory descriptor the context holds, never through a link, and a
+ * log is read back only while it is the very file berth created. A handle's spill files go when it
+ * is destroyed; a log goes when the handle that owns its task (after any reassignment) is
+ * destroyed. Whatever is left goes when the host exits.
  * @module
  */
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
+import { randomBytes } from 'node:crypto';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { BerthError } from '../../errors/index.js';
+import {
+  type FileIdentity,
+  openPrivateDirectory,
+  type PrivateDirectory,
+} from '../../subprocess/private-dir.js';
+import { LogFile } from './log-file.js';
 
-const liveDirs = new Set<string>();
+const liveDirs = new Set<PrivateDirectory>();
 let exitHookInstalled = false;
 
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const dir of liveDirs) removePrivateDir(dir);
+    for (const dir of liveDirs) dir.remove();
   });
 }
 
 /** Lazily created private directory of one context. */
 export class PrivateFiles {
-  private root: string | undefined;
-  private readonly made = new Set<string>();
+  private root: PrivateDirectory | undefined;
+  private logs: PrivateDirectory | undefined;
+  private readonly spills = new Map<string, PrivateDirectory>();
+  private readonly logIdentities = new Map<string, FileIdentity>();
 
   /** The context's directory, created (0700) on first use. */
-  dir(): string {
+  dir(): PrivateDirectory {
     if (this.root === undefined) {
-      this.root = createPrivateDir('berth-process-');
+      this.root = openPrivateDirectory('berth-process-');
       liveDirs.add(this.root);
       installExitHook();
     }
@@ -35,41 +47,115 @@ export class PrivateFiles {
   }
 
   /** Spill directory of one handle (0700). */
-  spillDir(handleId: string): string {
-    const dir = join(this.dir(), handleId);
-    if (!this.made.has(dir)) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      this.made.add(dir);
+  spillDir(handleId: string): PrivateDirectory {
+    let dir = this.spills.get(handleId);
+    if (dir === undefined) {
+      dir = this.dir().directory(handleId);
+      this.spills.set(handleId, dir);
     }
     return dir;
   }
 
-  /** Directory of background logs (0700). */
-  logDir(): string {
-    const dir = join(this.dir(), 'logs');
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return dir;
+  /** A new background log (0600, created exclusively in the logs directory). */
+  createLog(maxBytes: number): LogFile {
+    this.logs ??= this.dir().directory('logs');
+    const log = new LogFile(this.logs, `${randomBytes(8).toString('hex')}.log`, maxBytes);
+    this.logIdentities.set(log.path, log.identity);
+    return log;
+  }
+
+  /**
+   * The bytes of a log this context created, read through the held directory without following a
+   * link, and only while the name still holds the file berth wrote.
+   * @throws BerthError `E_IO` when the log was replaced; `E_FILE_TOO_LARGE` past `maxBytes`.
+   */
+  readLog(path: string, maxBytes: number): Uint8Array {
+    const fd = this.openLog(path);
+    try {
+      const size = fstatSync(fd).size;
+      if (size > maxBytes) {
+        throw new BerthError(
+          'E_FILE_TOO_LARGE',
+          `readFile ${JSON.stringify(path)}: the log holds ${size} bytes, more than maxReadBytes=${maxBytes}; read it in ranges`,
+        );
+      }
+      const bytes = Buffer.allocUnsafe(size);
+      let filled = 0;
+      while (filled < size) {
+        const got = readSync(fd, bytes, filled, size - filled, filled);
+        if (got === 0) break;
+        filled += got;
+      }
+      return bytes.subarray(0, filled);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * Bytes `[offset, offset + length)` of a log this context created (fewer at its end), with the
+   * same checks as {@link readLog}: for readers that page through a log instead of loading it.
+   */
+  readLogRange(path: string, offset: number, length: number): Uint8Array {
+    const fd = this.openLog(path);
+    try {
+      const size = fstatSync(fd).size;
+      const wanted = Math.max(0, Math.min(length, size - offset));
+      const bytes = Buffer.allocUnsafe(wanted);
+      let filled = 0;
+      while (filled < wanted) {
+        const got = readSync(fd, bytes, filled, wanted - filled, offset + filled);
+        if (got === 0) break;
+        filled += got;
+      }
+      return bytes.subarray(0, filled);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The size of a log this context created (same checks as {@link readLog}). */
+  logSize(path: string): number {
+    const fd = this.openLog(path);
+    try {
+      return fstatSync(fd).size;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Remove one handle's spill files. */
   removeHandle(handleId: string): void {
-    if (this.root === undefined) return;
-    const dir = join(this.root, handleId);
-    rmSync(dir, { recursive: true, force: true });
-    this.made.delete(dir);
+    this.spills.get(handleId)?.remove();
+    this.spills.delete(handleId);
   }
 
-  /** Remove specific files (logs of destroyed handles). */
+  /** Remove logs of destroyed handles. */
   removeFiles(paths: readonly string[]): void {
-    for (const path of paths) rmSync(path, { force: true });
+    for (const path of paths) {
+      if (!this.logIdentities.delete(path)) continue;
+      this.logs?.removeFile(basename(path));
+    }
   }
 
   /** Remove everything. */
   removeAll(): void {
     if (this.root === undefined) return;
-    removePrivateDir(this.root);
+    for (const dir of this.spills.values()) dir.close();
+    this.logs?.close();
+    this.root.remove();
     liveDirs.delete(this.root);
-    this.made.clear();
+    this.spills.clear();
+    this.logIdentities.clear();
+    this.logs = undefined;
     this.root = undefined;
+  }
+
+  private openLog(path: string): number {
+    const identity = this.logIdentities.get(path);
+    if (identity === undefined || this.logs === undefined || dirname(path) !== this.logs.path) {
+      throw new BerthError('E_IO', `${JSON.stringify(path)} is not a log of this context`);
+    }
+    return this.logs.openFile(basename(path), identity);
   }
 }

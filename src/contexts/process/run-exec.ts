@@ -42,11 +42,14 @@ export async function runExec(
   const stdin = stdinData(input.stdin);
   const started = performance.now();
 
+  const spillDir = deps.files.spillDir(state.id);
   const confined = confine(deps.config.sandbox, ['/bin/sh', '-c', text], cwd);
   if (!confined.ok) return refused(confined.message, started, onOutput);
-  if (signal?.aborted) return notStarted(started);
+  if (signal?.aborted) {
+    confined.release();
+    return notStarted(started);
+  }
 
-  const spillDir = deps.files.spillDir(state.id);
   const listen = (stream: 'stdout' | 'stderr') =>
     onOutput ? (chunk: string) => onOutput({ stream, text: chunk }) : undefined;
   const out = new OutputCapture(deps.config.output, { spillDir, label: 'stdout', onText: listen('stdout') });
@@ -106,6 +109,8 @@ export async function runExec(
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
     state.live.delete(work);
+    // The sandbox is gone once the tree is: its placeholders may go too.
+    confined.release();
   }
 }
 

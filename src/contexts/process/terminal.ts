@@ -9,7 +9,7 @@ import { TERMINAL_OPTION_KEYS } from '../../contract/option-keys.js';
 import type { Terminal, TerminalOptions } from '../../contract/types.js';
 import { argvArray, describeValue, envRecord, knownOptions } from '../../contract/validate-options.js';
 import { InvalidArgumentError, SandboxUnavailableError, UnknownHandleError } from '../../errors/index.js';
-import { confine } from './confine.js';
+import { confine, startConfined } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';
 import type { HandleState, LiveWork } from './handle-table.js';
@@ -33,14 +33,16 @@ export async function openTerminal(
   if (!confined.ok)
     throw new SandboxUnavailableError(`sandbox unavailable: ${confined.reason}`, confined.fix);
 
-  const term = await deps.runtime.spawnTerminal({
-    argv: confined.argv,
-    cwd,
-    env: commandEnv(deps.config.inheritEnv, true, deps.config.env, state.env, env, confined.env),
-    cols,
-    rows,
-    graceMs: deps.config.killGraceMs,
-  });
+  const term = await startConfined(confined, () =>
+    deps.runtime.spawnTerminal({
+      argv: confined.argv,
+      cwd,
+      env: commandEnv(deps.config.inheritEnv, true, deps.config.env, state.env, env, confined.env),
+      cols,
+      rows,
+      graceMs: deps.config.killGraceMs,
+    }),
+  );
   if (state.destroyed) {
     // The handle was destroyed while the terminal was being allocated: it must not outlive it.
     await term.terminate();

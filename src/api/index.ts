@@ -1,0 +1,32 @@
+/**
+ * `berth`: the ExecutionContext contract every backend implements (types), the typed errors with
+ * their stable codes, and the shared defaults. Helpers for writing a backend are in `berth/backend`.
+ * @module
+ */
+
+export {
+  DEFAULT_KILL_GRACE_MS,
+  DEFAULT_MAX_LOG_BYTES,
+  DEFAULT_OUTPUT_POLICY,
+  DEFAULT_STALL_MS,
+  DEFAULT_TIMEOUT_MS,
+  MINIMAL_ENV_NAMES,
+  NON_INTERACTIVE_ENV,
+} from '../contract/defaults.js';
+export type * from '../contract/types.js';
+export {
+  BerthError,
+  type BerthErrorCode,
+  CapabilityError,
+  ContainmentError,
+  InvalidArgumentError,
+  isBerthError,
+  NotFoundError,
+  ProtocolError,
+  PtyUnavailableError,
+  SandboxDeniedError,
+  SandboxUnavailableError,
+  SpawnError,
+  type SpawnFailureReason,
+  UnknownHandleError,
+} from '../errors/index.js';

@@ -1,0 +1,631 @@
+/**
+ * The ExecutionContext contract over a remote sandbox service. One sandbox per handle; everything
+ * runs through the provider's few primitives (`transport.ts`). Shared by the E2B and Daytona
+ * contexts, which only say how to create, reconnect and classify.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { posix } from 'node:path';
+import { BackgroundRegistry } from '../../contract/background-registry.js';
+import {
+  BACKGROUND_OPTION_KEYS,
+  EXEC_OPTION_KEYS,
+  REASSIGN_CALLBACK_KEYS,
+  STREAM_OPTION_KEYS,
+  TERMINAL_OPTION_KEYS,
+} from '../../contract/option-keys.js';
+import type {
+  BackgroundExit,
+  BackgroundOptions,
+  BackgroundStall,
+  BackgroundTask,
+  BackgroundTaskInfo,
+  ContextCapabilities,
+  ContextHandle,
+  ExecOptions,
+  ExecResult,
+  ExecStream,
+  ExecutionContext,
+  FileEntry,
+  SpawnConfig,
+  StreamOptions,
+  Terminal,
+  TerminalOptions,
+  WaitOptions,
+} from '../../contract/types.js';
+import {
+  abortSignal,
+  argvArray,
+  byteCount,
+  callback,
+  commandString,
+  durationMs,
+  knownOptions,
+  optionKeys,
+  pathOption,
+} from '../../contract/validate-options.js';
+import { BerthError, InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
+import { hasGlobMagic } from '../../vfs/glob.js';
+import { credentialNames, exportLines, remoteEnv, unsetPrelude } from './command-env.js';
+import { base64Bytes, readControlLines } from './control-lines.js';
+import { providerLabel, type RemoteProviderName } from './errors.js';
+import { startRemoteBackground } from './remote-background.js';
+import { runRemoteExec } from './remote-exec.js';
+import {
+  listRemoteDirectory,
+  listRemoteGlob,
+  readRemoteFile,
+  remoteFileSize,
+  writeRemoteFile,
+} from './remote-files.js';
+import type { ResolvedRemoteLimits } from './remote-options.js';
+import { openRemoteStream } from './remote-stream.js';
+import { openRemoteTerminal } from './remote-terminal.js';
+import { argvLine, newNonce, SETUP_SCRIPT, shLine, shQuote } from './scripts.js';
+import type { RemoteSandbox } from './transport.js';
+
+/** How a provider makes and finds sandboxes, and names its errors. */
+export interface RemoteProvider {
+  readonly type: RemoteProviderName;
+  /** Whether commands can reach the network (as the provider's options say). */
+  readonly network: boolean;
+  /** Create the sandbox of a new handle. */
+  create(config: { readonly env: Readonly<Record<string, string>> }): Promise<RemoteSandbox>;
+  /** Connect to a running sandbox by its id. */
+  connect(sandboxId: string): Promise<RemoteSandbox>;
+  /** An SDK error as a typed remote error (`RemoteAuthError`, `SandboxGoneError`, …). */
+  classify(error: unknown, sandboxId?: string): Error;
+}
+
+/** The remote contexts' extras beyond the contract. */
+export interface RemoteContext extends ExecutionContext {
+  /** The provider's sandbox id behind a live handle. */
+  sandboxId(handle: ContextHandle): string;
+  /**
+   * A handle on a sandbox that is already running, by its id, or from a journaled handle of this
+   * provider (its id names the sandbox): for durable hosts that outlive their process. `destroy`
+   * of the returned handle deletes the sandbox.
+   */
+  reconnect(
+    target: string | ContextHandle,
+    options?: { readonly cwd?: string | undefined },
+  ): Promise<ContextHandle>;
+  /** Destroy every live handle (each deletes its sandbox). */
+  close(): Promise<void>;
+}
+
+/** What the E2B subprocess runtime needs beyond the contract (internal to berth). */
+export interface RemoteContextInternals {
+  /** The live sandbox and berth's state in it, for a handle of this context. */
+  internals(handle: ContextHandle): {
+    readonly sandbox: RemoteSandbox;
+    readonly stateDir: string;
+    readonly env: Readonly<Record<string, string>>;
+    readonly scrub: readonly string[];
+    readonly classify: (error: unknown) => Error;
+    /** Track a live process for destroy; returns the undo. */
+    readonly track: (end: () => Promise<void>) => () => void;
+  };
+}
+
+interface HandleState {
+  readonly handle: ContextHandle;
+  readonly sandbox: RemoteSandbox;
+  readonly stateDir: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** Credential-shaped names of the sandbox's own environment, removed unless passed explicitly. */
+  readonly scrub: readonly string[];
+  readonly live: Set<() => Promise<void>>;
+  destroying: Promise<void> | undefined;
+}
+
+const SPAWN_KEYS = optionKeys<Pick<SpawnConfig, 'cwd' | 'env'>>({ cwd: true, env: true });
+const RECONNECT_KEYS = optionKeys<{ cwd: unknown }>({ cwd: true });
+
+class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
+  readonly type: string;
+  readonly capabilities: ContextCapabilities;
+  private readonly provider: RemoteProvider;
+  private readonly limits: ResolvedRemoteLimits;
+  private readonly owner: string;
+  private readonly handles = new Map<string, HandleState>();
+  private readonly registry = new BackgroundRegistry('bg-');
+  private readonly hostedTasks = new Map<RemoteSandbox, Set<object>>();
+  private readonly retired = new Set<RemoteSandbox>();
+  private readonly removals = new Set<Promise<void>>();
+  private readonly spawning = new Set<Promise<unknown>>();
+  private closed = false;
+
+  constructor(provider: RemoteProvider, limits: ResolvedRemoteLimits, owner: string) {
+    this.provider = provider;
+    this.limits = limits;
+    this.owner = owner;
+    this.type = provider.type;
+    this.capabilities = Object.freeze({
+      shell: true,
+      filesystem: true,
+      network: provider.network,
+      stream: true,
+      terminal: true,
+      background: true,
+      glob: true,
+      ports: false,
+      containment: false,
+      isolation: 'remote',
+    });
+  }
+
+  sandboxId(handle: ContextHandle): string {
+    return this.state(handle).sandbox.id;
+  }
+
+  internals(handle: ContextHandle): ReturnType<RemoteContextInternals['internals']> {
+    const state = this.state(handle);
+    return {
+      sandbox: state.sandbox,
+      stateDir: state.stateDir,
+      env: state.env,
+      scrub: state.scrub,
+      classify: (error) => this.classify(error, state),
+      track: (end) => {
+        state.live.add(end);
+        return () => state.live.delete(end);
+      },
+    };
+  }
+
+  async spawn(config?: SpawnConfig): Promise<ContextHandle> {
+    const input = knownOptions(
+      config as Pick<SpawnConfig, 'cwd' | 'env'> | undefined,
+      'config',
+      SPAWN_KEYS,
+      `spawn of the ${this.type} context`,
+    );
+    const cwd = pathOption(input.cwd, 'config.cwd', true);
+    const env = remoteEnv(input.env, 'config.env', 'command', {}, []).set;
+    for (const name of Object.keys(env)) if (!(name in (input.env ?? {}))) delete env[name];
+    return this.track(async () => {
+      const sandbox = await this.provider.create({ env }).catch((error: unknown) => {
+        throw this.provider.classify(error);
+      });
+      return this.adopt(sandbox, cwd, env, true);
+    });
+  }
+
+  async reconnect(
+    target: string | ContextHandle,
+    options?: { readonly cwd?: string | undefined },
+  ): Promise<ContextHandle> {
+    const input = knownOptions(options, 'options', RECONNECT_KEYS, 'reconnect');
+    let sandboxId: string;
+    let cwd = pathOption(input.cwd, 'options.cwd', true);
+    if (typeof target === 'string' && target.length > 0) sandboxId = target;
+    else if (typeof target === 'object' && target !== null && typeof target.id === 'string') {
+      const prefix = `${this.type}-`;
+      if (target.type !== this.type || !target.id.startsWith(prefix)) {
+        throw new InvalidArgumentError(
+          'target',
+          `is not a handle of a ${this.type} context: ${JSON.stringify(target.id)}`,
+        );
+      }
+      sandboxId = target.id.slice(prefix.length);
+      cwd ??= typeof target.cwd === 'string' ? target.cwd : undefined;
+    } else {
+      throw new InvalidArgumentError('target', 'must be a sandbox id or a handle this provider returned');
+    }
+    const existing = this.handles.get(`${this.type}-${sandboxId}`);
+    if (existing && existing.destroying === undefined) return existing.handle;
+    return this.track(async () => {
+      const sandbox = await this.provider.connect(sandboxId).catch((error: unknown) => {
+        throw this.provider.classify(error, sandboxId);
+      });
+      return this.adopt(sandbox, cwd, {}, false);
+    });
+  }
+
+  private async track<T>(work: () => Promise<T>): Promise<T> {
+    if (this.closed) throw this.closedError();
+    const pending = work();
+    this.spawning.add(pending);
+    try {
+      return await pending;
+    } finally {
+      this.spawning.delete(pending);
+    }
+  }
+
+  /** Set up berth's state directory and learn the cwd and the environment's names. */
+  private async adopt(
+    sandbox: RemoteSandbox,
+    cwd: string | undefined,
+    env: Readonly<Record<string, string>>,
+    created: boolean,
+  ): Promise<ContextHandle> {
+    const id = `${this.type}-${sandbox.id}`;
+    const stateDir = `/tmp/.berth-${sandbox.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    const nonce = newNonce();
+    try {
+      const result = await sandbox.run({
+        script: shLine(SETUP_SCRIPT, 'berth-setup', [stateDir, cwd ?? '', nonce]),
+        env,
+        timeoutMs: 60_000,
+      });
+      const lines = readControlLines(result.stdout, nonce);
+      const failed = lines.find((line) => line.kind === 'fail');
+      if (failed) {
+        throw new BerthError(
+          'E_IO',
+          failed.argument === 'cwd'
+            ? `spawn: the working directory ${JSON.stringify(cwd)} cannot be created in the sandbox; choose a writable one`
+            : `spawn: berth's state directory ${stateDir} cannot be created in the sandbox (read-only /tmp?)`,
+        );
+      }
+      const cwdLine = lines.find((line) => line.kind === 'cwd');
+      const envLine = lines.find((line) => line.kind === 'env');
+      if (!cwdLine || !envLine) {
+        throw new BerthError(
+          'E_IO',
+          `spawn: the sandbox did not answer berth's setup (no /bin/sh or base64 there?): ${result.stderr.slice(0, 300)}`,
+        );
+      }
+      const realCwd = Buffer.from(base64Bytes(cwdLine.argument)).toString('utf8').replace(/\n$/, '');
+      if (this.closed) throw this.closedError();
+      const handle: ContextHandle = Object.freeze({ id, type: this.type, cwd: realCwd || '/' });
+      this.handles.set(id, {
+        handle,
+        sandbox,
+        stateDir,
+        env: { ...env },
+        scrub: credentialNames(envLine.argument.split(' ').filter((name) => name.length > 0)),
+        live: new Set(),
+        destroying: undefined,
+      });
+      return handle;
+    } catch (error) {
+      if (created) await sandbox.destroy().catch(() => undefined);
+      throw error instanceof BerthError ? error : this.provider.classify(error, sandbox.id);
+    }
+  }
+
+  async exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult> {
+    const state = this.state(handle);
+    const script = commandString(command);
+    const input = knownOptions(options, 'options', EXEC_OPTION_KEYS, 'exec');
+    const env = remoteEnv(input.env, 'options.env', 'command', state.env, state.scrub);
+    const stdin = input.stdin;
+    if (stdin !== undefined && typeof stdin !== 'string' && !(stdin instanceof Uint8Array)) {
+      throw new InvalidArgumentError('options.stdin', 'must be a string or a Uint8Array');
+    }
+    return runRemoteExec({
+      sandbox: state.sandbox,
+      stateDir: state.stateDir,
+      cwd: this.resolveCwd(state, input.cwd, 'options.cwd'),
+      command: script,
+      prelude: unsetPrelude(env),
+      env: env.set,
+      stdin: typeof stdin === 'string' ? Buffer.from(stdin, 'utf8') : stdin,
+      timeoutMs: durationMs(input.timeoutMs, 'options.timeoutMs', this.limits.defaultTimeoutMs),
+      signal: abortSignal(input.signal, 'options.signal'),
+      graceMs: this.limits.killGraceMs,
+      policy: this.limits.policy,
+      liveBytes: this.limits.maxLiveBytes,
+      onOutput: callback(input.onOutput, 'options.onOutput'),
+      track: (end) => {
+        state.live.add(end);
+        return () => state.live.delete(end);
+      },
+      classify: (error) => this.classify(error, state),
+    });
+  }
+
+  async execBackground(
+    handle: ContextHandle,
+    command: string,
+    options?: BackgroundOptions,
+  ): Promise<BackgroundTask> {
+    const state = this.state(handle);
+    const script = commandString(command);
+    const input = knownOptions(options, 'options', BACKGROUND_OPTION_KEYS, 'execBackground');
+    const env = remoteEnv(input.env, 'options.env', 'command', state.env, state.scrub);
+    const onExit = callback<(exit: BackgroundExit) => void>(input.onExit, 'options.onExit');
+    const onStall = callback<(stall: BackgroundStall) => void>(input.onStall, 'options.onStall');
+    const stallMs = durationMs(input.stallMs, 'options.stallMs', this.limits.stallMs);
+    const maxLogBytes = byteCount(input.maxLogBytes, 'options.maxLogBytes', this.limits.maxLogBytes);
+    let taskId: string | undefined;
+    const machinery = await startRemoteBackground({
+      sandbox: state.sandbox,
+      stateDir: state.stateDir,
+      taskId: `t${randomBytes(8).toString('hex')}`,
+      cwd: this.resolveCwd(state, input.cwd, 'options.cwd'),
+      command: script,
+      prelude: unsetPrelude(env),
+      env: env.set,
+      maxLogBytes,
+      graceMs: this.limits.killGraceMs,
+      onActivity: () => {
+        if (taskId !== undefined) this.registry.noteOutput(taskId);
+      },
+      classify: (error) => this.classify(error, state),
+    });
+    const hosted = this.hostedTasks.get(state.sandbox) ?? new Set<object>();
+    this.hostedTasks.set(state.sandbox, hosted);
+    const token = {};
+    hosted.add(token);
+    const settled = machinery.settled.then((outcome) => {
+      this.taskEnded(state.sandbox, token);
+      return outcome;
+    });
+    const task = this.registry.register(
+      { ...machinery, settled },
+      { handleId: handle.id, stallMs, onExit, onStall },
+    );
+    taskId = task.id;
+    return task;
+  }
+
+  async listBackground(handle: ContextHandle): Promise<BackgroundTaskInfo[]> {
+    this.state(handle);
+    return this.registry.list(handle.id);
+  }
+
+  async killBackground(handle: ContextHandle, id: string): Promise<BackgroundExit | null> {
+    this.state(handle);
+    return this.registry.kill(handle.id, id);
+  }
+
+  async waitBackground(
+    handle: ContextHandle,
+    id: string,
+    options?: WaitOptions,
+  ): Promise<BackgroundExit | null> {
+    this.state(handle);
+    return this.registry.wait(handle.id, id, options);
+  }
+
+  async reassignBackground(
+    from: ContextHandle,
+    to: ContextHandle,
+    callbacks?: {
+      onExit?: ((exit: BackgroundExit) => void) | undefined;
+      onStall?: ((stall: BackgroundStall) => void) | undefined;
+    },
+  ): Promise<BackgroundTaskInfo[]> {
+    this.state(from);
+    this.state(to);
+    const input = knownOptions(callbacks, 'callbacks', REASSIGN_CALLBACK_KEYS, 'reassignBackground');
+    return this.registry.reassign(from.id, to.id, {
+      onExit: callback(input.onExit, 'callbacks.onExit'),
+      onStall: callback(input.onStall, 'callbacks.onStall'),
+    });
+  }
+
+  async execStream(
+    handle: ContextHandle,
+    command: string | readonly string[],
+    options?: StreamOptions,
+  ): Promise<ExecStream> {
+    const state = this.state(handle);
+    const input = knownOptions(options, 'options', STREAM_OPTION_KEYS, 'execStream');
+    const commandLine =
+      typeof command === 'string'
+        ? `/bin/sh -c ${shQuote(commandString(command))}`
+        : argvLine(argvArray(command, 'command'));
+    const env = remoteEnv(input.env, 'options.env', 'command', state.env, state.scrub);
+    let end: (() => Promise<void>) | undefined;
+    const stream = await openRemoteStream({
+      sandbox: state.sandbox,
+      stateDir: state.stateDir,
+      cwd: this.resolveCwd(state, input.cwd, 'options.cwd'),
+      commandLine,
+      exports: exportLines(env),
+      graceMs: this.limits.killGraceMs,
+      signal: abortSignal(input.signal, 'options.signal'),
+      classify: (error) => this.classify(error, state),
+      onClosed: () => {
+        if (end) state.live.delete(end);
+      },
+    });
+    end = stream.terminate;
+    state.live.add(end);
+    return {
+      stdin: stream.stdin,
+      stdout: stream.stdout,
+      stderr: stream.stderr,
+      exited: stream.exited,
+      kill: stream.kill,
+    };
+  }
+
+  async openTerminal(handle: ContextHandle, options: TerminalOptions): Promise<Terminal> {
+    const state = this.state(handle);
+    const input = knownOptions(options, 'options', TERMINAL_OPTION_KEYS, 'openTerminal');
+    const cols = terminalSize(input.cols, 'options.cols');
+    const rows = terminalSize(input.rows, 'options.rows');
+    const env = remoteEnv(input.env, 'options.env', 'terminal', state.env, state.scrub);
+    const shell = input.shell === undefined ? undefined : argvArray(input.shell, 'options.shell');
+    const firstLine = `${unsetPrelude(env)}${shell ? `exec ${argvLine(shell)}` : ''}`.replace(/; $/, '');
+    let end: (() => Promise<void>) | undefined;
+    const terminal = await openRemoteTerminal({
+      sandbox: state.sandbox,
+      cwd: this.resolveCwd(state, input.cwd, 'options.cwd'),
+      env: env.set,
+      firstLine,
+      cols,
+      rows,
+      graceMs: this.limits.killGraceMs,
+      classify: (error) => this.classify(error, state),
+      onClosed: () => {
+        if (end) state.live.delete(end);
+      },
+    });
+    end = terminal.terminate;
+    state.live.add(end);
+    return {
+      pid: terminal.pid,
+      onData: terminal.onData,
+      write: terminal.write,
+      resize: (nextCols, nextRows) =>
+        terminal.resize(terminalSize(nextCols, 'cols'), terminalSize(nextRows, 'rows')),
+      exited: terminal.exited,
+      kill: terminal.kill,
+    };
+  }
+
+  async readFile(handle: ContextHandle, path: string): Promise<string> {
+    return new TextDecoder('utf-8').decode(await this.readFileBytes(handle, path));
+  }
+
+  async readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array> {
+    const state = this.state(handle);
+    return readRemoteFile(state.sandbox, this.resolvePath(state, path), this.limits.maxReadBytes, (error) =>
+      this.classify(error, state),
+    );
+  }
+
+  async writeFile(
+    handle: ContextHandle,
+    path: string,
+    content: string | Uint8Array,
+    encoding?: BufferEncoding,
+  ): Promise<void> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    let data: Uint8Array;
+    if (typeof content === 'string') {
+      if (encoding !== undefined && !Buffer.isEncoding(encoding)) {
+        throw new InvalidArgumentError(
+          'encoding',
+          `must be a Node.js buffer encoding, got ${JSON.stringify(encoding)}`,
+        );
+      }
+      data = Buffer.from(content, encoding ?? 'utf8');
+    } else if (content instanceof Uint8Array) {
+      data = content;
+    } else {
+      throw new InvalidArgumentError('content', 'must be a string or a Uint8Array');
+    }
+    await writeRemoteFile(state.sandbox, absolute, data, (error) => this.classify(error, state));
+  }
+
+  async listFiles(handle: ContextHandle, path: string): Promise<FileEntry[]> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    const limits = { maxEntries: this.limits.maxEntries, maxListingBytes: 64 * 1024 * 1024 };
+    const classify = (error: unknown) => this.classify(error, state);
+    if (hasGlobMagic(path)) return listRemoteGlob(state.sandbox, absolute, limits, classify);
+    return listRemoteDirectory(state.sandbox, absolute, limits, classify);
+  }
+
+  async fileSize(handle: ContextHandle, path: string): Promise<number | null> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    try {
+      return await remoteFileSize(state.sandbox, absolute, (error) => this.classify(error, state));
+    } catch {
+      return null;
+    }
+  }
+
+  async destroy(handle: ContextHandle): Promise<void> {
+    if (typeof handle !== 'object' || handle === null || typeof handle.id !== 'string') {
+      throw new InvalidArgumentError('handle', 'must be a handle returned by spawn()');
+    }
+    const state = this.handles.get(handle.id);
+    if (state === undefined) return;
+    state.destroying ??= this.teardown(state);
+    await state.destroying;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled(this.spawning);
+    await Promise.all([...this.handles.values()].map((state) => this.destroy(state.handle)));
+    await Promise.all([...this.retired].map((sandbox) => this.removeRetired(sandbox)));
+    await Promise.all(this.removals);
+  }
+
+  private async teardown(state: HandleState): Promise<void> {
+    try {
+      await this.registry.destroyHandle(state.handle.id, this.limits.destroyGraceMs);
+      await Promise.all([...state.live].map((end) => end().catch(() => undefined)));
+      if ((this.hostedTasks.get(state.sandbox)?.size ?? 0) > 0) {
+        // Tasks reassigned to another handle still run in this sandbox: it goes when they end.
+        this.retired.add(state.sandbox);
+      } else {
+        this.hostedTasks.delete(state.sandbox);
+        await state.sandbox.destroy().catch((error: unknown) => {
+          const typed = this.classify(error, state);
+          if (!(typed instanceof BerthError && typed.code === 'E_SANDBOX_GONE')) throw typed;
+        });
+      }
+    } finally {
+      this.handles.delete(state.handle.id);
+    }
+  }
+
+  private taskEnded(sandbox: RemoteSandbox, token: object): void {
+    const hosted = this.hostedTasks.get(sandbox);
+    hosted?.delete(token);
+    if ((hosted?.size ?? 0) === 0 && this.retired.has(sandbox)) void this.removeRetired(sandbox);
+  }
+
+  private removeRetired(sandbox: RemoteSandbox): Promise<void> {
+    this.retired.delete(sandbox);
+    this.hostedTasks.delete(sandbox);
+    const removal = sandbox.destroy().catch(() => undefined);
+    this.removals.add(removal);
+    void removal.then(() => this.removals.delete(removal));
+    return removal;
+  }
+
+  private classify(error: unknown, state: HandleState): Error {
+    if (error instanceof BerthError) return error;
+    return this.provider.classify(error, state.sandbox.id);
+  }
+
+  private state(handle: ContextHandle): HandleState {
+    if (typeof handle !== 'object' || handle === null || typeof handle.id !== 'string') {
+      throw new InvalidArgumentError('handle', 'must be a handle returned by spawn()');
+    }
+    const state = this.handles.get(handle.id);
+    if (state === undefined || state.destroying !== undefined)
+      throw new UnknownHandleError(handle.id, this.type);
+    return state;
+  }
+
+  private closedError(): BerthError {
+    return new BerthError(
+      'E_CONTEXT_DESTROYED',
+      `this ${providerLabel(this.provider.type)} context was closed; create a new one with ${this.owner}()`,
+    );
+  }
+
+  private resolveCwd(state: HandleState, cwd: unknown, field: string): string {
+    const value = pathOption(cwd, field, false);
+    return value === undefined ? state.handle.cwd : posix.resolve(state.handle.cwd, value);
+  }
+
+  private resolvePath(state: HandleState, path: unknown): string {
+    if (typeof path !== 'string' || path === '') {
+      throw new InvalidArgumentError('path', `must be a non-empty path string, got ${typeof path}`);
+    }
+    if (path.includes('\0')) throw new InvalidArgumentError('path', 'must not contain a NUL byte');
+    return posix.resolve(state.handle.cwd, path);
+  }
+}
+
+function terminalSize(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) {
+    throw new InvalidArgumentError(field, `must be an integer from 1 to 10000, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** A remote context over `provider`; `owner` names the factory in messages (`createE2BContext`). */
+export function createRemoteContext(
+  provider: RemoteProvider,
+  limits: ResolvedRemoteLimits,
+  owner: string,
+): RemoteContext & RemoteContextInternals {
+  return new RemoteExecutionContext(provider, limits, owner);
+}
