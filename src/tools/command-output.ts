@@ -64,7 +64,10 @@ export function splitBudget(stdoutChars: number, stderrChars: number, budgetChar
   return [budgetChars - stderrBudget, stderrBudget];
 }
 
-/** The locator for a stream of `exec`: the context's spill file, else a copy saved by the tools. */
+/**
+ * The locator for a stream of `exec`: the context's spill file when the file tools can read it,
+ * else a copy saved by the tools. Every path it names is one `read_file` and `grep` can open.
+ */
 export function execLocator(
   context: ExecutionContext,
   handle: ContextHandle,
@@ -73,11 +76,31 @@ export function execLocator(
   session: ToolSession,
 ): FullOutputLocator {
   return async (name, text) => {
-    if (facts.spillPath !== null)
-      return `Full ${name} (${formatBytes(facts.bytesTotal)}): ${facts.spillPath}`;
+    if (facts.spillPath !== null) {
+      if (await readableByFileTools(context, handle, facts.spillPath))
+        return `Full ${name} (${formatBytes(facts.bytesTotal)}): ${facts.spillPath}; read it with read_file offset/limit or grep`;
+      return (
+        `The context's full copy of ${name} (${formatBytes(facts.bytesTotal)}) is outside what the file tools can read; ` +
+        'rerun with the output redirected to a file (e.g. `cmd > out.log 2>&1`) and read it in ranges'
+      );
+    }
     if (facts.truncated) return contextDropped(name, facts);
     return saveCopy(context, handle, outputDir, session, name, text);
   };
+}
+
+/** True when the context's file methods see a regular file at `path` (a host-side spill may not be). */
+async function readableByFileTools(
+  context: ExecutionContext,
+  handle: ContextHandle,
+  path: string,
+): Promise<boolean> {
+  if (typeof context.fileSize !== 'function') return true; // nothing to ask: name it as it is
+  try {
+    return (await context.fileSize(handle, path)) !== null;
+  } catch {
+    return false;
+  }
 }
 
 function contextDropped(name: string, facts: StreamFacts): string {
@@ -100,6 +123,11 @@ async function saveCopy(
   session.savedOutputs++;
   const n = session.savedOutputs;
   try {
+    if (outputDir === undefined && typeof context.keepOutput === 'function') {
+      // The context's own private file: readable through its file methods, removed with the handle.
+      const path = await context.keepOutput(handle, name, text);
+      return `Full ${name} (${formatBytes(Buffer.byteLength(text))}) saved to ${path}; read it with read_file offset/limit or grep`;
+    }
     const dir = outputDir ?? (await privateOutputDir(context, handle, session));
     const path = `${dir}/output-${n}-${name}.txt`;
     await context.writeFile(handle, path, text);
@@ -127,7 +155,9 @@ function privateOutputDir(
       );
     // Commands and file methods can see different filesystems (a sandbox's private /tmp); writing
     // where the directory is not would create an unprotected one.
-    await context.listFiles(handle, dir).catch((error: unknown) => {
+    await context.listFiles(handle, dir).catch(async (error: unknown) => {
+      // Not left behind: a directory nobody can use.
+      await context.exec(handle, `rmdir ${dir}`, { timeoutMs: 10_000 }).catch(() => undefined);
       throw new Error(
         `${dir} was made by a command but the file methods cannot see it (${(error as Error).message})`,
       );
