@@ -83,7 +83,7 @@ export function createEditFileTool(options: ToolOptions): BerthTool {
 }
 
 /** The edited region with a few lines around it, numbered, so the model can check the result. */
-function snippet(text: string, firstLine: number, newText: string, maxLineChars: number): string {
+export function snippet(text: string, firstLine: number, newText: string, maxLineChars: number): string {
   const lines = splitLines(text);
   const start = Math.max(1, firstLine - SNIPPET_CONTEXT_LINES);
   const changed = Math.max(1, splitLines(newText).length);

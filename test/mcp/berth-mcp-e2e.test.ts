@@ -59,12 +59,13 @@ describe('berth mcp over stdio, driven by the SDK client', () => {
       'read_file',
       'write_file',
       'edit_file',
+      'multi_edit',
       'glob',
       'grep',
       'list_dir',
     ]);
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
-    expect(stderr).toMatch(/berth mcp: serving 11 tools on stdio \(process context/);
+    expect(stderr).toMatch(/berth mcp: serving 12 tools on stdio \(process context/);
   });
 
   it('bash in the foreground: output, exit code', async () => {

@@ -100,6 +100,25 @@ const cases: [tool: string, args: unknown, fragments: string[]][] = [
   ['grep', { regex: 'x' }, ['unknown argument `regex`', '`pattern` is required']],
   ['grep', { pattern: 'a\nb' }, ['pattern contains a line break']],
   ['list_dir', { path: 7 }, ['`path` must be a string, got the number 7']],
+  [
+    'multi_edit',
+    { path: 'a', edits: [] },
+    ['`edits` must be a list of 1 to 100 objects {old_string, new_string, replace_all}, got 0 items'],
+  ],
+  [
+    'multi_edit',
+    { path: 'a', edits: 'x' },
+    ['`edits` must be a list of 1 to 100 objects', 'got the string "x"'],
+  ],
+  [
+    'multi_edit',
+    { path: 'a', edits: [{ old: 'x', new_string: 'y' }, 7] },
+    [
+      '`edits[0]`: unknown argument `old`',
+      '`edits[0].old_string` is required',
+      '`edits[1]` must be an object, got the number 7',
+    ],
+  ],
 ];
 
 describe('bad arguments', () => {
