@@ -40,8 +40,11 @@ export interface GrepFormat {
   readonly mode: GrepMode;
   /** Entries shown: matching lines (content, each with its context), files, or count lines. */
   readonly maxResults: number;
-  /** Context lines asked for (content mode): groups are separated by `--` only then, as in ripgrep. */
-  readonly contextLines: number;
+  /** Context lines asked for before and after each match (content mode): groups are separated by `--` only then, as in ripgrep. */
+  readonly before: number;
+  readonly after: number;
+  /** Entries skipped before the first shown (paging): matches in content mode, files otherwise. */
+  readonly offset: number;
   readonly budgetChars: number;
   /** What was searched, for the "no matches" line. */
   readonly target: string;
@@ -70,14 +73,22 @@ export function formatGrepReport(report: GrepReport, format: GrepFormat): string
     ({ lines, shown } = contentLines(files, format));
   } else {
     lines = files.map((f) => (format.mode === 'count' ? `${f.path}:${f.count}` : f.path));
-    shown = Math.min(lines.length, format.maxResults);
-    lines = lines.slice(0, shown);
+    lines = lines.slice(format.offset, format.offset + format.maxResults);
+    shown = lines.length;
   }
   const total = format.mode === 'content' ? totalMatches : totalFiles;
   if (shown < total) {
     const unit = format.mode === 'content' ? 'matching lines' : format.mode === 'count' ? 'files' : 'paths';
+    const first = format.offset + 1;
+    const which =
+      format.offset === 0
+        ? `the first ${formatCount(shown)}`
+        : shown === 0
+          ? 'none'
+          : `${formatCount(first)}–${formatCount(format.offset + shown)}`;
+    const more = format.offset + shown < total ? `; continue with offset ${format.offset + shown}` : '';
     notes.push(
-      `[Showing the first ${formatCount(shown)} of ${formatCount(total)} ${unit}. Narrow the search (path, glob, pattern)${shown === format.maxResults ? ' or raise max_results' : ''}.]`,
+      `[Showing ${which} of ${formatCount(total)} ${unit}${more}. Narrow the search (path, glob, pattern)${shown === format.maxResults ? ' or raise max_results' : ''}.]`,
     );
   }
   let body = lines.join('\n');
@@ -91,28 +102,39 @@ export function formatGrepReport(report: GrepReport, format: GrepFormat): string
   return [`${summary}:`, body, ...notes].join('\n');
 }
 
-/** Content mode: at most `maxResults` matches, each with its context, grouped as ripgrep groups. */
+/**
+ * Content mode: the matches from `offset` on, at most `maxResults`, each with its context lines,
+ * grouped as ripgrep groups them.
+ */
 function contentLines(files: readonly GrepFile[], format: GrepFormat): { lines: string[]; shown: number } {
   const lines: string[] = [];
+  const { before, after } = format;
+  const end = format.offset + format.maxResults;
+  let index = 0;
   let shown = 0;
   for (const file of files) {
-    let previous = -1;
-    // Context lines after the last match kept: at most contextLines once the limit is reached.
-    let afterLast = 0;
+    const kept: number[] = [];
     for (const line of file.lines) {
-      if (line.isMatch && shown === format.maxResults) return { lines, shown };
-      if (!line.isMatch && shown === format.maxResults && afterLast >= format.contextLines) break;
+      if (!line.isMatch) continue;
+      if (index >= format.offset && index < end) kept.push(line.lineNumber);
+      index++;
+    }
+    if (kept.length === 0) continue;
+    shown += kept.length;
+    let k = 0;
+    let previous = -1;
+    for (const line of file.lines) {
+      // The first kept match whose window still reaches this line; windows only move forward.
+      while (k < kept.length && kept[k]! + after < line.lineNumber) k++;
+      if (k === kept.length) break;
+      if (line.lineNumber < kept[k]! - before) continue;
       const gap = previous < 0 || line.lineNumber !== previous + 1;
-      if (format.contextLines > 0 && lines.length > 0 && gap) lines.push('--');
+      if (before + after > 0 && lines.length > 0 && gap) lines.push('--');
       const mark = line.isMatch ? ':' : '-';
       lines.push(`${file.path}${mark}${line.lineNumber}${mark}${line.text}`);
       previous = line.lineNumber;
-      if (line.isMatch) {
-        shown++;
-        afterLast = 0;
-      } else afterLast++;
     }
-    if (shown === format.maxResults) break;
+    if (index >= end) break;
   }
   return { lines, shown };
 }

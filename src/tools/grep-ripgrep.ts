@@ -54,7 +54,8 @@ export function ripgrepArgv(query: RipgrepQuery): string[] {
   else if (query.mode === 'count') argv.push('--count');
   else {
     argv.push('--line-number', '--no-heading', '--max-columns', String(MAX_COLUMNS), '--max-columns-preview');
-    if (query.contextLines > 0) argv.push('--context', String(query.contextLines));
+    if (query.before > 0) argv.push('--before-context', String(query.before));
+    if (query.after > 0) argv.push('--after-context', String(query.after));
   }
   argv.push('--regexp', query.pattern, '--', query.searchPath);
   return argv;

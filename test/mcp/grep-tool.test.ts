@@ -41,7 +41,7 @@ describe('grep through berth mcp (SDK client, ripgrep in the sandbox)', () => {
     expect(lines[0]).toBe('10 matching lines in 1 file:');
     expect(lines).not.toContain('--');
     expect(lines.filter((line) => /spread\.txt:\d+:hit/.test(line))).toHaveLength(6);
-    expect(result).toContain('[Showing the first 6 of 10 matching lines.');
+    expect(result).toContain('[Showing the first 6 of 10 matching lines; continue with offset 6.');
   });
 
   it('with context lines, groups are separated by -- as ripgrep separates them', async () => {
@@ -74,5 +74,37 @@ describe('grep through berth mcp (SDK client, ripgrep in the sandbox)', () => {
       const result = textOf(await mcp.call('grep', { pattern: '^row', path: 'big.txt', output_mode }));
       expect(result.split('\n')[0], output_mode).toBe('19,999 matching lines in 1 file:');
     }
+  });
+
+  it('before and after separately, and offset pages through the matches', async () => {
+    const result = textOf(
+      await mcp.call('grep', {
+        pattern: '^hit',
+        path: 'spread.txt',
+        output_mode: 'content',
+        before: 1,
+        after: 0,
+        max_results: 2,
+        offset: 1,
+      }),
+    );
+    const body = result.split('\n').slice(1, -1);
+    expect(body.map((line) => line.replace(/^.*spread\.txt/, ''))).toEqual([
+      '-4-miss 4',
+      ':5:hit 5',
+      '--',
+      '-8-miss 8',
+      ':9:hit 9',
+    ]);
+    expect(result).toContain('[Showing 2–3 of 10 matching lines; continue with offset 3.');
+    const files = textOf(
+      await mcp.call('grep', {
+        pattern: 'hit|row',
+        output_mode: 'files_with_matches',
+        max_results: 1,
+        offset: 1,
+      }),
+    );
+    expect(files).toMatch(/^2 files with matches:\n.*spread\.txt\n\[Showing 2–2 of 2 paths\./);
   });
 });
