@@ -25,7 +25,6 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
       "Read a background task's output (stdout and stderr interleaved) from a byte offset, plus its status.",
       'Pass the next_offset from the previous call to get only new output; offset 0 (default) reads from the start.',
       `One call returns at most about ${formatCount(limits.outputBudgetChars)} bytes; the reply says where to continue.`,
-      'tail_lines returns only the last N lines; filter only the lines matching a regex (grep syntax).',
     ].join(' '),
     fields: {
       task_id: TASK_ID_FIELD,
@@ -35,7 +34,7 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
         description: 'Byte offset to read from (next_offset of the previous call). Default 0.',
       },
       tail_lines: { type: 'integer', minimum: 1, maximum: 10_000, description: 'Only the last N lines.' },
-      filter: { type: 'string', description: 'Only lines matching this regular expression.' },
+      filter: { type: 'string', description: 'Only lines matching this regex (grep syntax).' },
     },
     example: { task_id: 'bg-1a2b3c4d5e6f', offset: 0 },
     annotations: {
