@@ -21,6 +21,7 @@ export type BerthErrorCode =
   | 'E_UNKNOWN_HANDLE'
   | 'E_CONTEXT_DESTROYED'
   | 'E_PTY_UNAVAILABLE'
+  | 'E_SUPERVISOR_UNAVAILABLE'
   | 'E_DOCKER_UNAVAILABLE'
   | 'E_DOCKER_IMAGE_NOT_FOUND'
   | 'E_DOCKER_API'
@@ -55,6 +56,41 @@ export class BerthError extends Error {
     super(message, options);
     this.code = code;
     this.name = new.target.name;
+  }
+}
+
+/** A read or a write failed for a reason of the system, not of the arguments (a full disk, a file replaced under berth, an engine that broke the stream). */
+export class IoError extends BerthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_IO', message, options);
+  }
+}
+
+/** A file is larger than the limit of the call that would load it whole; the message names the limit and what to use instead. */
+export class FileTooLargeError extends BerthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_FILE_TOO_LARGE', message, options);
+  }
+}
+
+/** The handle or the context was destroyed or closed while the call was made or ran. */
+export class ContextDestroyedError extends BerthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_CONTEXT_DESTROYED', message, options);
+  }
+}
+
+/** A file method that needs a file was given a directory. */
+export class IsDirectoryError extends BerthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_IS_DIRECTORY', message, options);
+  }
+}
+
+/** A path component that must be a directory is not one. */
+export class NotDirectoryError extends BerthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_NOT_DIRECTORY', message, options);
   }
 }
 
@@ -172,6 +208,19 @@ export class PtyUnavailableError extends BerthError {
 }
 
 /**
+ * berth's per-command supervisor (the native `berth-supervise`, built on first use) cannot be run,
+ * so no command was started: berth does not run commands without an owner unless told to.
+ */
+export class SupervisorUnavailableError extends BerthError {
+  /** What to do about it, for a person. */
+  readonly fix: string;
+  constructor(message: string, fix: string, options?: { cause?: unknown }) {
+    super('E_SUPERVISOR_UNAVAILABLE', `${message}; ${fix}`, options);
+    this.fix = fix;
+  }
+}
+
+/**
  * A peer broke a wire protocol: a frame that is not valid JSON-RPC, not UTF-8, or longer than the
  * line limit. The connection stays up; the bad frame is dropped.
  */
@@ -189,6 +238,7 @@ export function isBerthError(error: unknown, code?: BerthErrorCode): error is Be
   return error instanceof BerthError && (code === undefined || error.code === code);
 }
 
+export { describeWriteFailure, isDiskFull, writeErrno } from './write-failure.js';
 /**
  * A commit was refused because the target changed under changed paths since the change set first
  * saw them (a person edited a file meanwhile); nothing was written. `paths` lists every one.

@@ -8,7 +8,7 @@ import { compileLinePattern } from './grep-pattern.js';
 import { formatBytes, formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
-import { readLogBytes, sliceLog } from './task-log.js';
+import { logStateLine, readLogBytes, readLogSlice, sliceLog } from './task-log.js';
 import { describeStatus, findTask, shortCommand, TASK_ID_FIELD } from './task-lookup.js';
 import { cleanTerminalText, readableOutput } from './terminal-text.js';
 import { errorResult, textResult } from './tool-result.js';
@@ -45,15 +45,30 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
     },
     async run(args) {
       const task = await findTask(context, handle, args.task_id, session.settledTaskIds);
-      const bytes = await readLogBytes(context, handle, task.outputPath);
       const offset = args.offset ?? 0;
-      if (offset > bytes.length)
-        return errorResult(
-          `offset ${offset} is past the end of the output of task ${task.id}, which has ${formatCount(bytes.length)} bytes. Use an offset from 0 to ${bytes.length}.`,
-        );
-      if (args.tail_lines !== undefined || args.filter !== undefined)
+      if (args.tail_lines !== undefined || args.filter !== undefined) {
+        // Lines are selected from everything after offset: the log is read whole (up to the
+        // context's read limit).
+        const bytes = await readLogBytes(context, handle, task.outputPath);
+        if (offset > bytes.length)
+          return errorResult(
+            `offset ${offset} is past the end of the output of task ${task.id}, which has ${formatCount(bytes.length)} bytes. Use an offset from 0 to ${bytes.length}.`,
+          );
         return selectedLines(task, bytes, offset, args.tail_lines, args.filter, limits.outputBudgetChars);
-      const slice = sliceLog(bytes, offset, limits.outputBudgetChars, true);
+      }
+      // Only the page asked for is read, however large the log is.
+      const slice = await readLogSlice(
+        context,
+        handle,
+        task.outputPath,
+        offset,
+        limits.outputBudgetChars,
+        true,
+      );
+      if (offset > slice.totalBytes)
+        return errorResult(
+          `offset ${offset} is past the end of the output of task ${task.id}, which has ${formatCount(slice.totalBytes)} bytes. Use an offset from 0 to ${slice.totalBytes}.`,
+        );
       const remaining = slice.totalBytes - slice.nextOffset;
       const header = `Task ${task.id} (pid ${task.pid}) ${describeStatus(task)}: ${shortCommand(task.command)}`;
       const range =
@@ -71,8 +86,8 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
         const text = readableOutput(slice.text);
         parts.push(text.endsWith('\n') ? text.slice(0, -1) : text);
       }
-      if (task.exit?.logTruncated === true)
-        parts.push('[The log reached its size cap; later output was dropped.]');
+      const state = logStateLine({ logFailure: task.logFailure, logTruncated: task.exit?.logTruncated });
+      if (state !== null) parts.push(state);
       parts.push(next);
       return textResult(parts.join('\n'));
     },

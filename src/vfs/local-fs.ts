@@ -7,7 +7,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { type FileHandle, lstat, readdir } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { BerthError, InvalidArgumentError } from '../errors/index.js';
+import { type BerthError, FileTooLargeError, InvalidArgumentError, IoError } from '../errors/index.js';
 import { childPath, DirWalker, type OpenedPath, selfPath } from './dir-walk.js';
 import { errnoOf, isDirectoryError, toFsError } from './fs-errors.js';
 import { compileGlob, expandBraces, type GlobSegment, matchParts } from './glob.js';
@@ -85,6 +85,49 @@ export class LocalFileSystem implements FileSystem {
       if (!stat.isFile()) throw notRegular(path, 'readFile');
       if (stat.size > this.maxReadBytes) throw tooLarge(path, stat.size, this.maxReadBytes);
       return await readBounded(opened.handle, stat.size, this.maxReadBytes, path);
+    } finally {
+      await opened.handle.close();
+    }
+  }
+
+  /**
+   * At most `length` bytes from byte `offset` (fewer at the end, none past it), reading only
+   * those. `length` may not exceed the read limit.
+   */
+  async readRange(
+    path: string,
+    offset: number,
+    length: number,
+    options: PathOptions = {},
+  ): Promise<Uint8Array> {
+    if (!Number.isSafeInteger(offset) || offset < 0) {
+      throw new InvalidArgumentError('offset', `must be a non-negative integer, got ${String(offset)}`);
+    }
+    if (!Number.isSafeInteger(length) || length < 0 || length > this.maxReadBytes) {
+      throw new InvalidArgumentError(
+        'length',
+        `must be an integer from 0 to the read limit (${this.maxReadBytes}), got ${String(length)}; read larger spans in pieces`,
+      );
+    }
+    const opened = await this.openPath(path, options, 'read', 'readFileRange');
+    try {
+      const stat = await opened.handle.stat();
+      if (stat.isDirectory()) throw isDirectoryError(path, 'readFileRange');
+      if (!stat.isFile()) throw notRegular(path, 'readFileRange');
+      // Sized by the file as it is now (it may still grow), never by the request alone.
+      const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(length, stat.size - offset)));
+      let filled = 0;
+      while (filled < buffer.length) {
+        const { bytesRead } = await opened.handle.read(
+          buffer,
+          filled,
+          buffer.length - filled,
+          offset + filled,
+        );
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return buffer.subarray(0, filled);
     } finally {
       await opened.handle.close();
     }
@@ -317,22 +360,19 @@ function positiveInteger(value: number | undefined, field: string, fallback: num
 }
 
 function notRegular(path: string, operation: string): BerthError {
-  return new BerthError(
-    'E_IO',
+  return new IoError(
     `${operation} ${JSON.stringify(path)}: not a regular file (a device, FIFO or socket); only regular files are read and written`,
   );
 }
 
 function tooLarge(path: string, size: number, maxBytes: number): BerthError {
-  return new BerthError(
-    'E_FILE_TOO_LARGE',
+  return new FileTooLargeError(
     `readFile ${JSON.stringify(path)}: the file holds ${size} bytes, more than maxReadBytes=${maxBytes}; check fileSize first and read a part with a command (head -c, tail -c)`,
   );
 }
 
 function tooManyEntries(path: string, maxEntries: number): BerthError {
-  return new BerthError(
-    'E_IO',
+  return new IoError(
     `listFiles ${JSON.stringify(path)}: more than maxEntries=${maxEntries} entries; narrow the path or the pattern`,
   );
 }

@@ -20,7 +20,7 @@ describe('bash arguments models send (berth mcp, SDK client)', () => {
     const body = small.slice(0, small.lastIndexOf('\n[Exit'));
     const shown = body.split('\n').filter((line) => /^\d+$/.test(line));
     expect(shown.join('\n').length).toBeLessThanOrEqual(1000);
-    expect(small).toMatch(/characters \([\d,]+ lines\) of output omitted here/);
+    expect(small).toMatch(/\(([\d,]+) bytes\) of output omitted here/);
     const large = textOf(await mcp.call('bash', { command: 'seq 1 9000', max_output_chars: 60_000 }));
     expect(large).not.toContain('omitted here');
     expect(large).toContain('\n9000\n');

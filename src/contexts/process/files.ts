@@ -30,6 +30,13 @@ export class ProcessFiles {
     return this.deps.fs.readFile(path, { cwd: state.cwd });
   }
 
+  async readRange(state: HandleState, path: unknown, offset: number, length: number): Promise<Uint8Array> {
+    assertPathArgument(path);
+    const own = this.ownFile(state, path);
+    if (own?.kind === 'log') return this.deps.files.readLogRange(own.path, offset, length);
+    return this.deps.fs.readRange(path, offset, length, { cwd: state.cwd });
+  }
+
   async readText(state: HandleState, path: unknown): Promise<string> {
     return decoder.decode(await this.readBytes(state, path));
   }

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, readSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { BerthError } from '../../errors/index.js';
+import { FileTooLargeError, IoError } from '../../errors/index.js';
 import {
   type FileIdentity,
   openPrivateDirectory,
@@ -185,15 +185,14 @@ export class PrivateFiles {
 
   private openKept(path: string): number {
     const file = this.kept.get(path);
-    if (file === undefined)
-      throw new BerthError('E_IO', `${JSON.stringify(path)} is not a file this context kept`);
+    if (file === undefined) throw new IoError(`${JSON.stringify(path)} is not a file this context kept`);
     return file.dir.openFile(basename(path), file.identity);
   }
 
   private openLog(path: string): number {
     const identity = this.logIdentities.get(path);
     if (identity === undefined || this.logs === undefined || dirname(path) !== this.logs.path) {
-      throw new BerthError('E_IO', `${JSON.stringify(path)} is not a log of this context`);
+      throw new IoError(`${JSON.stringify(path)} is not a log of this context`);
     }
     return this.logs.openFile(basename(path), identity);
   }
@@ -210,8 +209,7 @@ function readWhole(fd: number, path: string, maxBytes: number, what: string): Ui
   try {
     const size = fstatSync(fd).size;
     if (size > maxBytes) {
-      throw new BerthError(
-        'E_FILE_TOO_LARGE',
+      throw new FileTooLargeError(
         `readFile ${JSON.stringify(path)}: the ${what} holds ${size} bytes, more than maxReadBytes=${maxBytes}; read it in ranges`,
       );
     }

@@ -89,7 +89,7 @@ export async function runExec(
     child.stdout?.destroy();
     child.stderr?.destroy();
     if (cause) await child.waitForExit();
-    else endLeftovers(child);
+    else endLeftovers(child, state);
     const [stdout, stderr] = await Promise.all([out.finish(), err.finish()]);
     // A spill named in the result is the handle's to read back through readFile.
     for (const [capture, facts] of [

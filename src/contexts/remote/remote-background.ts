@@ -6,7 +6,7 @@
  * @module
  */
 import type { BackgroundMachinery, TaskOutcome } from '../../contract/background-registry.js';
-import { BerthError, NotFoundError } from '../../errors/index.js';
+import { IoError, NotFoundError } from '../../errors/index.js';
 import { ControlReader, readControlLines } from './control-lines.js';
 import { exitFacts } from './remote-exec.js';
 import { BACKGROUND_SCRIPT, newNonce, shLine } from './scripts.js';
@@ -88,10 +88,7 @@ export async function startRemoteBackground(spec: RemoteBackgroundSpec): Promise
   const pid = await Promise.race([pidKnown, ended.then(() => 0)]);
   if (failure === 'cwd') throw new NotFoundError(spec.cwd, 'working directory');
   if (failure) {
-    throw new BerthError(
-      'E_IO',
-      `could not create the task's log ${logPath} inside the sandbox (full disk?)`,
-    );
+    throw new IoError(`could not create the task's log ${logPath} inside the sandbox (full disk?)`);
   }
   const settled: Promise<TaskOutcome> = ended.then(async () => {
     if (exit) return exit;
