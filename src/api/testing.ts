@@ -23,6 +23,16 @@ export type {
   LeftoverPolicy,
   SpillLocation,
 } from '../testing/options.js';
+export {
+  type OrphanSoakOptions,
+  runOrphanSoak,
+  SOAK_SCENARIOS,
+  type SoakHost,
+  type SoakReport,
+  type SoakRun,
+  type SoakScenario,
+  type SoakScenarioSummary,
+} from '../testing/orphan-soak.js';
 export type { PlantedProcess, ProcessWatch } from '../testing/process-watch.js';
 export { CONFORMANCE_SECTIONS } from '../testing/sections/index.js';
 export { conformanceCaseIds, runConformanceSuite } from '../testing/suite.js';

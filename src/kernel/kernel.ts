@@ -435,6 +435,9 @@ export class Kernel {
       sh.jobs.killAll('HUP');
       controller.abort(new SignalControl('SIGHUP', 129));
       sh.dispose();
+      // The call's processes (a job left running, an orphaned subshell) end on that abort at their
+      // next step: the call returns once they have, so no pid of it answers a later `kill -0`.
+      await callShellsGone(sh.rt.shells, sh.rootPid, graceMs + 50);
     }
     const stdout = await out.finish();
     const stderr = await err.finish();
@@ -653,4 +656,14 @@ const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTINS.keys());
 
 export function fillRandom(bytes: Uint8Array): void {
   randomFillSync(bytes);
+}
+
+/** Waits until no shell of the call rooted at `rootPid` is left in `shells`, or `limitMs` passed. */
+async function callShellsGone(shells: ReadonlyMap<number, Shell>, rootPid: number, limitMs: number): Promise<void> {
+  const deadline = performance.now() + limitMs;
+  const left = () => {
+    for (const shell of shells.values()) if (shell.rootPid === rootPid) return true;
+    return false;
+  };
+  while (left() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
 }
