@@ -88,7 +88,7 @@ export async function startBackground(
       child.stderr?.destroy();
       endLeftovers(child);
       log.close();
-      return outcome;
+      return confined.settle(outcome);
     },
     () => {
       log.close();

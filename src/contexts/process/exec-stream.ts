@@ -53,7 +53,7 @@ export async function openStream(
     await child.done; // rejects with the SpawnError
   }
   const exited = child.done.then(
-    (outcome) => outcome.exitCode,
+    (outcome) => confined.settle(outcome).exitCode,
     () => null,
   );
   let killing: Promise<void> | undefined;
