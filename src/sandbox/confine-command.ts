@@ -75,11 +75,21 @@ export function confineCommand(
   }
 }
 
+/**
+ * What a caller that prepared the mount namespace itself adds (a workspace overlay mounted over
+ * its own path): roots bound writable without read-only names, and arguments for bubblewrap.
+ */
+export interface BubblewrapExtras {
+  readonly mergedRoots?: readonly string[];
+  readonly args?: readonly string[];
+}
+
 /** Linux: the bubblewrap argv for `argv` under `policy`. */
 export function confineWithBubblewrap(
   policy: SandboxPolicy,
   argv: readonly string[],
   options: ConfineOptions,
+  extras: BubblewrapExtras = {},
 ): Confinement {
   const isRoot = process.getuid?.() === 0;
   const bwrap = checkBwrap({
@@ -95,7 +105,7 @@ export function confineWithBubblewrap(
     const seccomp = checkSeccomp(bwrap.path, flags);
     if (!seccomp.ok) return { ok: false, reason: seccomp.reason, fix: SECCOMP_FIX };
   }
-  const mounts = planMounts(policy, options.cwd);
+  const mounts = planMounts(policy, options.cwd, extras.mergedRoots);
   if (!mounts.ok) return mounts;
   // Terminals keep their shell right under bubblewrap (job control); other commands get the waiter
   // that reports their real wait status, which also restores TERM and HUP inside.
@@ -124,6 +134,7 @@ export function confineWithBubblewrap(
       ...outer,
       bwrap.path,
       ...flags,
+      ...(extras.args ?? []),
       ...(program !== null ? ['--seccomp', String(SECCOMP_FD)] : []),
       ...mounts.args,
       '--chdir',

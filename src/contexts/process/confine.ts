@@ -4,9 +4,11 @@
  * @module
  */
 import { constants } from 'node:os';
-import { confineCommand } from '../../sandbox/index.js';
+import { confineCommand, confineWithBubblewrap } from '../../sandbox/index.js';
+import { isInsideOrEqual } from '../../sandbox/path-inside.js';
 import type { SandboxPolicy } from '../../sandbox/types.js';
 import type { SubprocessOutcome } from '../../subprocess/types.js';
+import type { OverlaySession } from './overlay-session.js';
 
 /** What to spawn: the argv (possibly wrapped) and extra environment the sandbox needs. */
 export type Confined =
@@ -21,15 +23,33 @@ export type Confined =
     }
   | { readonly ok: false; readonly reason: string; readonly fix: string; readonly message: string };
 
-/** Apply `policy` (when set) to `argv`. */
+/**
+ * Apply `policy` (when set) to `argv`; with a workspace `overlay`, inside its mount namespace, the
+ * workspace bound writable as the merged view it is there.
+ */
 export function confine(
   policy: SandboxPolicy | undefined,
   argv: readonly string[],
   cwd: string,
   terminal = false,
+  overlay?: OverlaySession,
 ): Confined {
   if (!policy) return { ok: true, argv, env: undefined, release: () => {}, settle: (outcome) => outcome };
-  const result = confineCommand(policy, argv, { cwd, terminal });
+  let result: ReturnType<typeof confineCommand>;
+  if (overlay) {
+    // Roots inside the workspace are part of the merged view; the merged view has no read-only
+    // names (nothing reaches the host before a reviewed commit).
+    const rest = policy.writableRoots.filter((root) => !isInsideOrEqual(overlay.workspace, root));
+    result = confineWithBubblewrap(
+      { ...policy, writableRoots: rest },
+      argv,
+      { cwd, terminal },
+      { mergedRoots: [overlay.workspace], args: overlay.bwrapIdentity() },
+    );
+    if (result.ok) result = { ...result, argv: [...overlay.enterPrefix(), ...result.argv] };
+  } else {
+    result = confineCommand(policy, argv, { cwd, terminal });
+  }
   if (result.ok) {
     // The waiter's record is read once, before release() removes it (release runs first when the
     // caller attaches its own handler to the same promise later).

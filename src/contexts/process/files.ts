@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { TextDecoder } from 'node:util';
 import type { FileEntry } from '../../contract/types.js';
 import { describeValue } from '../../contract/validate-options.js';
-import { InvalidArgumentError } from '../../errors/index.js';
+import { CapabilityError, InvalidArgumentError } from '../../errors/index.js';
 import { assertWritable } from '../../sandbox/index.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { assertPathArgument } from '../../vfs/path-scope.js';
@@ -22,6 +22,7 @@ export class ProcessFiles {
   constructor(private readonly deps: ProcessDeps) {}
 
   async readBytes(state: HandleState, path: unknown): Promise<Uint8Array> {
+    refuseOverlay(state);
     assertPathArgument(path);
     const log = this.ownLog(state, path);
     if (log !== undefined) return this.deps.files.readLog(log, this.deps.config.maxReadBytes);
@@ -33,6 +34,7 @@ export class ProcessFiles {
   }
 
   async write(state: HandleState, path: unknown, content: unknown, encoding: unknown): Promise<void> {
+    refuseOverlay(state);
     assertPathArgument(path);
     const bytes = toBytes(content, encoding);
     const policy = this.deps.config.sandbox;
@@ -43,6 +45,7 @@ export class ProcessFiles {
   }
 
   async list(state: HandleState, path: unknown): Promise<FileEntry[]> {
+    refuseOverlay(state);
     assertPathArgument(path);
     return hasGlobMagic(path)
       ? this.deps.fs.glob(path, { cwd: state.cwd })
@@ -50,6 +53,7 @@ export class ProcessFiles {
   }
 
   async size(state: HandleState, path: unknown): Promise<number | null> {
+    refuseOverlay(state);
     assertPathArgument(path);
     const log = this.ownLog(state, path);
     if (log !== undefined) return this.deps.files.logSize(log);
@@ -57,6 +61,7 @@ export class ProcessFiles {
   }
 
   async realPath(state: HandleState, path: unknown): Promise<string> {
+    refuseOverlay(state);
     assertPathArgument(path);
     const log = this.ownLog(state, path);
     if (log !== undefined) return log;
@@ -85,4 +90,18 @@ function toBytes(content: unknown, encoding: unknown): Uint8Array {
     );
   }
   return Buffer.from(content, (encoding as BufferEncoding | undefined) ?? 'utf8');
+}
+
+/**
+ * berth's own file methods read and write the host's workspace, not a handle's overlay: refused
+ * there rather than reading past (or writing around) the handle's pending changes.
+ */
+function refuseOverlay(state: HandleState): void {
+  if (state.overlay) {
+    throw new CapabilityError(
+      "file methods on a handle with a workspace overlay (they would bypass the handle's changes)",
+      'process',
+      'read and write files with commands on the handle (cat, tee, a here-document), which see the merged view',
+    );
+  }
 }

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { ContextHandle } from '../../contract/types.js';
 import { describeValue } from '../../contract/validate-options.js';
 import { InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
+import type { OverlaySession } from './overlay-session.js';
 
 /** Something running for a handle that `destroy` must end (an exec, a stream, a terminal). */
 export interface LiveWork {
@@ -21,6 +22,8 @@ export interface HandleState {
   readonly env: Readonly<Record<string, string>> | undefined;
   destroyed: boolean;
   readonly live: Set<LiveWork>;
+  /** The handle's workspace overlay, when the context has the `overlay` option. */
+  overlay?: OverlaySession | undefined;
 }
 
 export const CONTEXT_TYPE = 'process';

@@ -3,7 +3,7 @@
  * contained local filesystem, the shared output policy and the shared background registry.
  * @module
  */
-import { statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { BackgroundRegistry } from '../../contract/background-registry.js';
@@ -44,6 +44,19 @@ import { openStream } from './exec-stream.js';
 import { ProcessFiles } from './files.js';
 import { CONTEXT_TYPE, HandleTable } from './handle-table.js';
 import { type ProcessContextOptions, resolveProcessOptions } from './options.js';
+import { OverlaySession } from './overlay-session.js';
+import {
+  newStateDirectory,
+  type OverlayCommitOptions,
+  type OverlayCommitResult,
+  type OverlaySelection,
+  type OverlayWorkspaceChange,
+  overlayChanges,
+  overlayCommit,
+  overlayDiff,
+  overlayDiscard,
+  overlayFork,
+} from './overlay-transactions.js';
 import { PrivateFiles } from './private-files.js';
 import { runExec } from './run-exec.js';
 import { openTerminal } from './terminal.js';
@@ -158,7 +171,83 @@ export class ProcessContext implements ExecutionContext {
       if (value === undefined) throw new InvalidArgumentError(`config.env.${name}`, 'must be a string');
     }
     const state = this.handles.create(cwd, env as Record<string, string> | undefined);
+    const overlay = this.deps.config.overlay;
+    if (overlay && root !== null) {
+      try {
+        mkdirSync(overlay.stateDir, { recursive: true, mode: 0o700 });
+        state.overlay = await OverlaySession.open(root, newStateDirectory(overlay.stateDir));
+      } catch (error) {
+        this.handles.take({ id: state.id, type: CONTEXT_TYPE, cwd });
+        throw error;
+      }
+    }
     return { id: state.id, type: CONTEXT_TYPE, cwd };
+  }
+
+  /**
+   * With the `overlay` option: every path the handle's commands added, modified, deleted or
+   * changed the type of in the workspace, sorted (host paths). Reads the upper layer again first.
+   */
+  changes(handle: ContextHandle): Promise<OverlayWorkspaceChange[]> {
+    return this.run(async () => overlayChanges(this.overlayOf(this.handles.get(handle))));
+  }
+
+  /** The changes (under `paths`) as a git-style unified diff; binary files are named, not shown. */
+  diff(handle: ContextHandle, options?: OverlaySelection): Promise<string> {
+    return this.run(async () => {
+      const state = this.handles.get(handle);
+      return overlayDiff(this.overlayOf(state), state, options);
+    });
+  }
+
+  /**
+   * Apply the changes (under `paths`) to the workspace, each file atomically, once the handle's
+   * commands have stopped. Refuses (writing nothing) when the workspace changed under a changed
+   * path meanwhile, unless `force`. The overlay is unmounted meanwhile and mounted again after.
+   */
+  commit(handle: ContextHandle, options?: OverlayCommitOptions): Promise<OverlayCommitResult> {
+    return this.run(async () => {
+      const state = this.handles.get(handle);
+      return overlayCommit(this.deps, this.overlayOf(state), state, options);
+    });
+  }
+
+  /** Drop the changes (under `paths`) once the handle's commands have stopped. */
+  discard(handle: ContextHandle, options?: OverlaySelection): Promise<void> {
+    return this.run(async () => {
+      const state = this.handles.get(handle);
+      await overlayDiscard(this.deps, this.overlayOf(state), state, options);
+    });
+  }
+
+  /**
+   * A new handle (same cwd and env) whose overlay starts as a copy of this one's changes; the two
+   * evolve apart, and either can be committed. Background tasks stay with the original handle.
+   */
+  fork(handle: ContextHandle): Promise<ContextHandle> {
+    return this.run(async () => {
+      const state = this.handles.get(handle);
+      const session = this.overlayOf(state);
+      const forked = this.handles.create(state.cwd, state.env);
+      try {
+        forked.overlay = await overlayFork(session, this.deps.config.overlay!.stateDir);
+      } catch (error) {
+        this.handles.take({ id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd });
+        throw error;
+      }
+      return { id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd };
+    });
+  }
+
+  private overlayOf(state: { readonly overlay?: OverlaySession | undefined }): OverlaySession {
+    if (!state.overlay) {
+      throw new CapabilityError(
+        'transactions without a workspace overlay',
+        CONTEXT_TYPE,
+        'create the context with the overlay option (overlay: { stateDir }), which needs workspaceRoot and sandbox',
+      );
+    }
+    return state.overlay;
   }
 
   exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult> {
@@ -257,6 +346,11 @@ export class ProcessContext implements ExecutionContext {
     ]);
     this.deps.files.removeFiles(logs);
     this.deps.files.removeHandle(state.id);
+    if (state.overlay) {
+      // Uncommitted changes go with the handle, as its processes do.
+      await state.overlay.unmount();
+      rmSync(state.overlay.stateDir, { recursive: true, force: true });
+    }
   }
 
   /**

@@ -43,7 +43,7 @@ export async function runExec(
   const started = performance.now();
 
   const spillDir = deps.files.spillDir(state.id);
-  const confined = confine(deps.config.sandbox, ['/bin/sh', '-c', text], cwd);
+  const confined = confine(deps.config.sandbox, ['/bin/sh', '-c', text], cwd, false, state.overlay);
   if (!confined.ok) return refused(confined.message, started, onOutput);
   if (signal?.aborted) {
     confined.release();
