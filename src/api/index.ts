@@ -18,6 +18,7 @@ export {
   BerthError,
   type BerthErrorCode,
   CapabilityError,
+  ConflictError,
   ContainmentError,
   InvalidArgumentError,
   isBerthError,

@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { createDaytonaContext } from '../contexts/daytona/index.js';
 import { createDockerContext } from '../contexts/docker/index.js';
 import { createE2BContext } from '../contexts/e2b/index.js';
+import { createKubernetesContext } from '../contexts/kubernetes/index.js';
 import { createProcessContext } from '../contexts/process/index.js';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { knownOptions, optionKeys } from '../contract/validate-options.js';
@@ -18,7 +19,8 @@ import { createSandboxPolicy, probeSandbox } from '../sandbox/index.js';
 import type { SandboxPolicy } from '../sandbox/types.js';
 import { type FlagSpec, type FlagValues, stringFlag } from './args.js';
 import { type CliIo, warn } from './io.js';
-import { withSpinner } from './spinner.js';
+import { startSpinner, withSpinner } from './spinner.js';
+import { chooseVirtual, openVirtual, VIRTUAL_WORKSPACE } from './virtual-setup.js';
 
 /**
  * TERM → KILL grace for the trees berth ends. Shorter than the library default (5 s) because MCP
@@ -34,7 +36,7 @@ export const CONTAINER_WORKSPACE = '/workspace';
 export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   context: {
     type: 'string',
-    value: 'process|docker|e2b|daytona',
+    value: 'process|docker|kubernetes|e2b|daytona|virtual',
     description: 'where commands run (default: process, on this machine)',
   },
   root: {
@@ -62,18 +64,40 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   image: {
     type: 'string',
     value: 'IMAGE',
-    description: 'docker context: image to run (required with --context docker; never pulled)',
+    description:
+      'docker and kubernetes contexts: image to run (required; docker never pulls it, the cluster pulls as it is set up to)',
   },
   harden: {
     type: 'boolean',
     negatable: true,
     description:
-      'docker context: the recommended hardening (no capabilities, read-only root, pids limit; default: on)',
+      'docker and kubernetes contexts: the recommended hardening (no capabilities, read-only root; default: on)',
+  },
+  kubeconfig: {
+    type: 'string',
+    value: 'FILE',
+    description: 'kubernetes context: the kubeconfig (default: KUBECONFIG, ~/.kube/config, in-cluster)',
+  },
+  'kube-context': {
+    type: 'string',
+    value: 'NAME',
+    description: "kubernetes context: the kubeconfig's context to use (default: its current context)",
+  },
+  namespace: {
+    type: 'string',
+    value: 'NAME',
+    description: "kubernetes context: the namespace of the pod (default: the kubeconfig context's)",
   },
   template: {
     type: 'string',
     value: 'NAME',
     description: "e2b context: the sandbox template; daytona context: the snapshot (default: the service's)",
+  },
+  session: {
+    type: 'string',
+    value: 'NAME',
+    description:
+      'virtual context: keep the changes in the session NAME (made, or continued) for berth changes/diff/commit',
   },
 };
 
@@ -92,11 +116,25 @@ export const CONTEXT_DETAILS = `Contexts:
                      limit, commands run as your uid:gid. With --network allow the container can
                      reach this machine's addresses (the engine cannot take them away alone).
                      The container is removed when berth exits.
+  kubernetes         commands run in a pod of --image on the cluster of the kubeconfig (as kubectl
+                     finds it; --kubeconfig, --kube-context, --namespace choose), working directory
+                     ${CONTAINER_WORKSPACE} in the pod. The pod cannot see this machine's files, so
+                     --root does not apply. Hardened unless --no-harden: no capabilities, no
+                     privilege escalation, a read-only root (${CONTAINER_WORKSPACE} and /tmp
+                     writable), no service account token. The pod is on the cluster's network
+                     (berth cannot deny it: use a NetworkPolicy). The pod is deleted when berth
+                     exits; berth doctor checks the cluster and the permissions it needs.
   e2b, daytona       commands run in a new remote sandbox of that service (E2B_API_KEY, or
                      DAYTONA_API_KEY and DAYTONA_API_URL, must be set; the SDK \`e2b\` or
                      \`@daytonaio/sdk\` must be installed next to berth), from --template, with no
                      internet access unless --network allow. Nothing of --root is uploaded: the
                      sandbox's home directory is the working directory. The sandbox is deleted
+                     when berth exits.
+  virtual            commands run in berth's own shell, in this process: no host process, no
+                     network. --root appears at ${VIRTUAL_WORKSPACE} as a copy-on-write view: nothing
+                     reaches the directory until a person commits. Changes are kept in a session
+                     (always under berth mcp, else with --session NAME) that berth changes, diff,
+                     commit and discard find from another terminal; without one they are dropped
                      when berth exits.`;
 
 /** A live context and handle, with a description for people. */
@@ -105,6 +143,8 @@ export interface OpenContext {
   readonly handle: ContextHandle;
   /** e.g. `process context, sandboxed (bubblewrap), root /home/me/app`. */
   readonly description: string;
+  /** Virtual context: the session keeping the changes (its id and name), when there is one. */
+  readonly session?: { readonly id: string; readonly name: string | null } | undefined;
   /** Destroy the handle: every process and container it owns ends. Idempotent. */
   dispose(): Promise<void>;
 }
@@ -113,9 +153,17 @@ export interface OpenContext {
 export interface ContextTuning {
   /** Bytes of each output stream `exec` keeps in memory (head + tail). */
   readonly maxOutputBytes?: number | undefined;
+  /** Virtual context: keep the changes in a session even without `--session` (a new one). */
+  readonly keepSession?: boolean | undefined;
+  /** Virtual context: each `exec` continues the shell state of the last (an interactive shell). */
+  readonly shellSession?: boolean | undefined;
 }
 
-const TUNING_KEYS = optionKeys<ContextTuning>({ maxOutputBytes: true });
+const TUNING_KEYS = optionKeys<ContextTuning>({
+  maxOutputBytes: true,
+  keepSession: true,
+  shellSession: true,
+});
 
 /** The context the flags describe, validated, before anything is started. */
 export type ContextChoice =
@@ -138,8 +186,24 @@ export type ContextChoice =
       /** The recommended hardening preset (default), or none (`--no-harden`). */
       readonly harden: boolean;
     }
+  | {
+      readonly kind: 'kubernetes';
+      /** This machine's working directory (the pod cannot see it; `mcp --check` starts there). */
+      readonly root: string;
+      readonly image: string;
+      readonly harden: boolean;
+      readonly kubeconfig: string | undefined;
+      readonly kubeContext: string | undefined;
+      readonly namespace: string | undefined;
+    }
   | RemoteChoice<'e2b'>
-  | RemoteChoice<'daytona'>;
+  | RemoteChoice<'daytona'>
+  | {
+      readonly kind: 'virtual';
+      readonly root: string;
+      /** `--session NAME`: the session to make or continue. */
+      readonly session: string | undefined;
+    };
 
 /** A remote sandbox service's context. */
 export interface RemoteChoice<K extends 'e2b' | 'daytona'> {
@@ -151,17 +215,39 @@ export interface RemoteChoice<K extends 'e2b' | 'daytona'> {
   readonly network: 'allow' | 'deny';
 }
 
+const KUBERNETES_ONLY = ['kubeconfig', 'kube-context', 'namespace'] as const;
+
 /**
  * Validate the context flags and resolve the root against `cwd`, without starting anything.
  * @throws InvalidArgumentError naming the flag, for a bad value or a flag that does not fit the context.
  */
 export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   const kind = stringFlag(flags, 'context') ?? 'process';
-  if (kind !== 'process' && kind !== 'docker' && kind !== 'e2b' && kind !== 'daytona') {
+  if (
+    kind !== 'process' &&
+    kind !== 'docker' &&
+    kind !== 'kubernetes' &&
+    kind !== 'e2b' &&
+    kind !== 'daytona' &&
+    kind !== 'virtual'
+  ) {
     throw new InvalidArgumentError(
       '--context',
-      `must be process, docker, e2b or daytona, got ${JSON.stringify(kind)}`,
+      `must be process, docker, kubernetes, e2b, daytona or virtual, got ${JSON.stringify(kind)}`,
     );
+  }
+  if (kind === 'virtual') return chooseVirtual(flags, cwd, resolveRoot(stringFlag(flags, 'root'), cwd));
+  if (flags.session !== undefined) {
+    throw new InvalidArgumentError('--session', 'applies to the virtual context only; add --context virtual');
+  }
+  if (kind === 'kubernetes') return chooseKubernetes(flags, cwd);
+  for (const name of KUBERNETES_ONLY) {
+    if (flags[name] !== undefined) {
+      throw new InvalidArgumentError(
+        `--${name}`,
+        'applies to the kubernetes context only; add --context kubernetes',
+      );
+    }
   }
   const networkGiven = stringFlag(flags, 'network');
   const network = networkGiven ?? 'deny';
@@ -214,7 +300,10 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   for (const name of ['image', 'harden'] as const) {
     if (flags[name] !== undefined) {
       const flag = name === 'harden' && flags.harden === false ? '--no-harden' : `--${name}`;
-      throw new InvalidArgumentError(flag, 'applies to the docker context only; add --context docker');
+      throw new InvalidArgumentError(
+        flag,
+        'applies to the docker and kubernetes contexts only; add --context docker or --context kubernetes',
+      );
     }
   }
   const sandbox = flags.sandbox as boolean | undefined;
@@ -234,6 +323,39 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
         : undefined;
   const unixSockets = socketsGiven === 'own' ? [] : socketsGiven === 'allow' ? 'allow' : 'deny';
   return { kind, root, sandbox: sandboxRequiredBy ? true : sandbox, sandboxRequiredBy, network, unixSockets };
+}
+
+function chooseKubernetes(flags: FlagValues, cwd: string): ContextChoice {
+  for (const name of ['sandbox', 'root', 'network', 'template'] as const) {
+    if (flags[name] !== undefined) {
+      const fix =
+        name === 'template'
+          ? 'the pod runs --image'
+          : name === 'network'
+            ? 'a pod is on the cluster network, which berth cannot take away; restrict it with a NetworkPolicy (docs/kubernetes.md)'
+            : name === 'root'
+              ? "a pod cannot see this machine's files; the working directory is /workspace in the pod"
+              : 'the kubernetes context isolates commands in a pod';
+      throw new InvalidArgumentError(`--${name}`, `does not apply to the kubernetes context: ${fix}`);
+    }
+  }
+  const image = stringFlag(flags, 'image');
+  if (image === undefined) {
+    throw new InvalidArgumentError(
+      '--image',
+      'the kubernetes context needs an image for the pod, e.g. --image busybox:1.36 (it needs /bin/sh, env, tar)',
+    );
+  }
+  const kubeconfig = stringFlag(flags, 'kubeconfig');
+  return {
+    kind: 'kubernetes',
+    root: cwd,
+    image,
+    harden: flags.harden !== false,
+    kubeconfig: kubeconfig === undefined ? undefined : resolve(cwd, kubeconfig),
+    kubeContext: stringFlag(flags, 'kube-context'),
+    namespace: stringFlag(flags, 'namespace'),
+  };
 }
 
 function chooseRemote(
@@ -264,6 +386,8 @@ export async function openContext(
 ): Promise<OpenContext> {
   knownOptions(tuning, 'tuning', TUNING_KEYS, 'openContext');
   const choice = chooseContext(flags, io.cwd);
+  if (choice.kind === 'kubernetes') return openKubernetes(choice, io, tuning);
+  if (choice.kind === 'virtual') return openVirtual(choice, io, tuning);
   if (choice.kind === 'e2b' || choice.kind === 'daytona') return openRemote(choice, io, tuning);
   return choice.kind === 'docker' ? openDocker(choice, io, tuning) : openProcess(choice, io, tuning);
 }
@@ -401,6 +525,42 @@ async function openDocker(
     handle,
     description: `docker context (${image}, network ${network}, ${harden ? 'hardened' : 'not hardened'}), ${root} at ${CONTAINER_WORKSPACE}`,
     dispose: once(() => withSpinner('removing the container', () => context.destroy(handle), io.stderr)),
+  };
+}
+
+async function openKubernetes(
+  choice: Extract<ContextChoice, { kind: 'kubernetes' }>,
+  io: CliIo,
+  tuning: ContextTuning,
+): Promise<OpenContext> {
+  const spinner = startSpinner(`starting a pod from ${choice.image}`, io.stderr);
+  const context = createKubernetesContext({
+    killGraceMs: CLI_KILL_GRACE_MS,
+    destroyGraceMs: CLI_KILL_GRACE_MS,
+    deleteGraceMs: CLI_KILL_GRACE_MS,
+    ...(choice.kubeconfig === undefined ? {} : { kubeconfig: choice.kubeconfig }),
+    ...(choice.kubeContext === undefined ? {} : { context: choice.kubeContext }),
+    ...(choice.namespace === undefined ? {} : { namespace: choice.namespace }),
+    ...(tuning.maxOutputBytes === undefined ? {} : { maxOutputBytes: tuning.maxOutputBytes }),
+    // Image pulls and scheduling can take a while: the spinner says where the pod is.
+    onProgress: (progress) => spinner.update(`pod ${progress.pod}: ${progress.message}`),
+  });
+  let handle: ContextHandle;
+  try {
+    handle = await context.spawn({
+      image: choice.image,
+      cwd: CONTAINER_WORKSPACE,
+      // The workspace is an emptyDir any user may write: no need to run as this machine's uid.
+      ...(choice.harden ? { hardening: 'recommended' as const } : {}),
+    });
+  } finally {
+    spinner.stop();
+  }
+  return {
+    context,
+    handle,
+    description: `kubernetes context (${choice.image}, ${await context.describe()}, pod ${context.podName(handle)}, ${choice.harden ? 'hardened' : 'not hardened'}), working directory ${CONTAINER_WORKSPACE}`,
+    dispose: once(() => withSpinner('deleting the pod', () => context.close(), io.stderr)),
   };
 }
 

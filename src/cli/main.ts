@@ -43,8 +43,24 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     load: async () => (await import('./commands/tools.js')).toolsCommand,
   },
   doctor: {
-    summary: 'check node-pty, the OS sandbox, the Docker engine and gVisor',
+    summary: 'check node-pty, the OS sandbox, the Docker engine, gVisor and the virtual context',
     load: async () => (await import('./commands/doctor.js')).doctorCommand,
+  },
+  changes: {
+    summary: "list the changes a virtual session keeps (an agent's work, not yet on disk)",
+    load: async () => (await import('./commands/session.js')).changesCommand,
+  },
+  diff: {
+    summary: 'show the changes of a virtual session as a unified diff',
+    load: async () => (await import('./commands/session.js')).diffCommand,
+  },
+  commit: {
+    summary: "write a virtual session's changes to its directory",
+    load: async () => (await import('./commands/session.js')).commitCommand,
+  },
+  discard: {
+    summary: "drop a virtual session's changes",
+    load: async () => (await import('./commands/session.js')).discardCommand,
   },
 };
 

@@ -11,8 +11,11 @@ import type { Style } from './style.js';
 
 /** Whether commands were confined, and why. */
 export interface SandboxState {
-  /** `on`/`off`: the OS sandbox; `container`: the docker context; `unknown`: the server never said. */
-  readonly state: 'on' | 'off' | 'container' | 'unknown';
+  /**
+   * `on`/`off`: the OS sandbox; `container`: the docker context; `virtual`: the virtual context
+   * (no host process at all); `unknown`: the server never said.
+   */
+  readonly state: 'on' | 'off' | 'container' | 'virtual' | 'unknown';
   readonly reason: string;
 }
 
@@ -30,6 +33,12 @@ const WARNING_PREFIX = 'berth: warning: ';
 
 /** Decide the sandbox state from the options and what the server reported about itself. */
 export function sandboxStateOf(choice: ContextChoice, result: McpCheckResult): SandboxState {
+  if (choice.kind === 'kubernetes') {
+    return {
+      state: 'container',
+      reason: `the kubernetes context isolates commands in a pod of ${choice.image} (${choice.harden ? 'hardened' : 'not hardened: --no-harden'}); the OS sandbox is not used`,
+    };
+  }
   if (choice.kind === 'e2b' || choice.kind === 'daytona') {
     return {
       state: 'container',
@@ -40,6 +49,12 @@ export function sandboxStateOf(choice: ContextChoice, result: McpCheckResult): S
     return {
       state: 'container',
       reason: `the docker context isolates commands in a container of ${choice.image} (network ${choice.network}, ${choice.harden ? 'hardened' : 'not hardened: --no-harden'}); the OS sandbox is not used`,
+    };
+  }
+  if (choice.kind === 'virtual') {
+    return {
+      state: 'virtual',
+      reason: `the virtual context runs commands in berth's own shell, in the server process: no host process, no network, and ${choice.root} only as a copy-on-write view; the OS sandbox is not needed`,
     };
   }
   if (choice.sandbox === false) return { state: 'off', reason: '--no-sandbox was given' };

@@ -2,7 +2,7 @@
  * The MCP client configuration that starts `berth mcp` from this install, with the same options.
  * @module
  */
-import { sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import type { FlagValues } from './args.js';
 import { stringFlag } from './args.js';
 
@@ -18,11 +18,11 @@ export interface StdioServerEntry {
 }
 
 /**
- * Variables that change where berth's contexts reach (the Docker engine, the temp directory the
- * sandbox leaves writable). An MCP client does not pass them on by itself, so when they are set here
+ * Variables that change where berth's contexts reach (the Docker engine, the kubeconfig, the temp
+ * directory the sandbox leaves writable). An MCP client does not pass them on by itself, so when they are set here
  * they go into the configuration, and the check's server gets them the same way.
  */
-export const CARRIED_ENV: readonly string[] = ['DOCKER_HOST', 'TMPDIR'];
+export const CARRIED_ENV: readonly string[] = ['DOCKER_HOST', 'KUBECONFIG', 'TMPDIR'];
 
 /** The carried variables that are set (and not empty) in `env`. */
 export function carriedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -39,18 +39,32 @@ export function installKind(mainPath: string): InstallKind {
 }
 
 /**
- * The context flags as `berth mcp` arguments: `--root` always (absolute, so the server does not
- * depend on the directory the client starts it in), the others only when given.
+ * The context flags as `berth mcp` arguments: `--root` for the contexts that see this machine's
+ * files (absolute, so the server does not depend on the directory the client starts it in), the
+ * others only when given.
  */
 export function contextArgs(flags: FlagValues, root: string): string[] {
-  const args = ['--root', root];
-  for (const name of ['context', 'image', 'network']) {
+  // A pod or a remote sandbox cannot see this machine's files: those contexts refuse --root.
+  const kind = stringFlag(flags, 'context') ?? 'process';
+  const args = kind === 'process' || kind === 'docker' || kind === 'virtual' ? ['--root', root] : [];
+  for (const name of [
+    'context',
+    'image',
+    'network',
+    'template',
+    'kubeconfig',
+    'kube-context',
+    'namespace',
+    'session',
+  ]) {
     const value = stringFlag(flags, name);
-    if (value !== undefined) args.push(`--${name}`, value);
+    // A client starts the server in a directory of its own: a relative kubeconfig would move.
+    if (value !== undefined) args.push(`--${name}`, name === 'kubeconfig' ? resolve(root, value) : value);
   }
   if (flags.sandbox === true) args.push('--sandbox');
   if (flags.sandbox === false) args.push('--no-sandbox');
   if (flags.harden === false) args.push('--no-harden');
+  if (flags['allow-commit'] === true) args.push('--allow-commit');
   return args;
 }
 

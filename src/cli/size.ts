@@ -49,16 +49,3 @@ export function parseSize(text: string, field: string): number {
     throw new InvalidArgumentError(field, `${JSON.stringify(text)} is too large`);
   return bytes;
 }
-
-/** Format bytes for people with IEC units: `512 B`, `64.0 KiB`, `10.0 MiB`. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes / 1024;
-  let index = 0;
-  while (value >= 1024 && index < units.length - 1) {
-    value /= 1024;
-    index++;
-  }
-  return `${value.toFixed(1)} ${units[index]}`;
-}

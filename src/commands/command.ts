@@ -111,6 +111,44 @@ export interface CommandContext {
    * the budget is spent, which ends the hold). Absent where no watchdog runs (standalone).
    */
   readonly hold?: ((budgetMs: number, reason?: string) => PatientHold) | undefined;
+  /**
+   * Who the command runs as, for `id`, `whoami`, `ls -l` and `stat` (owner names) and the owner of
+   * what it creates. Virtual: nothing is checked against it. Absent: uid and gid 0, named by
+   * `USER` of the environment (else `root`).
+   */
+  readonly identity?: CommandIdentity | undefined;
+  /**
+   * The filesystems `df` reports, with their budgets and what is in use. Absent: `df` reports the
+   * root filesystem with its use counted by a walk and no size limit.
+   */
+  readonly volumes?: (() => readonly VolumeUsage[] | Promise<readonly VolumeUsage[]>) | undefined;
+}
+
+/** A command's virtual identity (see {@link CommandContext.identity}). */
+export interface CommandIdentity {
+  readonly uid: number;
+  readonly gid: number;
+  /** The login name of `uid`; default `USER` of the environment, else `root` for 0. */
+  readonly user?: string | undefined;
+  /** The name of `gid`; default the user name, else `root` for 0. */
+  readonly group?: string | undefined;
+  /** Supplementary group ids (for `id`, `groups`). */
+  readonly groups?: readonly number[] | undefined;
+}
+
+/** One filesystem as `df` shows it (see {@link CommandContext.volumes}). */
+export interface VolumeUsage {
+  /** What `df` prints in its first column (`memory`, `overlay`, a host directory). */
+  readonly source: string;
+  readonly mountPoint: string;
+  /** `df -T`'s type column. */
+  readonly type: string;
+  /** The budget; `Infinity` when unbounded. */
+  readonly sizeBytes: number;
+  readonly usedBytes: number;
+  /** The node (inode) budget; `Infinity` when unbounded. */
+  readonly inodes?: number | undefined;
+  readonly usedInodes?: number | undefined;
 }
 
 /** A patient hold on the call's timeout (see {@link CommandContext.hold}). Release is idempotent. */

@@ -4,11 +4,15 @@
  */
 import { awkCommand } from './awk/awk.js';
 import { bcCommand } from './bc/bc.js';
+import { checksumFamily } from './checksum/index.js';
 import type { CommandSpec } from './command.js';
+import { compareCommands } from './compare/index.js';
 import { exprCommand } from './expr/expr.js';
+import { fileCommands } from './files/index.js';
 import { grepCommands } from './grep/index.js';
 import { jqCommand } from './jq/index.js';
 import { sedCommands } from './sed/index.js';
+import { systemCommands } from './system/index.js';
 import { textCommands } from './text/index.js';
 
 /** Every built-in command (a fresh map per call, so a kernel may add or remove its own). */
@@ -22,6 +26,10 @@ export function builtinCommands(): Map<string, CommandSpec> {
     bcCommand,
     exprCommand,
     ...textCommands,
+    ...fileCommands,
+    ...systemCommands,
+    ...compareCommands,
+    ...checksumFamily,
   ];
   return new Map(specs.map((s) => [s.name, s]));
 }

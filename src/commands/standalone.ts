@@ -23,6 +23,8 @@ export interface StandaloneOptions {
   readonly signal?: AbortSignal | undefined;
   /** Cap on each collected stream; default 64 MiB. */
   readonly maxOutputBytes?: number | undefined;
+  /** Optional context fields (`identity`, `volumes`), for this command and what it runs. */
+  readonly context?: Partial<Pick<CommandContext, 'identity' | 'volumes'>> | undefined;
 }
 
 export interface StandaloneResult {
@@ -61,6 +63,7 @@ export async function runStandalone(
         signal: io.signal ?? signal,
         dispatch,
         cooperate,
+        ...options.context,
       });
     },
   };
@@ -81,6 +84,7 @@ export async function runStandalone(
     signal,
     dispatch,
     cooperate,
+    ...options.context,
   });
   await stdout.close();
   await stderr.close();

@@ -5,6 +5,7 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
+import { settlesWithin } from '../subprocess/settles-within.js';
 import { callListener } from './call-listener.js';
 import { WAIT_OPTION_KEYS } from './option-keys.js';
 import type {
@@ -276,16 +277,4 @@ function info(record: TaskRecord): BackgroundTaskInfo {
     exit: record.exit,
     logBytes: record.machinery.logBytes(),
   };
-}
-
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

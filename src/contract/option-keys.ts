@@ -5,6 +5,8 @@
  */
 import type {
   BackgroundOptions,
+  ChangeSelection,
+  CommitChangesOptions,
   ExecOptions,
   MountSpec,
   PortMapping,
@@ -74,3 +76,5 @@ export const REASSIGN_CALLBACK_KEYS = optionKeys<{ onExit: unknown; onStall: unk
   onExit: true,
   onStall: true,
 });
+export const CHANGE_SELECTION_KEYS = optionKeys<ChangeSelection>({ paths: true });
+export const COMMIT_OPTION_KEYS = optionKeys<CommitChangesOptions>({ paths: true, force: true });

@@ -5,6 +5,9 @@
  * @module
  */
 import type { Readable, Writable } from 'node:stream';
+import type { FileEntry } from '../vfs/types.js';
+
+export type { FileEntry };
 
 /** What a context supports. A `true` here is tested by the conformance suite. */
 export interface ContextCapabilities {
@@ -246,15 +249,31 @@ export interface Terminal {
   kill(): Promise<void>;
 }
 
-/** One directory entry or glob match. */
-export interface FileEntry {
+/** One path a handle's workspace changed, against what it started from (see `changes`). */
+export interface WorkspaceChange {
   /** Absolute path inside the context. */
   readonly path: string;
-  readonly name: string;
-  readonly type: 'file' | 'directory' | 'symlink' | 'other';
-  /** Best effort; absent when it would cost an extra call. */
-  readonly size?: number | undefined;
-  readonly mtimeMs?: number | undefined;
+  readonly kind: 'added' | 'modified' | 'deleted' | 'type-changed';
+  /** What the path is now; null when deleted. */
+  readonly type: 'file' | 'directory' | 'symlink' | 'other' | null;
+  /** What it was when the change set first saw it; null when it did not exist. */
+  readonly previousType: 'file' | 'directory' | 'symlink' | 'other' | null;
+}
+
+/** Which changes a transaction call is about. */
+export interface ChangeSelection {
+  /** Only changes at or under these paths (absolute, or relative to the handle's cwd). Default: all. */
+  readonly paths?: readonly string[] | undefined;
+}
+
+export interface CommitChangesOptions extends ChangeSelection {
+  /** Apply even over paths that changed on disk meanwhile (a `ConflictError` otherwise). */
+  readonly force?: boolean | undefined;
+}
+
+export interface CommitChangesResult {
+  /** The paths written to their target, in order. */
+  readonly applied: readonly string[];
 }
 
 /**
@@ -309,4 +328,21 @@ export interface ExecutionContext {
   getMappedPort?(handle: ContextHandle, containerPort: number): Promise<number | null>;
   /** End everything the handle owns (processes, containers, spill files). Idempotent. */
   destroy(handle: ContextHandle): Promise<void>;
+  /**
+   * Transactions, where a backend keeps the handle's file changes apart from their target (the
+   * virtual context's copy-on-write workspace): every added, modified, deleted and type-changed
+   * path, sorted.
+   */
+  changes?(handle: ContextHandle): Promise<WorkspaceChange[]>;
+  /** The changes as a git-style unified diff (binary files named, not dumped). */
+  diff?(handle: ContextHandle, options?: ChangeSelection): Promise<string>;
+  /**
+   * Write the changes to their target, each file atomically; refuses with `ConflictError` (and
+   * writes nothing) when the target changed under a changed path meanwhile, unless `force`.
+   */
+  commit?(handle: ContextHandle, options?: CommitChangesOptions): Promise<CommitChangesResult>;
+  /** Drop the changes: the target shows through again. */
+  discard?(handle: ContextHandle, options?: ChangeSelection): Promise<void>;
+  /** A new handle whose files start as a copy-on-write copy of this one's. */
+  fork?(handle: ContextHandle): Promise<ContextHandle>;
 }

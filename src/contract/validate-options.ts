@@ -3,31 +3,13 @@
  * `InvalidArgumentError` whose `field` names the offending key and whose message shows the value.
  * @module
  */
+import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/index.js';
+import { MAX_TIMER_MS } from '../subprocess/spawn-spec.js';
+
+export { describeValue, MAX_TIMER_MS };
+
 import type { OutputPolicy } from './types.js';
-
-/** Largest delay a Node timer honours (about 24.8 days); longer ones fire at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
-
-/** A short, safe description of a value for error messages. */
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-    case 'number':
-    case 'boolean':
-    case 'bigint':
-      return String(value);
-    case 'undefined':
-      return 'undefined';
-    case 'function':
-      return 'a function';
-    default:
-      return `a ${typeof value}`;
-  }
-}
 
 /** The names an options type `T` accepts, written once as `{ name: true, ... }` so the list cannot drift from the type. */
 export function optionKeys<T extends object>(

@@ -25,9 +25,20 @@ export type BerthErrorCode =
   | 'E_DOCKER_IMAGE_NOT_FOUND'
   | 'E_DOCKER_API'
   | 'E_CONTAINER_GONE'
+  | 'E_KUBERNETES_CLIENT_MISSING'
+  | 'E_KUBECONFIG'
+  | 'E_KUBERNETES_UNAVAILABLE'
+  | 'E_KUBERNETES_FORBIDDEN'
+  | 'E_KUBERNETES_QUOTA'
+  | 'E_KUBERNETES_API'
+  | 'E_POD_IMAGE_PULL'
+  | 'E_POD_START'
+  | 'E_POD_EVICTED'
+  | 'E_POD_GONE'
   | 'E_FILE_TOO_LARGE'
   | 'E_IO'
   | 'E_PROTOCOL'
+  | 'E_CONFLICT'
   | 'E_REMOTE_SDK_MISSING'
   | 'E_REMOTE_AUTH'
   | 'E_REMOTE_QUOTA'
@@ -176,4 +187,20 @@ export class ProtocolError extends BerthError {
 /** True when `error` is a {@link BerthError} with the given code. */
 export function isBerthError(error: unknown, code?: BerthErrorCode): error is BerthError {
   return error instanceof BerthError && (code === undefined || error.code === code);
+}
+
+/**
+ * A commit was refused because the target changed under changed paths since the change set first
+ * saw them (a person edited a file meanwhile); nothing was written. `paths` lists every one.
+ */
+export class ConflictError extends BerthError {
+  readonly paths: readonly string[];
+  constructor(paths: readonly string[], options?: { cause?: unknown }) {
+    super(
+      'E_CONFLICT',
+      `commit refused, nothing was written: ${paths.length === 1 ? 'this path' : `these ${paths.length} paths`} changed on disk since the session first read ${paths.length === 1 ? 'it' : 'them'}: ${paths.join(', ')}; review the difference, then discard those changes or commit with force`,
+      options,
+    );
+    this.paths = paths;
+  }
 }

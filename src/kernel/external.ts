@@ -9,6 +9,7 @@
 import type { ByteReader, ByteWriter } from '../commands/command.js';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { InvalidArgumentError } from '../errors/index.js';
+import { shellJoin } from '../subprocess/shell-quote.js';
 import type { ExternalGate, ExternalRun } from './runtime/shell.js';
 
 export interface ExternalCommands {
@@ -56,7 +57,7 @@ export function createExternalGate(spec: ExternalCommands): ExternalGate {
       const env = Object.fromEntries(run.env);
       if (spec.context.execStream !== undefined) return runStreamed(spec, run, cwd, env, io);
       const stdin = await readAllBounded(io.stdin, 64 * 1024 * 1024);
-      const result = await spec.context.exec(spec.handle, shellQuote(run.argv), {
+      const result = await spec.context.exec(spec.handle, shellJoin(run.argv), {
         cwd,
         env,
         stdin,
@@ -139,11 +140,4 @@ async function readAllBounded(reader: ByteReader, max: number): Promise<Uint8Arr
     at += p.length;
   }
   return out;
-}
-
-/** argv as one POSIX shell command line. */
-export function shellQuote(argv: readonly string[]): string {
-  return argv
-    .map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`))
-    .join(' ');
 }

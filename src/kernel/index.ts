@@ -14,6 +14,7 @@ export {
 export { DEFAULT_LIMITS, type KernelLimits, resolveLimits } from './limits.js';
 export type { McpClientLike, McpToolInfo, MountMcpOptions } from './mcp-tools.js';
 export type { CommandPlan, PlannedCommand, PlannedKind } from './plan.js';
+export { ProcessTable } from './process-table.js';
 export type { Identity, TrashLike } from './runtime/shell.js';
 export { createTrash, type Trash, type TrashEntry, type TrashOptions } from './trash.js';
 export type { HoldReport } from './watchdog.js';

@@ -9,7 +9,13 @@
 import { randomBytes, randomFillSync } from 'node:crypto';
 import { emptyReader, readerFromBytes } from '../commands/byte-io.js';
 import { encodeText } from '../commands/byte-text.js';
-import type { ByteWriter, CommandHandler, CommandKind, CommandSpec } from '../commands/command.js';
+import type {
+  ByteReader,
+  ByteWriter,
+  CommandHandler,
+  CommandKind,
+  CommandSpec,
+} from '../commands/command.js';
 import { createCooperate } from '../commands/cooperate.js';
 import { builtinCommands } from '../commands/registry.js';
 import { DEFAULT_OUTPUT_POLICY, DEFAULT_TIMEOUT_MS } from '../contract/defaults.js';
@@ -28,6 +34,7 @@ import { Budget, type KernelLimits, resolveLimits } from './limits.js';
 import { type McpClientLike, type MountMcpOptions, mcpCommands } from './mcp-tools.js';
 import { checkOptions } from './options-check.js';
 import { type CommandPlan, planScript } from './plan.js';
+import { ProcessTable } from './process-table.js';
 import { BashRandom } from './random.js';
 import { CancelControl, ExitControl, LimitControl, ReturnControl, SignalControl } from './runtime/control.js';
 import { createShell } from './runtime/init.js';
@@ -78,13 +85,33 @@ export interface KernelOptions {
   readonly trapGraceMs?: number | undefined;
   /** Snapshot destructive writes under `set -o trash`. */
   readonly trash?: TrashLike | undefined;
+  /**
+   * A private (0700) host directory for the spill files of this kernel's calls, which its owner
+   * removes (default: one directory per process, removed when the process exits).
+   */
+  readonly spillDir?: string | undefined;
+  /**
+   * Pids and live shells shared with other kernels (default: this kernel's own): kernels given
+   * one table never reuse each other's pids, and `kill` reaches shells of all of them.
+   */
+  readonly processes?: ProcessTable | undefined;
 }
 
 export interface KernelExecOptions {
   readonly cwd?: string | undefined;
   /** Variables to set (or, `undefined`, unset) in the environment for this call. */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
-  readonly stdin?: string | Uint8Array | undefined;
+  /** The script's standard input: bytes, or a stream read as the script reads (default: empty). */
+  readonly stdin?: string | Uint8Array | ByteReader | undefined;
+  /**
+   * Write the script's standard output to this writer instead of capturing it (the result's
+   * `stdout` is then empty). It is closed when the last descriptor on it closes.
+   */
+  readonly stdout?: ByteWriter | undefined;
+  /** Standard error to this writer instead of capturing it, as {@link stdout}. */
+  readonly stderr?: ByteWriter | undefined;
+  /** Hears the pid of the call's shell (`$$`) once it exists, before the script runs. */
+  readonly onStart?: ((pid: number) => void) | undefined;
   /** Default 30 s (the contract's); `0` is not allowed. */
   readonly timeoutMs?: number | undefined;
   readonly signal?: AbortSignal | undefined;
@@ -100,6 +127,11 @@ export interface KernelResult extends ExecResult {
   readonly limit: keyof KernelLimits | null;
   /** Patient holds of the call's timeout. */
   readonly holds: readonly HoldReport[];
+  /**
+   * The signal that ended the call's shell (`kill -9 $$`: `SIGKILL`), else null. `exitCode` is
+   * then 128 + its number, as bash's `$?` reports it.
+   */
+  readonly terminatedBy: string | null;
 }
 
 const KERNEL_OPTIONS = [
@@ -117,8 +149,20 @@ const KERNEL_OPTIONS = [
   'scriptMode',
   'trapGraceMs',
   'trash',
+  'spillDir',
+  'processes',
 ] as const;
-const EXEC_OPTIONS = ['cwd', 'env', 'stdin', 'timeoutMs', 'signal', 'onOutput'] as const;
+const EXEC_OPTIONS = [
+  'cwd',
+  'env',
+  'stdin',
+  'stdout',
+  'stderr',
+  'onStart',
+  'timeoutMs',
+  'signal',
+  'onOutput',
+] as const;
 
 let spillRoot: string | undefined;
 function spillDir(): string {
@@ -146,10 +190,11 @@ export class Kernel {
   private readonly policy: OutputPolicy;
   private readonly options: KernelOptions;
   private readonly cooperate = createCooperate();
-  private pid = 100;
-  /** Every live shell by pid (across the calls of a session). */
-  private readonly shells = new Map<number, Shell>();
+  /** Pids and every live shell (across the calls of a session, and of kernels sharing it). */
+  private readonly processes: ProcessTable;
   private session: Shell | undefined;
+  /** A call of the session ran `exit` (a terminal would close). */
+  private sessionExited = false;
   /** Cancels what a session leaves running (its background jobs) when the kernel closes. */
   private readonly sessionController = new AbortController();
 
@@ -171,6 +216,9 @@ export class Kernel {
     this.random = new BashRandom(o.randomSeed ?? randomBytes(4).readUInt32LE(0));
     this.external = o.external === undefined ? undefined : createExternalGate(o.external);
     this.policy = { ...DEFAULT_OUTPUT_POLICY, ...(o.output ?? {}) };
+    if (o.processes !== undefined && !(o.processes instanceof ProcessTable))
+      throw new InvalidArgumentError('options.processes', 'must be a ProcessTable');
+    this.processes = o.processes ?? new ProcessTable();
     for (const spec of o.commands ?? builtinCommands().values()) this.register(spec);
   }
 
@@ -260,10 +308,21 @@ export class Kernel {
     this.session = undefined;
   }
 
+  /**
+   * The session's shell as a prompt needs it: its working directory, and whether a call ran
+   * `exit` (an interactive shell would end there). Undefined without a session or before its
+   * first call.
+   */
+  sessionInfo(): { readonly cwd: string; readonly exited: boolean } | undefined {
+    const sh = this.session;
+    return sh === undefined ? undefined : { cwd: sh.cwd, exited: this.sessionExited };
+  }
+
   /** Forget the session's state (the next call starts fresh). */
   reset(): void {
     this.session?.jobs.killAll('HUP');
     this.session = undefined;
+    this.sessionExited = false;
   }
 
   /** Run a script. */
@@ -281,7 +340,7 @@ export class Kernel {
     const watchdog = new Watchdog(timeoutMs, () => controller.abort(new CancelControl('timeout')));
     const listen = (stream: 'stdout' | 'stderr') =>
       o.onOutput === undefined ? undefined : (text: string) => o.onOutput?.({ stream, text });
-    const dir = spillDir();
+    const dir = this.options.spillDir ?? spillDir();
     const out = new OutputCapture(this.policy, { spillDir: dir, label: 'stdout', onText: listen('stdout') });
     const err = new OutputCapture(this.policy, { spillDir: dir, label: 'stderr', onText: listen('stderr') });
     const outTap = new ByteTap(this.policy.maxOutputBytes);
@@ -291,15 +350,19 @@ export class Kernel {
     const stdinReader =
       o.stdin === undefined
         ? emptyReader()
-        : readerFromBytes(typeof o.stdin === 'string' ? encodeText(o.stdin) : o.stdin);
+        : isByteReader(o.stdin)
+          ? o.stdin
+          : readerFromBytes(typeof o.stdin === 'string' ? encodeText(o.stdin) : o.stdin);
     const baseFds = sh.fds;
     const fds = baseFds.overlay();
     fds.set(0, new ReaderFile(stdinReader, 'pipe:[stdin]'));
-    fds.set(1, new WriterFile(captureWriter(out, outTap), 'pipe:[stdout]'));
-    fds.set(2, new WriterFile(captureWriter(err, errTap), 'pipe:[stderr]'));
+    fds.set(1, new WriterFile(o.stdout ?? captureWriter(out, outTap), 'pipe:[stdout]'));
+    fds.set(2, new WriterFile(o.stderr ?? captureWriter(err, errTap), 'pipe:[stderr]'));
     sh.fds = fds;
     sh.signal = controller.signal;
+    o.onStart?.(sh.pid);
     let limit: keyof KernelLimits | null = null;
+    let terminatedBy: string | null = null;
     let cancelled: 'timeout' | 'abort' | undefined;
     const graceMs = o === undefined ? 1000 : (this.options.trapGraceMs ?? 1000);
     const run = async (): Promise<number> => {
@@ -309,6 +372,8 @@ export class Kernel {
           if (sh.pendingSignals.length > 0) await deliverSignals(sh);
           return await this.finishShell(sh, sh.status);
         } catch (error) {
+          if (error instanceof SignalControl) terminatedBy = error.signal;
+          if (error instanceof ExitControl && sh === this.session) this.sessionExited = true;
           if (
             error instanceof ExitControl ||
             error instanceof SignalControl ||
@@ -377,6 +442,7 @@ export class Kernel {
       stderrBytes: errTap.bytes(),
       limit,
       holds: watchdog.report(),
+      terminatedBy: cancelled === undefined ? terminatedBy : null,
     };
     return result;
   }
@@ -429,15 +495,12 @@ export class Kernel {
       identity: this.identity,
       random: () => this.random.next(),
       seedRandom: (seed) => this.random.reseed(seed),
-      nextPid: () => {
-        this.pid += 1;
-        return this.pid;
-      },
+      nextPid: () => this.processes.nextPid(),
       secondsBase: Date.now(),
       now: () => Date.now(),
       watchdog,
       trash: this.options.trash,
-      shells: this.shells,
+      shells: this.processes.shells,
       track: (work) => {
         tracked.add(work);
         void work.finally(() => tracked.delete(work));
@@ -549,6 +612,15 @@ class ByteTap {
     }
     return out;
   }
+}
+
+function isByteReader(value: unknown): value is ByteReader {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !(value instanceof Uint8Array) &&
+    typeof (value as ByteReader).read === 'function'
+  );
 }
 
 function captureWriter(capture: OutputCapture, tap: ByteTap): ByteWriter {

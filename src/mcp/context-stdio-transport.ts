@@ -7,6 +7,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ContextHandle, ExecStream, ExecutionContext } from '../contract/types.js';
 import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { CapabilityError, InvalidArgumentError, ProtocolError } from '../errors/index.js';
+import { settlesWithin } from '../subprocess/settles-within.js';
 import { ByteTail } from './byte-tail.js';
 import { DEFAULT_MAX_LINE_BYTES, JsonLineFramer } from './json-line-framer.js';
 
@@ -179,7 +180,7 @@ export class ContextStdioTransport implements Transport {
       async (code) => {
         this.#exitCode = code;
         // Frames the server wrote just before exiting are still in the pipe: read them first.
-        await settleWithin(stdoutEnded, DRAIN_AFTER_EXIT_MS);
+        await settlesWithin(stdoutEnded, DRAIN_AFTER_EXIT_MS);
         this.#framer.end();
         if (this.#state === 'open') {
           const tail = this.stderrTail().trim();
@@ -241,7 +242,7 @@ export class ContextStdioTransport implements Transport {
     try {
       if (stream !== null) {
         stream.stdin.end();
-        await settleWithin(stream.exited, this.#graceMs);
+        await settlesWithin(stream.exited, this.#graceMs);
         // Always: even a server that exited may have left children holding the pipes.
         await stream.kill();
       }
@@ -258,19 +259,4 @@ export class ContextStdioTransport implements Transport {
 
 function isString(value: unknown): value is string {
   return typeof value === 'string';
-}
-
-/** Wait for `promise` or `ms`, whichever comes first; never rejects. */
-async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    promise.then(
-      () => undefined,
-      () => undefined,
-    ),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]);
-  clearTimeout(timer);
 }

@@ -5,10 +5,10 @@
  */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError, SandboxDeniedError } from '../errors/index.js';
 import { privateBasePaths } from '../subprocess/private-dir.js';
-import { describeInput } from './describe-input.js';
-import { isInsideOrEqual } from './path-inside.js';
+import { isWithin } from '../vfs/path-scope.js';
 import { parseProtectedName } from './protected-names.js';
 import type { SandboxPolicy } from './types.js';
 import { validatePolicy } from './validate-policy.js';
@@ -28,24 +28,24 @@ const MAX_SYMLINK_HOPS = 40;
 export function assertWritable(policy: SandboxPolicy, absolutePath: string): void {
   validatePolicy(policy);
   if (typeof absolutePath !== 'string' || !isAbsolute(absolutePath)) {
-    throw new InvalidArgumentError('path', `expected an absolute path, got ${describeInput(absolutePath)}`);
+    throw new InvalidArgumentError('path', `expected an absolute path, got ${describeValue(absolutePath)}`);
   }
   const target = resolveForWrite(resolve(absolutePath), 0);
   if (target === null) {
     throw new SandboxDeniedError(absolutePath, `more than ${MAX_SYMLINK_HOPS} symbolic links to follow`);
   }
-  const root = policy.writableRoots.find((candidate) => isInsideOrEqual(candidate, target));
+  const root = policy.writableRoots.find((candidate) => isWithin(candidate, target));
   if (root === undefined) {
     const roots = policy.writableRoots.length === 0 ? 'none' : policy.writableRoots.join(', ');
     const via = target === absolutePath ? '' : `, resolved to ${JSON.stringify(target)}`;
     throw new SandboxDeniedError(absolutePath, `outside the writable roots${via}; writable roots: ${roots}`);
   }
   for (const writableRoot of policy.writableRoots) {
-    if (!isInsideOrEqual(writableRoot, target)) continue;
+    if (!isWithin(writableRoot, target)) continue;
     for (const entry of policy.readOnlyPaths) {
       const { name } = parseProtectedName(entry);
       const protectedPath = join(writableRoot, name);
-      if (isInsideOrEqual(protectedPath, target) || isInsideOrEqual(realOrSelf(protectedPath), target)) {
+      if (isWithin(protectedPath, target) || isWithin(realOrSelf(protectedPath), target)) {
         throw new SandboxDeniedError(
           absolutePath,
           `${JSON.stringify(name)} stays read-only inside the writable root ${JSON.stringify(writableRoot)}`,
@@ -54,7 +54,7 @@ export function assertWritable(policy: SandboxPolicy, absolutePath: string): voi
     }
   }
   for (const privatePath of privateBasePaths()) {
-    if (isInsideOrEqual(privatePath, target)) {
+    if (isWithin(privatePath, target)) {
       throw new SandboxDeniedError(
         absolutePath,
         `inside berth's private directory ${JSON.stringify(privatePath)}`,
@@ -62,7 +62,7 @@ export function assertWritable(policy: SandboxPolicy, absolutePath: string): voi
     }
   }
   for (const hiddenPath of policy.hiddenPaths) {
-    if (isInsideOrEqual(hiddenPath, target) || isInsideOrEqual(realOrSelf(hiddenPath), target)) {
+    if (isWithin(hiddenPath, target) || isWithin(realOrSelf(hiddenPath), target)) {
       throw new SandboxDeniedError(absolutePath, `inside the hidden path ${JSON.stringify(hiddenPath)}`);
     }
   }

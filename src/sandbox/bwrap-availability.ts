@@ -75,24 +75,13 @@ export function checkBwrap(options: {
   }
   const trueBinary = trueExecutable(options.pathValue);
   const flags = namespaceFlags({ isRoot: options.isRoot, network: options.network, newSession: true });
-  const run = spawnSync(
-    path,
-    [
-      ...flags,
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
-      '--proc',
-      '/proc',
-      '--tmpfs',
-      '/tmp',
-      '--',
-      trueBinary,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'], timeout: CHECK_TIMEOUT_MS, encoding: 'utf8' },
-  );
+  // The probe's trial: the read-only root real commands get, not a simpler one that could pass
+  // where they fail.
+  const run = spawnSync(path, [...flags, ...trialMounts(), '--', trueBinary], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: CHECK_TIMEOUT_MS,
+    encoding: 'utf8',
+  });
   if (run.status === 0) {
     verified.add(key);
     located.set(lookup, path);

@@ -6,7 +6,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { privateBasePaths } from '../subprocess/private-dir.js';
-import { isInsideOrEqual } from './path-inside.js';
+import { isWithin } from '../vfs/path-scope.js';
 import { holdPlaceholders, type PlaceholderLease } from './placeholders.js';
 import { planProtectedNames } from './protected-names.js';
 import { planReadOnlyRoot } from './read-only-root.js';
@@ -62,8 +62,7 @@ export function planMounts(
   const realCwd = realOrSelf(cwd);
   const roots = [...policy.writableRoots].sort(byDepth);
   const underRoot = (path: string) =>
-    roots.some((root) => isInsideOrEqual(root, path)) ||
-    mergedRoots.some((root) => isInsideOrEqual(root, path));
+    roots.some((root) => isWithin(root, path)) || mergedRoots.some((root) => isWithin(root, path));
   // /tmp is a fresh tmpfs per command unless a writable root already covers it.
   const privateTmp = !underRoot(tmp);
   const hostRoot = planReadOnlyRoot();
@@ -71,11 +70,11 @@ export function planMounts(
   if (privateTmp) {
     args.push('--tmpfs', tmp);
     // The starting directory stays reachable (read-only) even when the private /tmp covers it.
-    if (isInsideOrEqual(tmp, realCwd) && !underRoot(realCwd)) args.push('--ro-bind', realCwd, realCwd);
+    if (isWithin(tmp, realCwd) && !underRoot(realCwd)) args.push('--ro-bind', realCwd, realCwd);
   }
   const visible = (path: string) =>
-    !hostRoot.excluded.some((dir) => isInsideOrEqual(dir, path)) &&
-    (!privateTmp || !isInsideOrEqual(tmp, path) || underRoot(path) || isInsideOrEqual(realCwd, path));
+    !hostRoot.excluded.some((dir) => isWithin(dir, path)) &&
+    (!privateTmp || !isWithin(tmp, path) || underRoot(path) || isWithin(realCwd, path));
   for (const writable of roots) args.push('--bind', writable, writable);
   for (const merged of [...mergedRoots].sort(byDepth)) args.push('--bind', merged, merged);
   args.push(...KERNEL_MOUNTS);
@@ -84,10 +83,10 @@ export function planMounts(
   // path, say) can uncover what they hide.
   const masks: string[] = [];
   const maskedDirs: string[] = [];
-  const insideMasked = (path: string) => maskedDirs.some((dir) => isInsideOrEqual(dir, path));
+  const insideMasked = (path: string) => maskedDirs.some((dir) => isWithin(dir, path));
   for (const hidden of existingRealPaths(policy.hiddenPaths).sort(byDepth)) {
     if (!visible(hidden.path) || insideMasked(hidden.path)) continue;
-    if (isInsideOrEqual(hidden.path, realCwd)) {
+    if (isWithin(hidden.path, realCwd)) {
       return {
         ok: false,
         reason: `the working directory ${JSON.stringify(cwd)} is inside the hidden path ${JSON.stringify(hidden.path)}`,

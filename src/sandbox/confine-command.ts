@@ -5,10 +5,10 @@
  */
 import { isAbsolute } from 'node:path';
 import { knownOptions, pathOption } from '../contract/validate-options.js';
+import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { checkBwrap, namespaceFlags } from './bwrap-availability.js';
 import { planMounts } from './bwrap-mounts.js';
-import { describeInput } from './describe-input.js';
 import { isExecutableFile } from './find-executable.js';
 import { CONFINE_OPTION_KEYS } from './option-keys.js';
 import { generateSandboxExecProfile, SANDBOX_EXEC_PATH, sandboxExecArgv } from './sandbox-exec-profile.js';
@@ -58,7 +58,7 @@ export function confineCommand(
   if (typeof options?.cwd !== 'string' || !isAbsolute(options.cwd)) {
     throw new InvalidArgumentError(
       'cwd',
-      `expected an absolute directory, got ${describeInput(options?.cwd)}`,
+      `expected an absolute directory, got ${describeValue(options?.cwd)}`,
     );
   }
   switch (process.platform) {
@@ -180,14 +180,14 @@ function checkArgv(argv: readonly string[]): void {
   if (!Array.isArray(argv) || argv.length === 0) {
     throw new InvalidArgumentError(
       'argv',
-      `expected a non-empty array of strings (program first), got ${describeInput(argv)}`,
+      `expected a non-empty array of strings (program first), got ${describeValue(argv)}`,
     );
   }
   argv.forEach((arg: unknown, index) => {
     if (typeof arg !== 'string' || arg.includes('\0') || (index === 0 && arg.length === 0)) {
       throw new InvalidArgumentError(
         `argv[${index}]`,
-        `expected a string without NUL bytes${index === 0 ? ' naming a program' : ''}, got ${describeInput(arg)}`,
+        `expected a string without NUL bytes${index === 0 ? ' naming a program' : ''}, got ${describeValue(arg)}`,
       );
     }
   });

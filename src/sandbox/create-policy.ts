@@ -6,11 +6,11 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { knownOptions, pathOption } from '../contract/validate-options.js';
+import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/index.js';
+import { isWithin } from '../vfs/path-scope.js';
 import { DEFAULT_READ_ONLY_PATHS, defaultHiddenPaths } from './default-paths.js';
-import { describeInput } from './describe-input.js';
 import { POLICY_OPTION_KEYS } from './option-keys.js';
-import { isInsideOrEqual } from './path-inside.js';
 import type { SandboxPolicy } from './types.js';
 import { checkRelativeName, validatePolicy } from './validate-policy.js';
 import { resolveWritableRoots } from './writable-roots.js';
@@ -53,14 +53,14 @@ export function createSandboxPolicy(options: SandboxPolicyOptions): SandboxPolic
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError(
       'options',
-      `expected an options object with writableRoots, got ${describeInput(options)}`,
+      `expected an options object with writableRoots, got ${describeValue(options)}`,
     );
   }
   knownOptions(options, 'options', POLICY_OPTION_KEYS, 'createSandboxPolicy');
   if (typeof options.home === 'string') pathOption(options.home, 'home', true);
   const home = options.home ?? homedir();
   if (typeof home !== 'string' || !isAbsolute(home)) {
-    throw new InvalidArgumentError('home', `expected an absolute directory path, got ${describeInput(home)}`);
+    throw new InvalidArgumentError('home', `expected an absolute directory path, got ${describeValue(home)}`);
   }
   const env = options.env ?? process.env;
   const writableRoots = resolveWritableRoots(options.writableRoots);
@@ -105,7 +105,7 @@ export function createSandboxPolicy(options: SandboxPolicyOptions): SandboxPolic
 function listOf(value: readonly string[] | undefined, field: string): readonly unknown[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
-    throw new InvalidArgumentError(field, `expected an array of paths, got ${describeInput(value)}`);
+    throw new InvalidArgumentError(field, `expected an array of paths, got ${describeValue(value)}`);
   }
   return value;
 }
@@ -118,7 +118,7 @@ function expandHidden(path: unknown, home: string, field: string): string {
   if (typeof path !== 'string' || !isAbsolute(path)) {
     throw new InvalidArgumentError(
       field,
-      `expected an absolute path or one starting with "~/", got ${describeInput(path)}`,
+      `expected an absolute path or one starting with "~/", got ${describeValue(path)}`,
     );
   }
   return resolve(path);
@@ -129,7 +129,7 @@ function rejectRootsInsideHidden(policy: SandboxPolicy): void {
   for (const hiddenPath of policy.hiddenPaths) {
     const forms = [hiddenPath, realOrSelf(hiddenPath)];
     policy.writableRoots.forEach((root, index) => {
-      if (forms.some((form) => isInsideOrEqual(form, root))) {
+      if (forms.some((form) => isWithin(form, root))) {
         throw new InvalidArgumentError(
           `writableRoots[${index}]`,
           `${JSON.stringify(root)} is inside the hidden path ${JSON.stringify(hiddenPath)}, so commands could not see it; remove it from hiddenPaths (or set defaultHiddenPaths: false) or choose another root`,
@@ -145,7 +145,7 @@ function rejectSocketsInsideHidden(policy: SandboxPolicy): void {
   for (const hiddenPath of policy.hiddenPaths) {
     const forms = [hiddenPath, realOrSelf(hiddenPath)];
     policy.unixSockets.forEach((socket, index) => {
-      if (forms.some((form) => isInsideOrEqual(form, socket) || isInsideOrEqual(form, realOrSelf(socket)))) {
+      if (forms.some((form) => isWithin(form, socket) || isWithin(form, realOrSelf(socket)))) {
         throw new InvalidArgumentError(
           `unixSockets[${index}]`,
           `${JSON.stringify(socket)} is inside the hidden path ${JSON.stringify(hiddenPath)}, so commands could not reach it; remove it from hiddenPaths (or set defaultHiddenPaths: false) to allow it`,

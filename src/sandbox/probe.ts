@@ -4,8 +4,8 @@
  * @module
  */
 import { knownOptions, pathOption } from '../contract/validate-options.js';
+import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/index.js';
-import { describeInput } from './describe-input.js';
 import { PROBE_OPTION_KEYS } from './option-keys.js';
 import { probeDarwin } from './probe-darwin.js';
 import { probeLinux } from './probe-linux.js';
@@ -27,7 +27,7 @@ export async function probeSandbox(options: ProbeSandboxOptions = {}): Promise<S
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new InvalidArgumentError(
       'timeoutMs',
-      `expected a positive integer number of milliseconds, got ${describeInput(timeoutMs)}`,
+      `expected a positive integer number of milliseconds, got ${describeValue(timeoutMs)}`,
     );
   }
   if (process.platform === 'linux') return probeLinux(options.bwrapPath, timeoutMs);

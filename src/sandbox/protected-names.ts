@@ -15,7 +15,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isInsideOrEqual } from './path-inside.js';
+import { isWithin } from '../vfs/path-scope.js';
 import { lstatQuietly } from './stat-quietly.js';
 
 /** One entry of `readOnlyPaths`: the name, and whether it is protected before it exists. */
@@ -51,7 +51,7 @@ export function planProtectedNames(
   const pins = new Set<string>();
   const readOnly = new Set<string>();
   const missing = new Set<string>();
-  const inRoot = (path: string) => roots.some((root) => isInsideOrEqual(root, path));
+  const inRoot = (path: string) => roots.some((root) => isWithin(root, path));
   // Names share their first components (`.git/…`, `.config/…`, `.github/…`): one lstat each. And
   // most names do not exist at all: one listing of a root rules them out without a call per name.
   const stats = new Map<string, ReturnType<typeof lstatQuietly>>();
@@ -98,7 +98,7 @@ export function planProtectedNames(
   }
   // A pin inside something bound read-only would be covered by it anyway.
   const covered = [...readOnly, ...missing];
-  const usefulPins = [...pins].filter((pin) => !covered.some((path) => isInsideOrEqual(path, pin)));
+  const usefulPins = [...pins].filter((pin) => !covered.some((path) => isWithin(path, pin)));
   return {
     pins: usefulPins.sort(byDepth),
     readOnly: [...readOnly].sort(byDepth),

@@ -15,7 +15,7 @@
  */
 import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { isInsideOrEqual } from './path-inside.js';
+import { isWithin } from '../vfs/path-scope.js';
 import { lstatQuietly } from './stat-quietly.js';
 
 /** State directories of container engines, left out of the sandbox while their mounts change. */
@@ -121,7 +121,7 @@ function assembleWithout(excluded: readonly string[]): RootPlan {
 
 /** Bind `dir` whole when nothing beneath it is excluded; otherwise recreate it entry by entry. */
 function assemble(dir: string, excluded: readonly string[], args: string[]): void {
-  if (!excluded.some((path) => isInsideOrEqual(dir, path))) {
+  if (!excluded.some((path) => isWithin(dir, path))) {
     // `-try`: an entry removed while the plan is reused is skipped, not fatal.
     args.push('--ro-bind-try', dir, dir);
     return;

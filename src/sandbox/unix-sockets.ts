@@ -27,8 +27,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { type PrivateDirectory, privateBase } from '../subprocess/private-dir.js';
+import { isWithin } from '../vfs/path-scope.js';
 import { trueExecutable } from './find-executable.js';
-import { isInsideOrEqual } from './path-inside.js';
 import { unixSocketFilter } from './seccomp-bpf.js';
 import { lstatQuietly } from './stat-quietly.js';
 
@@ -170,8 +170,7 @@ export function socketsToCover(allowed: readonly string[], roots: readonly strin
   const allowedReal = allowed.map(realOrSelf);
   return boundSocketPaths().filter(
     (path) =>
-      !roots.some((root) => isInsideOrEqual(root, path)) &&
-      !allowedReal.some((entry) => isInsideOrEqual(entry, path)),
+      !roots.some((root) => isWithin(root, path)) && !allowedReal.some((entry) => isWithin(entry, path)),
   );
 }
 

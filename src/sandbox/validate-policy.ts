@@ -4,8 +4,8 @@
  */
 import { isAbsolute, normalize } from 'node:path';
 import { knownOptions, pathOption } from '../contract/validate-options.js';
+import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/index.js';
-import { describeInput } from './describe-input.js';
 import { POLICY_KEYS } from './option-keys.js';
 import type { SandboxPolicy } from './types.js';
 
@@ -14,7 +14,7 @@ export function validatePolicy(policy: SandboxPolicy): void {
   if (typeof policy !== 'object' || policy === null) {
     throw new InvalidArgumentError(
       'policy',
-      `expected a sandbox policy object, got ${describeInput(policy)}; build one with createSandboxPolicy()`,
+      `expected a sandbox policy object, got ${describeValue(policy)}; build one with createSandboxPolicy()`,
     );
   }
   knownOptions(policy, 'policy', POLICY_KEYS, 'a SandboxPolicy');
@@ -23,13 +23,13 @@ export function validatePolicy(policy: SandboxPolicy): void {
   if (policy.network !== 'deny' && policy.network !== 'allow') {
     throw new InvalidArgumentError(
       'policy.network',
-      `expected 'deny' or 'allow', got ${describeInput(policy.network)}`,
+      `expected 'deny' or 'allow', got ${describeValue(policy.network)}`,
     );
   }
   if (!Array.isArray(policy.readOnlyPaths)) {
     throw new InvalidArgumentError(
       'policy.readOnlyPaths',
-      `expected an array of relative path names, got ${describeInput(policy.readOnlyPaths)}`,
+      `expected an array of relative path names, got ${describeValue(policy.readOnlyPaths)}`,
     );
   }
   policy.readOnlyPaths.forEach((name, index) => {
@@ -40,7 +40,7 @@ export function validatePolicy(policy: SandboxPolicy): void {
     if (!Array.isArray(sockets)) {
       throw new InvalidArgumentError(
         'policy.unixSockets',
-        `expected 'deny', 'allow' or an array of absolute socket paths, got ${describeInput(sockets)}`,
+        `expected 'deny', 'allow' or an array of absolute socket paths, got ${describeValue(sockets)}`,
       );
     }
     checkAbsoluteList(sockets, 'policy.unixSockets');
@@ -52,7 +52,7 @@ export function validatePolicy(policy: SandboxPolicy): void {
   ) {
     throw new InvalidArgumentError(
       'policy.bwrapPath',
-      `expected an absolute path to the bubblewrap executable, got ${describeInput(policy.bwrapPath)}`,
+      `expected an absolute path to the bubblewrap executable, got ${describeValue(policy.bwrapPath)}`,
     );
   }
 }
@@ -65,7 +65,7 @@ export function checkRelativeName(name: unknown, field: string): string {
   if (typeof name !== 'string' || name.length === 0) {
     throw new InvalidArgumentError(
       field,
-      `expected a path relative to a writable root, got ${describeInput(name)}`,
+      `expected a path relative to a writable root, got ${describeValue(name)}`,
     );
   }
   if (isAbsolute(name)) {
@@ -87,13 +87,13 @@ export function checkRelativeName(name: unknown, field: string): string {
 
 function checkAbsoluteList(list: unknown, field: string): void {
   if (!Array.isArray(list)) {
-    throw new InvalidArgumentError(field, `expected an array of absolute paths, got ${describeInput(list)}`);
+    throw new InvalidArgumentError(field, `expected an array of absolute paths, got ${describeValue(list)}`);
   }
   list.forEach((path: unknown, index) => {
     if (typeof path !== 'string' || !isAbsolute(path)) {
       throw new InvalidArgumentError(
         `${field}[${index}]`,
-        `expected an absolute path, got ${describeInput(path)}`,
+        `expected an absolute path, got ${describeValue(path)}`,
       );
     }
     if (path.includes('\0')) {

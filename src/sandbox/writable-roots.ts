@@ -4,8 +4,8 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/index.js';
-import { describeInput } from './describe-input.js';
 
 /**
  * Resolve directories a sandboxed command may write: each must be an absolute path to an existing
@@ -18,7 +18,7 @@ export function resolveWritableRoots(paths: readonly string[]): string[] {
   if (!Array.isArray(paths)) {
     throw new InvalidArgumentError(
       'writableRoots',
-      `expected an array of absolute directory paths, got ${describeInput(paths)}`,
+      `expected an array of absolute directory paths, got ${describeValue(paths)}`,
     );
   }
   const roots: string[] = [];
@@ -27,7 +27,7 @@ export function resolveWritableRoots(paths: readonly string[]): string[] {
     if (typeof path !== 'string' || path.length === 0) {
       throw new InvalidArgumentError(
         field,
-        `expected an absolute directory path, got ${describeInput(path)}`,
+        `expected an absolute directory path, got ${describeValue(path)}`,
       );
     }
     if (path.includes('\0')) {

@@ -3,8 +3,9 @@
  * configuration mistake points at its own key.
  * @module
  */
+
+import { describeValue as describe } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/index.js';
-import { describeValue as describe } from './describe-value.js';
 import type { SubprocessCollect } from './types.js';
 
 /** Throws `InvalidArgumentError` naming `${field}.<key>` unless `collect` is a valid collect spec. */

@@ -37,8 +37,3 @@ export function registerTreeForExit(tree: ProcessTree): void {
 export function unregisterTreeForExit(tree: ProcessTree): void {
   live.delete(tree);
 }
-
-/** Trees currently registered (for diagnostics and tests). */
-export function registeredTreeCount(): number {
-  return live.size;
-}

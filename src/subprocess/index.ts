@@ -5,7 +5,7 @@
  */
 export * from '../errors/index.js';
 export { validateCollect } from './collect-spec.js';
-export { registeredTreeCount, registerTreeForExit, unregisterTreeForExit } from './exit-finalizer.js';
+export { registerTreeForExit, unregisterTreeForExit } from './exit-finalizer.js';
 export { HeadTailBuffer, type HeadTailSlice } from './head-tail-buffer.js';
 export { LocalProcessHandle } from './local-process-handle.js';
 export { LocalSubprocessRuntime, type LocalSubprocessRuntimeOptions } from './local-runtime.js';
@@ -42,7 +42,7 @@ export {
   scrubbedParentEnv,
 } from './scrubbed-env.js';
 export { SECRET_CONNECTION_KEYS, SECRET_TOKEN_PREFIXES } from './secret-values.js';
-export { MAX_TIMER_DELAY_MS, validateSpawnSpec, validateTerminalSpec } from './spawn-spec.js';
+export { MAX_TIMER_MS, validateSpawnSpec, validateTerminalSpec } from './spawn-spec.js';
 export { type SpillDiscardReason, SpillFile, type SpillTarget } from './spill-file.js';
 export { killTreeNow, terminateTree, waitForTreeGone } from './terminate-tree.js';
 export * from './types.js';

@@ -5,8 +5,8 @@
  */
 import { readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeValue } from '../errors/describe-value.js';
 import { BerthError, InvalidArgumentError } from '../errors/index.js';
-import { describeValue } from './describe-value.js';
 import { type HandleOwner, LocalProcessHandle } from './local-process-handle.js';
 import { awaitSessionReady, LocalTerminalHandle, type TerminalOwner } from './local-terminal.js';
 import { createPrivateDir } from './private-dir.js';

@@ -5,8 +5,8 @@
  * @module
  */
 import { readFileSync, readlinkSync } from 'node:fs';
+import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/index.js';
-import { describeValue } from './describe-value.js';
 import { registerTreeForExit, unregisterTreeForExit } from './exit-finalizer.js';
 import { readProcStat, scanProcesses } from './proc-stat.js';
 import { ProcessTree, signalGroup } from './process-tree.js';

@@ -7,8 +7,8 @@
 import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
+import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError, SpawnError } from '../errors/index.js';
-import { describeValue } from './describe-value.js';
 import { scrubbedParentEnv } from './scrubbed-env.js';
 
 /** Throws `InvalidArgumentError` unless `command` is an absolute path or a bare name. */

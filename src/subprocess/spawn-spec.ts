@@ -4,14 +4,14 @@
  * @module
  */
 import { isAbsolute } from 'node:path';
+import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { validateCollect } from './collect-spec.js';
-import { describeValue } from './describe-value.js';
 import { validateCommandShape } from './resolve-executable.js';
 import type { SubprocessSpawnSpec, SubprocessTerminalSpawnSpec } from './types.js';
 
 /** The largest delay Node's timers honour (2^31 - 1 ms, about 24.8 days). */
-export const MAX_TIMER_DELAY_MS = 2_147_483_647;
+export const MAX_TIMER_MS = 2_147_483_647;
 
 /** Validate a spawn spec; throws `InvalidArgumentError` naming the first bad field. */
 export function validateSpawnSpec(spec: SubprocessSpawnSpec): void {
@@ -99,15 +99,10 @@ function validateCwd(cwd: unknown): void {
 }
 
 function validateGrace(graceMs: unknown): void {
-  if (
-    typeof graceMs !== 'number' ||
-    !Number.isFinite(graceMs) ||
-    graceMs <= 0 ||
-    graceMs > MAX_TIMER_DELAY_MS
-  ) {
+  if (typeof graceMs !== 'number' || !Number.isFinite(graceMs) || graceMs <= 0 || graceMs > MAX_TIMER_MS) {
     throw new InvalidArgumentError(
       'graceMs',
-      `must be a positive finite number of milliseconds no greater than ${MAX_TIMER_DELAY_MS}, got ${describeValue(graceMs)}`,
+      `must be a positive finite number of milliseconds no greater than ${MAX_TIMER_MS}, got ${describeValue(graceMs)}`,
     );
   }
 }

@@ -12,15 +12,10 @@ import type {
   ExecutionContext,
   SpawnConfig,
 } from '../contract/types.js';
+import { shQuote } from '../subprocess/shell-quote.js';
+import { isWithin } from '../vfs/path-scope.js';
 import type { ResolvedOptions } from './options.js';
 import { ProcessProbes, type ProcessWatch } from './process-watch.js';
-import { shQuote } from './sh-quote.js';
-
-/** True when `path` is `root` or lies below it (lexically; both absolute and normalized). */
-export function isInside(path: string, root: string): boolean {
-  if (root === '/') return path.startsWith('/');
-  return path === root || path.startsWith(`${root}/`);
-}
 
 /** Shared state of one run. Created once the context exists; `setUp` runs in `beforeAll`. */
 export class Fixture extends ProcessProbes {
@@ -93,7 +88,7 @@ export class Fixture extends ProcessProbes {
     }
     const cwd = posix.normalize(handle.cwd);
     this.rootDir = this.options.workspaceRoot ?? cwd;
-    if (!isInside(cwd, this.rootDir)) {
+    if (!isWithin(this.rootDir, cwd)) {
       throw new Error(
         `the handle's cwd ${cwd} is outside workspaceRoot ${this.rootDir}; spawn handles inside the root (spawnConfig.cwd)`,
       );

@@ -6,7 +6,7 @@
  * the host, and a sandbox may give every command its own pid namespace.
  * @module
  */
-import { shQuote } from './sh-quote.js';
+import { shQuote } from '../subprocess/shell-quote.js';
 
 /** Heartbeat period of a planted process, in seconds (as `sleep` takes it). */
 export const HEARTBEAT_SECONDS = 0.1;

@@ -5,8 +5,8 @@
  * @module
  */
 import type { ContextHandle } from '../contract/types.js';
+import { shQuote } from '../subprocess/shell-quote.js';
 import { aliveCommand, heartbeatFile } from './process-probe.js';
-import { shQuote } from './sh-quote.js';
 import { delay } from './wait-until.js';
 
 /** How long a live heartbeat may take to tick before the suite calls it invisible. */

@@ -18,7 +18,7 @@ import {
 import { Fixture } from './fixture.js';
 import { type ConformanceOptions, resolveConformanceOptions } from './options.js';
 import { CONFORMANCE_SECTIONS } from './sections/index.js';
-import { settlesWithin } from './wait-until.js';
+import { mustSettleWithin } from './wait-until.js';
 
 /** Extra time vitest allows beyond the suite's own per-case deadline, so ours reports first. */
 const VITEST_SLACK_MS = 15_000;
@@ -53,7 +53,7 @@ export function runConformanceSuite(
   const resolved = resolveConformanceOptions(options);
   describe(`${resolved.name} conformance`, async () => {
     // Collection has no timeout of its own: bound the factory so a stuck backend fails, not hangs.
-    const context = await settlesWithin(
+    const context = await mustSettleWithin(
       `${resolved.name}: createContext()`,
       Promise.resolve().then(() => resolved.createContext()),
       resolved.caseTimeoutMs,

@@ -35,7 +35,11 @@ export async function waitUntil<T>(
  * Settles with the promise's value, or throws an `Error` naming `what` when it has not settled
  * within `timeoutMs` (the "did not hang" bound).
  */
-export async function settlesWithin<T>(what: string, promise: Promise<T>, timeoutMs = SOON_MS): Promise<T> {
+export async function mustSettleWithin<T>(
+  what: string,
+  promise: Promise<T>,
+  timeoutMs = SOON_MS,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what}: did not settle within ${timeoutMs} ms`)), timeoutMs);

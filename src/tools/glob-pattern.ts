@@ -4,6 +4,7 @@
  * `/`), `**` (any number of directories), `?`, `[abc]` / `[!abc]`, `{a,b}`, `\` escapes.
  * @module
  */
+import { InvalidArgumentError } from '../errors/index.js';
 import { compileSegment, expandBraces, type GlobSegment, matchParts } from '../vfs/glob.js';
 
 /** True when `s` has a glob metacharacter (`* ? [ ] { }`). */
@@ -46,9 +47,10 @@ function assertClosed(glob: string): void {
       if (glob[close] === '!' || glob[close] === '^') close++;
       if (glob[close] === ']') close++;
       while (close < glob.length && glob[close] !== ']') close += glob[close] === '\\' ? 2 : 1;
-      if (close >= glob.length) throw new Error(`unclosed "[" in glob ${JSON.stringify(glob)}`);
+      if (close >= glob.length)
+        throw new InvalidArgumentError('pattern', `unclosed "[" in glob ${JSON.stringify(glob)}`);
       index = close;
     }
   }
-  if (braces > 0) throw new Error(`unclosed "{" in glob ${JSON.stringify(glob)}`);
+  if (braces > 0) throw new InvalidArgumentError('pattern', `unclosed "{" in glob ${JSON.stringify(glob)}`);
 }

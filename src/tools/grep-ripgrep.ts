@@ -5,11 +5,11 @@
  */
 import { posix } from 'node:path';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
+import { shellJoin } from '../subprocess/shell-quote.js';
 import { type GrepQuery, timedOut } from './grep-builtin.js';
 import { compileLinePattern } from './grep-pattern.js';
 import type { GrepFile, GrepLine, GrepMode, GrepReport } from './grep-report.js';
 import { formatBytes } from './human-units.js';
-import { shellJoin } from './shell-quote.js';
 import { ToolFailure } from './tool-result.js';
 
 const PROBE_TIMEOUT_MS = 10_000;

@@ -16,6 +16,14 @@ import { createGrepTool } from './grep.js';
 import { resolveLimits } from './limits.js';
 import { createListDirTool } from './list-dir.js';
 import { createReadFileTool } from './read-file.js';
+import {
+  createChangesTool,
+  createCommitTool,
+  createDiffTool,
+  createReviewTools,
+  hasReviewableChanges,
+  REVIEW_TOOL_NAMES,
+} from './review-tools.js';
 import { createToolSession } from './session.js';
 import { createTaskKillTool } from './task-kill.js';
 import { createTaskListTool } from './task-list.js';
@@ -39,17 +47,23 @@ export type {
 } from './types.js';
 export {
   createBashTool,
+  createChangesTool,
+  createCommitTool,
+  createDiffTool,
   createEditFileTool,
   createGlobTool,
   createGrepTool,
   createListDirTool,
   createReadFileTool,
+  createReviewTools,
   createTaskKillTool,
   createTaskListTool,
   createTaskOutputTool,
   createTaskWaitTool,
   createToolSession,
   createWriteFileTool,
+  hasReviewableChanges,
+  REVIEW_TOOL_NAMES,
 };
 
 /** Names of every tool `createTools` returns, in order. */

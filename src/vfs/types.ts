@@ -7,15 +7,13 @@
  * `options.cwd`; errors quote the path as the caller wrote it.
  * @module
  */
-/**
- * One directory entry or glob match. The same shape as the contract's `FileEntry` (this layer sits
- * above the contract and does not import it).
- */
+/** One directory entry or glob match: the contract's `FileEntry` (re-exported by `berth`). */
 export interface FileEntry {
-  /** Absolute path. */
+  /** Absolute path inside the context. */
   readonly path: string;
   readonly name: string;
   readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  /** Best effort; absent when it would cost an extra call. */
   readonly size?: number | undefined;
   readonly mtimeMs?: number | undefined;
 }

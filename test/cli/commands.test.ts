@@ -53,7 +53,7 @@ describe('berth --help and usage', () => {
     const unknown = await berth(['deploy']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      'berth: "deploy": is not a berth command; the commands are run, mcp, shell, tools, doctor (berth --help)\n',
+      'berth: "deploy": is not a berth command; the commands are run, mcp, shell, tools, doctor, changes, diff, commit, discard (berth --help)\n',
     );
   });
 
@@ -194,7 +194,11 @@ describe('berth tools', () => {
 
 describe('berth doctor', () => {
   it('--json reports every check with a status, detail and fix', async () => {
-    const result = await berth(['doctor', '--json'], { timeoutMs: 120_000 });
+    // No kubeconfig: the Kubernetes check is a skip (test/cli/kubernetes-context.test.ts has a cluster).
+    const result = await berth(['doctor', '--json'], {
+      env: { KUBECONFIG: '/nonexistent/kubeconfig' },
+      timeoutMs: 120_000,
+    });
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ version, platform: `${process.platform}-${process.arch}` });
     expect(typeof report.ok).toBe('boolean');
@@ -204,8 +208,10 @@ describe('berth doctor', () => {
       'sandbox',
       'docker',
       'gvisor',
+      'kubernetes',
       'e2b',
       'daytona',
+      'virtual',
     ]);
     for (const check of report.checks) {
       expect(['ok', 'warn', 'fail', 'skip']).toContain(check.status);
@@ -218,9 +224,22 @@ describe('berth doctor', () => {
     const status = Object.fromEntries(
       report.checks.map((c: { id: string; status: string }) => [c.id, c.status]),
     );
-    expect(status).toMatchObject({ node: 'ok', 'node-pty': 'ok', sandbox: 'ok', docker: 'ok', gvisor: 'ok' });
+    expect(status).toMatchObject({
+      node: 'ok',
+      'node-pty': 'ok',
+      sandbox: 'ok',
+      docker: 'ok',
+      gvisor: 'ok',
+      kubernetes: 'skip',
+      virtual: 'ok',
+    });
     // The SDKs are installed here (dev dependencies); credentials only where a key is configured.
     for (const remote of ['e2b', 'daytona']) expect(['ok', 'warn']).toContain(status[remote]);
+    const virtual = report.checks.find((c: { id: string }) => c.id === 'virtual');
+    expect(virtual.checks.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+      ['virtual-shell', 'ok'],
+      ['virtual-sessions', 'ok'],
+    ]);
   });
 
   it('reports a missing engine as a failure with a fix', async () => {

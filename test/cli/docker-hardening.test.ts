@@ -74,7 +74,7 @@ describe('the --harden flag', () => {
   it('belongs to the docker context, and is carried into a client configuration when turned off', () => {
     expect(() => chooseContext({ harden: false }, '/')).toThrow(InvalidArgumentError);
     expect(() => chooseContext({ harden: false }, '/')).toThrow(
-      /--no-harden: applies to the docker context only/,
+      /--no-harden: applies to the docker and kubernetes contexts only/,
     );
     expect(chooseContext({ context: 'docker', image: 'x', root: '/tmp' }, '/')).toMatchObject({
       harden: true,

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { EXIT_TIMEOUT, exitStatusOf } from '../../src/cli/exit-status.js';
-import { shellJoin } from '../../src/cli/shell-join.js';
 import type { ExecResult } from '../../src/contract/types.js';
+import { shellJoin } from '../../src/subprocess/shell-quote.js';
 
 const facts = { bytesTotal: 0, truncated: false, omittedBytes: 0, spillPath: null };
 function result(fields: Partial<ExecResult>): ExecResult {

@@ -253,7 +253,10 @@ describe('berth mcp --check: bad input and limits', () => {
       '--check: checks the stdio server and cannot be combined with --http',
     ],
     [['mcp', '--check', '--timeout', '5'], '--timeout: "5" has no unit'],
-    [['mcp', '--check', '--context', 'vm'], '--context: must be process, docker, e2b or daytona, got "vm"'],
+    [
+      ['mcp', '--check', '--context', 'vm'],
+      '--context: must be process, docker, kubernetes, e2b, daytona or virtual, got "vm"',
+    ],
     [['mcp', '--check', '--context', 'docker'], '--image: the docker context needs an image'],
     [['mcp', '--check', '--check=yes'], '--check: is a switch and takes no value'],
   ])('%j is a usage error (exit 2) started nothing', async (args, message) => {

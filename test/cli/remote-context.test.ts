@@ -34,9 +34,9 @@ describe('--context e2b | daytona', () => {
     );
   });
 
-  it('an unknown context lists the four', () => {
+  it('an unknown context lists the five', () => {
     expect(() => chooseContext({ context: 'e2bb' }, process.cwd())).toThrow(
-      /must be process, docker, e2b or daytona/,
+      /must be process, docker, e2b, daytona or virtual/,
     );
   });
 });

@@ -242,14 +242,14 @@ describe('berth run', () => {
       [['run'], /CMD: is missing/],
       [
         ['run', '--context', 'vm', '--', 'true'],
-        /--context: must be process, docker, e2b or daytona, got "vm"/,
+        /--context: must be process, docker, kubernetes, e2b, daytona or virtual, got "vm"/,
       ],
       [
         ['run', '--root', '/nonexistent-berth-root', '--', 'true'],
         /--root: "\/nonexistent-berth-root" does not exist/,
       ],
       [['run', '--context', 'docker', '--', 'true'], /--image: the docker context needs an image/],
-      [['run', '--image', 'x', '--', 'true'], /--image: applies to the docker context only/],
+      [['run', '--image', 'x', '--', 'true'], /--image: applies to the docker and kubernetes contexts only/],
       [['run', '--network', 'maybe', '--', 'true'], /--network: must be allow or deny/],
       [['mcp'], /--root: the current directory is \/, which would make the whole filesystem the workspace/],
       [

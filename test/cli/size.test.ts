@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSize, parseSize } from '../../src/cli/size.js';
+import { parseSize } from '../../src/cli/size.js';
 import { InvalidArgumentError } from '../../src/errors/index.js';
 
 describe('parseSize', () => {
@@ -35,15 +35,5 @@ describe('parseSize', () => {
   it('refuses fractions of a byte and overflow', () => {
     expect(() => parseSize('1.5', '--max')).toThrow('--max: "1.5" is not a whole number of bytes');
     expect(() => parseSize('99999999TiB', '--max')).toThrow('--max: "99999999TiB" is too large');
-  });
-});
-
-describe('formatSize', () => {
-  it.each([
-    [512, '512 B'],
-    [65_536, '64.0 KiB'],
-    [10 * 1024 * 1024, '10.0 MiB'],
-  ])('%d is %s', (bytes, text) => {
-    expect(formatSize(bytes)).toBe(text);
   });
 });

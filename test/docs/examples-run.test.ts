@@ -15,11 +15,13 @@ const repo = fileURLToPath(new URL('../../', import.meta.url));
 /** Blocks that run on a bare machine; the others need an engine, a service or a test runner. */
 const RUNNABLE = [
   'README.md#1',
+  'README.md#2',
   'docs/process.md#1',
   'docs/sandbox.md#1',
   'docs/subprocess.md#1',
   'docs/tools.md#1',
   'docs/vfs.md#1',
+  'docs/virtual.md#1',
 ];
 const PLACEHOLDER_DIR = /'\/(?:home\/[a-z]+|path\/to)\/[a-z]+'/g;
 

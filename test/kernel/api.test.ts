@@ -89,7 +89,7 @@ describe('exec', () => {
   it('keeps background jobs of a session until the kernel closes', async () => {
     const { k } = kernel({ session: true });
     await k.exec('{ while :; do :; done; } & echo started');
-    const r = await k.exec('jobs | wc -l 2>/dev/null || jobs');
+    const r = await k.exec('jobs');
     expect(r.stdout).toContain('Running');
     k.close();
   });
@@ -275,22 +275,22 @@ describe('the external-command gate', () => {
 
   it('runs only the allowed commands on the context', async () => {
     const { context, ran } = fakeContext();
-    const { k } = kernel({ external: { context, handle: {} as ContextHandle, allow: ['uname'] } });
-    const r = await k.exec('uname -a; curl x; echo $?');
-    expect(r.stdout).toBe('ran uname -a\n127\n');
-    expect(ran).toEqual(['uname -a']);
-    expect(await k.classify('uname')).toBe('external');
+    const { k } = kernel({ external: { context, handle: {} as ContextHandle, allow: ['lsblk'] } });
+    const r = await k.exec('lsblk -a; nc x; echo $?');
+    expect(r.stdout).toBe('ran lsblk -a\n127\n');
+    expect(ran).toEqual(['lsblk -a']);
+    expect(await k.classify('lsblk')).toBe('external');
   });
 
   it('applies to what the dispatcher runs (a command never smuggles a refused one)', async () => {
     const { context, ran } = fakeContext();
-    const { k } = kernel({ external: { context, handle: {} as ContextHandle, allow: ['uname'] } });
+    const { k } = kernel({ external: { context, handle: {} as ContextHandle, allow: ['lsblk'] } });
     k.defineCommand('run', (ctx) =>
       ctx.dispatch.run(ctx.argv.slice(1), { stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr }),
     );
-    const r = await k.exec('run curl x; echo $?; run uname; command curl; echo $?');
-    expect(ran).toEqual(['uname']);
-    expect(r.stdout).toBe('127\nran uname\n127\n');
+    const r = await k.exec('run nc x; echo $?; run lsblk; command nc; echo $?');
+    expect(ran).toEqual(['lsblk']);
+    expect(r.stdout).toBe('127\nran lsblk\n127\n');
   });
 });
 

@@ -14,7 +14,63 @@ const MAIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 type ToolCall = { content: { type: string; text: string }[]; isError?: boolean };
 const text = (result: unknown) => (result as ToolCall).content.map((c) => c.text).join('\n');
 
-describe('berth mcp over stdio, driven by the SDK client', () => {
+/**
+ * What differs between the contexts `berth mcp` serves: how the server is started, what its
+ * instructions say, and where the agent's writes and processes can be seen from outside.
+ */
+interface Backend {
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly env: () => Record<string, string>;
+  readonly instructions: RegExp;
+  readonly extraTools: readonly string[];
+  /** A command that prints `started` and then runs until killed, tagged with `marker`. */
+  longCommand(marker: string): string;
+  /** Whether the long command is seen running (host processes, or the context's own pids). */
+  running(marker: string, call: Caller): Promise<boolean>;
+  /** What a write through the tools left on disk at `path` (`inContext` to the agent). */
+  expectWritten(path: string, inContext: string, content: string, call: Caller): Promise<void>;
+}
+
+type Caller = (name: string, args: Record<string, unknown>) => Promise<ToolCall>;
+
+let stateDir: string | undefined;
+const BACKENDS: readonly Backend[] = [
+  {
+    name: 'process',
+    args: [],
+    env: () => ({}),
+    instructions:
+      /^Commands and file tools run in berth: process context, sandboxed.*Commands have no network access/,
+    extraTools: [],
+    longCommand: (marker) => `echo started; sleep 30 # ${marker}`,
+    running: async (marker) => pidsWithMarker(marker).length > 0,
+    async expectWritten(path, _inContext, content) {
+      expect(readFileSync(path, 'utf8')).toBe(content);
+    },
+  },
+  {
+    name: 'virtual',
+    args: ['--context', 'virtual'],
+    env: () => {
+      stateDir ??= realpathSync(mkdtempSync(join(tmpdir(), 'berth-mcp-e2e-state-')));
+      return { BERTH_STATE_DIR: stateDir };
+    },
+    instructions: /^Commands and file tools run in berth: virtual context .*session [0-9a-f]{8}/,
+    extraTools: ['changes', 'diff'],
+    // No host process: the loop runs in berth's own shell until task_kill ends it.
+    longCommand: (marker) => `echo started; while :; do :; done # ${marker}`,
+    running: async (_marker, call) => /running/.test(text(await call('task_list', {}))),
+    async expectWritten(path, inContext, content, call) {
+      // Nothing reaches the disk: the change waits in the session, and the diff shows it.
+      expect(existsSync(path) ? readFileSync(path, 'utf8') : null).not.toBe(content);
+      const diff = text(await call('diff', { path: inContext }));
+      for (const line of content.split('\n').filter(Boolean)) expect(diff).toContain(`+${line}`);
+    },
+  },
+];
+
+describe.each(BACKENDS)('berth mcp over stdio, driven by the SDK client ($name context)', (backend) => {
   let root: string;
   let client: Client;
   let transport: StdioClientTransport;
@@ -26,7 +82,8 @@ describe('berth mcp over stdio, driven by the SDK client', () => {
     writeFileSync(join(root, 'notes.txt'), 'alpha\nbeta needle\ngamma\n');
     transport = new StdioClientTransport({
       command: process.execPath,
-      args: [MAIN, 'mcp', '--root', root],
+      args: [MAIN, 'mcp', ...backend.args, '--root', root],
+      env: { ...(process.env as Record<string, string>), ...backend.env() },
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => {
@@ -38,17 +95,14 @@ describe('berth mcp over stdio, driven by the SDK client', () => {
   afterAll(async () => {
     await client?.close();
     rmSync(root, { recursive: true, force: true });
+    if (stateDir !== undefined) rmSync(stateDir, { recursive: true, force: true });
   });
 
-  const call = (name: string, args: Record<string, unknown>) =>
-    client.callTool({ name, arguments: args }) as Promise<ToolCall>;
+  const call: Caller = (name, args) => client.callTool({ name, arguments: args }) as Promise<ToolCall>;
 
   it('initializes as berth and lists the tools with JSON Schemas', async () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'berth' });
-    expect(client.getInstructions()).toMatch(
-      /^Commands and file tools run in berth: process context, sandboxed/,
-    );
-    expect(client.getInstructions()).toContain('Commands have no network access');
+    expect(client.getInstructions()).toMatch(backend.instructions);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'bash',
@@ -62,9 +116,14 @@ describe('berth mcp over stdio, driven by the SDK client', () => {
       'glob',
       'grep',
       'list_dir',
+      ...backend.extraTools,
     ]);
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
-    expect(stderr).toMatch(/berth mcp: serving 11 tools on stdio \(process context/);
+    expect(stderr).toMatch(
+      new RegExp(
+        `berth mcp: serving ${11 + backend.extraTools.length} tools on stdio \\(${backend.name} context`,
+      ),
+    );
   });
 
   it('bash in the foreground: output, exit code', async () => {
@@ -75,15 +134,12 @@ describe('berth mcp over stdio, driven by the SDK client', () => {
 
   it('bash that outlives yield_ms moves to the background; task_output and task_kill', async () => {
     const marker = newMarker();
-    const started = await call('bash', {
-      command: `echo started; sleep 30 # ${marker}`,
-      yield_ms: 500,
-    });
+    const started = await call('bash', { command: backend.longCommand(marker), yield_ms: 500 });
     expect(started.isError).toBeFalsy();
     expect(text(started)).toContain('started');
     const id = /task[ _]id[:\s`"]*([\w-]+)/i.exec(text(started))?.[1];
     expect(id, text(started)).toBeDefined();
-    expect(pidsWithMarker(marker).length).toBeGreaterThan(0);
+    expect(await backend.running(marker, call)).toBe(true);
 
     const output = await call('task_output', { task_id: id });
     expect(text(output)).toContain('started');
@@ -91,23 +147,28 @@ describe('berth mcp over stdio, driven by the SDK client', () => {
     expect(text(list)).toContain(id!);
     const killed = await call('task_kill', { task_id: id });
     expect(killed.isError).toBeFalsy();
-    expect(await waitForNoMarker(marker)).toEqual([]);
+    if (backend.name === 'process') expect(await waitForNoMarker(marker)).toEqual([]);
+    else expect(text(await call('task_list', {}))).toMatch(new RegExp(`${id}\\s+killed`));
   });
 
-  it('write_file, read_file, edit_file change the real file', async () => {
+  it('write_file, read_file, edit_file change the file the agent sees', async () => {
     const path = join(root, 'src', 'app.txt');
-    expect((await call('write_file', { path, content: 'one\ntwo\nthree\n' })).isError).toBeFalsy();
-    expect(readFileSync(path, 'utf8')).toBe('one\ntwo\nthree\n');
+    const inContext = backend.name === 'virtual' ? '/workspace/src/app.txt' : path;
+    expect((await call('write_file', { path: inContext, content: 'one\ntwo\nthree\n' })).isError).toBeFalsy();
+    await backend.expectWritten(path, inContext, 'one\ntwo\nthree\n', call);
     expect(text(await call('read_file', { path: 'src/app.txt' }))).toMatch(/1\tone\n\s*2\ttwo\n\s*3\tthree/);
-    expect((await call('edit_file', { path, old_string: 'two', new_string: 'TWO' })).isError).toBeFalsy();
-    expect(readFileSync(path, 'utf8')).toBe('one\nTWO\nthree\n');
-    const missing = await call('edit_file', { path, old_string: 'four', new_string: 'x' });
+    expect(
+      (await call('edit_file', { path: inContext, old_string: 'two', new_string: 'TWO' })).isError,
+    ).toBeFalsy();
+    await backend.expectWritten(path, inContext, 'one\nTWO\nthree\n', call);
+    const missing = await call('edit_file', { path: inContext, old_string: 'four', new_string: 'x' });
     expect(missing.isError).toBe(true);
     expect(text(missing)).toMatch(/not found|no match|does not contain/i);
   });
 
   it('glob and grep find the files', async () => {
-    expect(text(await call('glob', { pattern: '**/*.txt' }))).toContain(join(root, 'notes.txt'));
+    const shownRoot = backend.name === 'virtual' ? '/workspace' : root;
+    expect(text(await call('glob', { pattern: '**/*.txt' }))).toContain(join(shownRoot, 'notes.txt'));
     const grep = await call('grep', { pattern: 'needle', output_mode: 'content' });
     expect(text(grep)).toMatch(/notes\.txt:2:beta needle/);
   });

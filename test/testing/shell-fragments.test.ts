@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shQuote } from '../../src/subprocess/shell-quote.js';
 import {
   allByteValues,
   euroCommand,
@@ -23,7 +24,6 @@ import {
   orphanCommand,
   termIgnoringCommand,
 } from '../../src/testing/process-probe.js';
-import { shQuote } from '../../src/testing/sh-quote.js';
 import { inCI } from '../support/ci.js';
 
 const busybox = spawnSync('busybox', ['true']).status === 0 ? 'busybox' : undefined;

@@ -181,7 +181,7 @@ describe('a failure after a yielded task started', () => {
     const result = await tools.get('bash')!.execute({ command: 'sleep 30', yield_ms: 100 });
     expect(result.isError).toBe(true);
     expect(text(result)).toBe('bash failed: transport lost');
-    const tasks = await w.context.listBackground(w.handle);
+    const tasks = await w.context.listBackground!(w.handle);
     const task = tasks.find((t) => t.command === 'sleep 30');
     expect(task?.status).toBe('killed');
   });

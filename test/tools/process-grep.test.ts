@@ -1,11 +1,11 @@
 /**
  * grep end to end on the process context, three ways over one tree: ripgrep inside the context,
  * the built-in search forced by option, and a context whose PATH has no `rg`. All three must show
- * the model the same thing.
+ * the model the same thing. The same again on the virtual context (built-in search only).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkspace, text, type Workspace } from './process-fixture.js';
+import { BACKENDS, openWorkspace, text, type Workspace } from './process-fixture.js';
 
 function populate(dir: string): void {
   mkdirSync(`${dir}/src/util`, { recursive: true });
@@ -22,110 +22,116 @@ function populate(dir: string): void {
   writeFileSync(`${dir}/src/blob.bin`, Buffer.from([0x68, 0x65, 0x6c, 0x70, 0x65, 0x72, 0, 1, 2]));
 }
 
-describe('grep with ripgrep, built-in, and no rg on PATH', () => {
-  let rg: Workspace;
-  let builtin: Workspace;
-  let noRg: Workspace;
+describe.each(BACKENDS)('%s context', (backend) => {
+  describe('grep with ripgrep, built-in, and no rg on PATH', () => {
+    let rg: Workspace;
+    let builtin: Workspace;
+    let noRg: Workspace;
 
-  beforeAll(async () => {
-    rg = await openWorkspace();
-    builtin = await openWorkspace({ tools: { ripgrep: 'never' } });
-    noRg = await openWorkspace({ spawn: { env: { PATH: '/nonexistent' } } });
-    for (const w of [rg, builtin, noRg]) populate(w.dir);
-  });
-  afterAll(async () => {
-    await Promise.all([rg, builtin, noRg].map((w) => w.dispose()));
-  });
-
-  /** Run the same call in all three workspaces; paths are made relative so outputs compare. */
-  async function all(args: Record<string, unknown>): Promise<[string, string, string]> {
-    const out = await Promise.all(
-      [rg, builtin, noRg].map(async (w) => text(await w.call('grep', args)).replaceAll(w.dir, '<ws>')),
-    );
-    return out as [string, string, string];
-  }
-
-  it('probes rg once per tool set: present in the default context, absent without it on PATH', async () => {
-    await all({ pattern: 'helper' });
-    expect(await rg.session.ripgrep).toBe(true);
-    expect(await noRg.session.ripgrep).toBe(false);
-    expect(builtin.session.ripgrep).toBeUndefined();
-  });
-
-  const cases: [string, Record<string, unknown>, string][] = [
-    [
-      'files_with_matches (default), hidden and binary files skipped silently',
-      { pattern: 'helper' },
-      '4 files with matches:\n<ws>/docs/guide.md\n<ws>/src/main.ts\n<ws>/src/util/data.json\n<ws>/src/util/helper.ts',
-    ],
-    [
-      'content with context lines and separators',
-      { pattern: 'return|TODO', output_mode: 'content', context_lines: 1, path: 'src' },
-      '2 matching lines in 2 files:\n<ws>/src/main.ts-4-  helper();\n<ws>/src/main.ts:5:  // TODO: more\n<ws>/src/main.ts-6-}\n--\n<ws>/src/util/helper.ts-1-export function helper() {\n<ws>/src/util/helper.ts:2:  return 42;\n<ws>/src/util/helper.ts-3-}',
-    ],
-    [
-      'count with a glob filter',
-      { pattern: 'helper', output_mode: 'count', glob: '*.ts' },
-      '3 matching lines in 2 files:\n<ws>/src/main.ts:2\n<ws>/src/util/helper.ts:1',
-    ],
-    [
-      'case-insensitive content in one file',
-      { pattern: 'todo', case_insensitive: true, output_mode: 'content', path: 'src/util/helper.ts' },
-      '1 matching line in 1 file:\n<ws>/src/util/helper.ts:4:// todo lower',
-    ],
-    [
-      'a negated glob',
-      { pattern: 'helper', glob: '!*.ts' },
-      '2 files with matches:\n<ws>/docs/guide.md\n<ws>/src/util/data.json',
-    ],
-    [
-      'unicode text',
-      { pattern: 'ünï\\w+', output_mode: 'content' },
-      '1 matching line in 1 file:\n<ws>/docs/guide.md:3:ünïcode helper',
-    ],
-    ['no match', { pattern: 'zzzz-nothing' }, 'No matches in <ws>.'],
-    [
-      'max_results cuts with a note',
-      { pattern: 'helper', output_mode: 'content', max_results: 2 },
-      '6 matching lines in 4 files:\n<ws>/docs/guide.md:2:Call helper() first.\n<ws>/docs/guide.md:3:ünïcode helper\n[Showing the first 2 of 10 output lines. Narrow the search (path, glob, pattern) or raise max_results.]',
-    ],
-  ];
-  for (const [name, args, expected] of cases) {
-    it(`${name}: same output from every engine`, async () => {
-      const [a, b, c] = await all(args);
-      expect(a).toBe(expected);
-      expect(b).toBe(expected);
-      expect(c).toBe(expected);
+    beforeAll(async () => {
+      rg = await openWorkspace({ backend });
+      builtin = await openWorkspace({ backend, tools: { ripgrep: 'never' } });
+      noRg = await openWorkspace({ backend, spawn: { env: { PATH: '/nonexistent' } } });
+      for (const w of [rg, builtin, noRg]) populate(w.hostDir);
     });
-  }
+    afterAll(async () => {
+      await Promise.all([rg, builtin, noRg].map((w) => w.dispose()));
+    });
 
-  it('an invalid regular expression is an error from every engine', async () => {
-    for (const w of [rg, builtin, noRg]) {
-      const result = await w.call('grep', { pattern: 'foo(' });
-      expect(result.isError).toBe(true);
-      expect(text(result)).toMatch(/regex parse error|not a valid regular expression/);
+    /** Run the same call in all three workspaces; paths are made relative so outputs compare. */
+    async function all(args: Record<string, unknown>): Promise<[string, string, string]> {
+      const out = await Promise.all(
+        [rg, builtin, noRg].map(async (w) => text(await w.call('grep', args)).replaceAll(w.dir, '<ws>')),
+      );
+      return out as [string, string, string];
     }
-  });
 
-  it('a missing path is an error from every engine', async () => {
-    for (const w of [rg, builtin, noRg]) {
-      const result = await w.call('grep', { pattern: 'x', path: 'missing-dir' });
-      expect(result.isError).toBe(true);
-      expect(text(result)).toContain('missing-dir');
-    }
-  });
+    it('probes rg once per tool set: present in the default context, absent without it on PATH', async () => {
+      await all({ pattern: 'helper' });
+      // The virtual shell has no rg: its built-in search serves every call.
+      expect(await rg.session.ripgrep).toBe(backend === 'process');
+      expect(await noRg.session.ripgrep).toBe(false);
+      expect(builtin.session.ripgrep).toBeUndefined();
+    });
 
-  it('the built-in search skips files over the size limit and says so', async () => {
-    const small = await openWorkspace({ tools: { ripgrep: 'never', files: { maxFileBytes: 64 } } });
-    try {
-      populate(small.dir);
-      writeFileSync(`${small.dir}/src/large.ts`, `${'helper\n'.repeat(100)}`);
-      const shown = text(await small.call('grep', { pattern: 'helper', path: 'src' }));
-      expect(shown).toContain('[Skipped 2 files over 64 B.]');
-      expect(shown).not.toContain('main.ts');
-      expect(shown).not.toContain('large.ts');
-    } finally {
-      await small.dispose();
+    const cases: [string, Record<string, unknown>, string][] = [
+      [
+        'files_with_matches (default), hidden and binary files skipped silently',
+        { pattern: 'helper' },
+        '4 files with matches:\n<ws>/docs/guide.md\n<ws>/src/main.ts\n<ws>/src/util/data.json\n<ws>/src/util/helper.ts',
+      ],
+      [
+        'content with context lines and separators',
+        { pattern: 'return|TODO', output_mode: 'content', context_lines: 1, path: 'src' },
+        '2 matching lines in 2 files:\n<ws>/src/main.ts-4-  helper();\n<ws>/src/main.ts:5:  // TODO: more\n<ws>/src/main.ts-6-}\n--\n<ws>/src/util/helper.ts-1-export function helper() {\n<ws>/src/util/helper.ts:2:  return 42;\n<ws>/src/util/helper.ts-3-}',
+      ],
+      [
+        'count with a glob filter',
+        { pattern: 'helper', output_mode: 'count', glob: '*.ts' },
+        '3 matching lines in 2 files:\n<ws>/src/main.ts:2\n<ws>/src/util/helper.ts:1',
+      ],
+      [
+        'case-insensitive content in one file',
+        { pattern: 'todo', case_insensitive: true, output_mode: 'content', path: 'src/util/helper.ts' },
+        '1 matching line in 1 file:\n<ws>/src/util/helper.ts:4:// todo lower',
+      ],
+      [
+        'a negated glob',
+        { pattern: 'helper', glob: '!*.ts' },
+        '2 files with matches:\n<ws>/docs/guide.md\n<ws>/src/util/data.json',
+      ],
+      [
+        'unicode text',
+        { pattern: 'ünï\\w+', output_mode: 'content' },
+        '1 matching line in 1 file:\n<ws>/docs/guide.md:3:ünïcode helper',
+      ],
+      ['no match', { pattern: 'zzzz-nothing' }, 'No matches in <ws>.'],
+      [
+        'max_results cuts with a note',
+        { pattern: 'helper', output_mode: 'content', max_results: 2 },
+        '6 matching lines in 4 files:\n<ws>/docs/guide.md:2:Call helper() first.\n<ws>/docs/guide.md:3:ünïcode helper\n[Showing the first 2 of 10 output lines. Narrow the search (path, glob, pattern) or raise max_results.]',
+      ],
+    ];
+    for (const [name, args, expected] of cases) {
+      it(`${name}: same output from every engine`, async () => {
+        const [a, b, c] = await all(args);
+        expect(a).toBe(expected);
+        expect(b).toBe(expected);
+        expect(c).toBe(expected);
+      });
     }
+
+    it('an invalid regular expression is an error from every engine', async () => {
+      for (const w of [rg, builtin, noRg]) {
+        const result = await w.call('grep', { pattern: 'foo(' });
+        expect(result.isError).toBe(true);
+        expect(text(result)).toMatch(/regex parse error|not a valid regular expression/);
+      }
+    });
+
+    it('a missing path is an error from every engine', async () => {
+      for (const w of [rg, builtin, noRg]) {
+        const result = await w.call('grep', { pattern: 'x', path: 'missing-dir' });
+        expect(result.isError).toBe(true);
+        expect(text(result)).toContain('missing-dir');
+      }
+    });
+
+    it('the built-in search skips files over the size limit and says so', async () => {
+      const small = await openWorkspace({
+        backend,
+        tools: { ripgrep: 'never', files: { maxFileBytes: 64 } },
+      });
+      try {
+        populate(small.hostDir);
+        writeFileSync(`${small.hostDir}/src/large.ts`, `${'helper\n'.repeat(100)}`);
+        const shown = text(await small.call('grep', { pattern: 'helper', path: 'src' }));
+        expect(shown).toContain('[Skipped 2 files over 64 B.]');
+        expect(shown).not.toContain('main.ts');
+        expect(shown).not.toContain('large.ts');
+      } finally {
+        await small.dispose();
+      }
+    });
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecResult, StreamFacts } from '../../src/contract/types.js';
+import { shellJoin, shellQuote } from '../../src/subprocess/shell-quote.js';
 import { execStatusLine, exitStatusLine, splitBudget } from '../../src/tools/command-output.js';
 import { binaryReason, imageTypeFromName, sniffImageType } from '../../src/tools/file-kind.js';
 import { formatBytes, formatDuration } from '../../src/tools/human-units.js';
-import { shellJoin, shellQuote } from '../../src/tools/shell-quote.js';
 import { sliceLog, wholeSequenceEnd } from '../../src/tools/task-log.js';
 
 describe('sliceLog', () => {

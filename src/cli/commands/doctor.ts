@@ -7,9 +7,11 @@ import type { SandboxReport } from '../../sandbox/types.js';
 import { type CommandSpec, formatHelp, parseArgs, stringFlag } from '../args.js';
 import type { CheckStatus, DoctorCheck } from '../doctor/check.js';
 import { checkDocker, checkGvisor } from '../doctor/docker-check.js';
+import { checkKubernetes, type KubernetesChoice } from '../doctor/kubernetes-check.js';
 import { checkNode, checkNodePty } from '../doctor/node-check.js';
 import { checkRemoteContexts } from '../doctor/remote-check.js';
 import { checkSandbox } from '../doctor/sandbox-check.js';
+import { checkVirtual } from '../doctor/virtual-check.js';
 import type { CliIo } from '../io.js';
 import { startSpinner } from '../spinner.js';
 import type { Style } from '../style.js';
@@ -17,8 +19,9 @@ import { berthVersion } from '../version.js';
 
 export const doctorSpec: CommandSpec = {
   name: 'berth doctor',
-  summary: 'check what works here: node-pty, the OS sandbox, the Docker engine, gVisor, E2B, Daytona',
-  usage: ['[--json] [--image IMAGE]'],
+  summary:
+    'check what works here: node-pty, the OS sandbox, the Docker engine, gVisor, a Kubernetes cluster, E2B, Daytona, the virtual context',
+  usage: ['[--json] [--image IMAGE] [--kubeconfig FILE] [--kube-context NAME] [--namespace NAME]'],
   positionals: 'none',
   flags: {
     json: { type: 'boolean', description: 'print the findings as JSON' },
@@ -27,9 +30,26 @@ export const doctorSpec: CommandSpec = {
       value: 'IMAGE',
       description: 'image for the gVisor test container (default: the smallest local image; needs sh)',
     },
+    kubeconfig: {
+      type: 'string',
+      value: 'FILE',
+      description: 'the kubeconfig to check (default: KUBECONFIG, ~/.kube/config, in-cluster)',
+    },
+    'kube-context': {
+      type: 'string',
+      value: 'NAME',
+      description: "the kubeconfig's context to check (default: its current context)",
+    },
+    namespace: {
+      type: 'string',
+      value: 'NAME',
+      description: "the namespace whose permissions are checked (default: the kubeconfig context's)",
+    },
   },
   details: `Each finding is ok, warn (works with a caveat), fail (does not work; a fix is given) or skip
-(could not be checked). Exit status: 0 when nothing failed, 1 otherwise.
+(could not be checked). The Kubernetes check is skipped when no kubeconfig is found; with one, it
+asks the API server (SelfSubjectAccessReview) for each permission the kubernetes context needs.
+Exit status: 0 when nothing failed, 1 otherwise.
 
 JSON shape: { "version", "platform", "ok", "checks": [{ "id", "title", "status", "detail",
 "fix"?, "checks"? }], "sandbox": <the sandbox preflight report> }`,
@@ -42,7 +62,11 @@ export async function doctorCommand(argv: readonly string[], io: CliIo): Promise
     io.stdout.write(formatHelp(doctorSpec));
     return 0;
   }
-  const { checks, sandboxReport } = await runChecks(io, stringFlag(parsed.flags, 'image'));
+  const { checks, sandboxReport } = await runChecks(io, stringFlag(parsed.flags, 'image'), {
+    kubeconfig: stringFlag(parsed.flags, 'kubeconfig'),
+    context: stringFlag(parsed.flags, 'kube-context'),
+    namespace: stringFlag(parsed.flags, 'namespace'),
+  });
   const ok = checks.every((c) => c.status !== 'fail');
   if (parsed.flags.json) {
     const report = {
@@ -63,19 +87,25 @@ export async function doctorCommand(argv: readonly string[], io: CliIo): Promise
 async function runChecks(
   io: CliIo,
   image: string | undefined,
+  kubernetes: KubernetesChoice,
 ): Promise<{ checks: DoctorCheck[]; sandboxReport: SandboxReport | null }> {
-  const spinner = startSpinner('checking node-pty, the OS sandbox and the Docker engine', io.stderr);
+  const spinner = startSpinner(
+    'checking node-pty, the OS sandbox, the Docker engine and a Kubernetes cluster',
+    io.stderr,
+  );
   try {
-    const [pty, sandbox, docker, remote] = await Promise.all([
+    const [pty, sandbox, docker, cluster, remote, virtual] = await Promise.all([
       checkNodePty(),
       checkSandbox(),
       checkDocker(io.env),
+      checkKubernetes(kubernetes),
       checkRemoteContexts(io.env),
+      checkVirtual(io.env),
     ]);
     spinner.update('starting a gVisor test container');
     const gvisor = await checkGvisor(docker.facts, image);
     return {
-      checks: [checkNode(), pty, sandbox.check, docker.check, gvisor, ...remote],
+      checks: [checkNode(), pty, sandbox.check, docker.check, gvisor, cluster, ...remote, virtual],
       sandboxReport: sandbox.report,
     };
   } finally {

@@ -6,7 +6,7 @@ import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { createMcpServer } from '../../mcp/index.js';
-import { createTools } from '../../tools/index.js';
+import { createReviewTools, createTools } from '../../tools/index.js';
 import { type CommandSpec, type FlagValues, formatHelp, parseArgs, stringFlag } from '../args.js';
 import { CONTEXT_DETAILS, CONTEXT_FLAGS, chooseContext, openContext } from '../context-setup.js';
 import { parseDuration } from '../duration.js';
@@ -47,6 +47,11 @@ export const mcpSpec: CommandSpec = {
       value: 'DURATION',
       description: `with --check: limit for each step (default ${DEFAULT_CHECK_STEP_TIMEOUT})`,
     },
+    'allow-commit': {
+      type: 'boolean',
+      description:
+        'virtual context: give the agent a commit tool too (by default only a person commits, with berth commit)',
+    },
   },
   details: `stdio (default): the MCP client starts berth and talks over stdin/stdout. Register it with:
   { "mcpServers": { "berth": { "command": "npx", "args": ["berth", "mcp"] } } }
@@ -63,6 +68,11 @@ comes from $${TOKEN_ENV} or is generated, and is printed to stderr with the URL.
 Host or Origin is not this loopback address are refused (DNS rebinding).
 
 Background tasks started through the tools end when berth mcp exits.
+
+--context virtual: the agent works on a copy-on-write view of --root, kept in a session (a new
+one, or --session NAME); the tools changes and diff let it review its own work. From another
+terminal, while the server runs or after it stopped: berth changes, berth diff, berth commit,
+berth discard (in --root, or with --session ID).
 
 ${CONTEXT_DETAILS}`,
 };
@@ -89,16 +99,24 @@ export async function mcpCommand(argv: readonly string[], io: CliIo): Promise<nu
   const port = httpText === undefined ? undefined : parsePort(httpText);
   const token = io.env[TOKEN_ENV] || undefined;
 
-  const open = await openContext(parsed.flags, io);
+  const allowCommit = parsed.flags['allow-commit'] === true;
+  if (allowCommit && stringFlag(parsed.flags, 'context') !== 'virtual') {
+    throw new InvalidArgumentError(
+      '--allow-commit',
+      'applies to the virtual context only; add --context virtual',
+    );
+  }
+  const open = await openContext(parsed.flags, io, { keepSession: true });
   try {
-    const tools = createTools({ context: open.context, handle: open.handle });
+    const toolOptions = { context: open.context, handle: open.handle };
+    const tools = [...createTools(toolOptions), ...createReviewTools(toolOptions, { allowCommit })];
     const server = createMcpServer({
       context: open.context,
       handle: open.handle,
       tools,
       name: 'berth',
       version: berthVersion(),
-      instructions: instructionsFor(open.description, open.handle.cwd),
+      instructions: instructionsFor(open.description, open.handle.cwd, open.session?.id),
     });
     const stopped = untilTerminationSignal();
     try {
@@ -193,11 +211,16 @@ async function checkCommand(flags: FlagValues, io: CliIo): Promise<number> {
 }
 
 /** What the client's model should know about where its commands run. */
-function instructionsFor(description: string, cwd: string): string {
+function instructionsFor(description: string, cwd: string, session?: string): string {
   const lines = [
     `Commands and file tools run in berth: ${description}.`,
     `The working directory is ${cwd}; file tools refuse paths outside the workspace root.`,
   ];
+  if (session !== undefined) {
+    lines.push(
+      `Your file changes stay in session ${session} until a person reviews and commits them; the changes and diff tools show what you changed.`,
+    );
+  }
   if (description.includes('network deny')) {
     lines.push(
       'Commands have no network access; if a task needs it, ask the user to restart berth with --network allow.',

@@ -4,6 +4,7 @@
  */
 import { MAX_TIMER_MS } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
+import { shellJoin } from '../../subprocess/shell-quote.js';
 import { type CommandSpec, formatHelp, parseArgs, stringFlag } from '../args.js';
 import { CONTEXT_DETAILS, CONTEXT_FLAGS, openContext } from '../context-setup.js';
 import { parseDuration } from '../duration.js';
@@ -11,7 +12,6 @@ import { exitStatusOf } from '../exit-status.js';
 import type { CliIo } from '../io.js';
 import { keepSpills } from '../keep-spills.js';
 import { readAllBounded } from '../read-stdin.js';
-import { shellJoin } from '../shell-join.js';
 import { parseSize } from '../size.js';
 import { onTerminationSignal } from '../termination-signals.js';
 

@@ -3,10 +3,11 @@
  * @module
  */
 import { CapabilityError, InvalidArgumentError } from '../../errors/index.js';
-import { type CommandSpec, formatHelp, parseArgs } from '../args.js';
+import { type CommandSpec, formatHelp, parseArgs, stringFlag } from '../args.js';
 import { CONTEXT_DETAILS, CONTEXT_FLAGS, openContext } from '../context-setup.js';
 import type { CliIo } from '../io.js';
 import { onTerminationSignal } from '../termination-signals.js';
+import { runVirtualShell } from '../virtual-shell.js';
 
 export const shellSpec: CommandSpec = {
   name: 'berth shell',
@@ -17,6 +18,10 @@ export const shellSpec: CommandSpec = {
   details: `Starts your login shell (or PROGRAM) in a terminal inside the context: on this machine,
 inside the sandbox, or in the container. Exit the shell to leave; the terminal's processes end
 with it. Needs the optional dependency node-pty.
+
+With --context virtual, an interactive prompt over berth's own shell instead (no PTY, no login
+shell): line editing and history, variables and cd carry over from line to line, Ctrl-C ends the
+running command, Ctrl-D or exit leaves.
 
 ${CONTEXT_DETAILS}`,
 };
@@ -34,6 +39,20 @@ export async function shellCommand(argv: readonly string[], io: CliIo): Promise<
       'stdin',
       'is not a terminal, and berth shell is interactive; to run commands from a pipe or a script use berth run (e.g. `echo ls | berth run --stdin -- sh`)',
     );
+  }
+  if (stringFlag(parsed.flags, 'context') === 'virtual') {
+    if (parsed.positionals.length > 0) {
+      throw new InvalidArgumentError(
+        JSON.stringify(parsed.positionals[0]),
+        'the virtual context runs its own shell, not a program; drop the program, or use berth run --context virtual',
+      );
+    }
+    const virtual = await openContext(parsed.flags, io, { shellSession: true });
+    try {
+      return await runVirtualShell(virtual, io);
+    } finally {
+      await virtual.dispose();
+    }
   }
   const open = await openContext(parsed.flags, io);
   const { stdin, stdout } = io;

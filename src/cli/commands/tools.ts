@@ -4,7 +4,7 @@
  * @module
  */
 import { InvalidArgumentError } from '../../errors/index.js';
-import { createTools } from '../../tools/index.js';
+import { createReviewTools, createTools } from '../../tools/index.js';
 import type { BerthTool, ToolResult } from '../../tools/types.js';
 import { type CommandSpec, formatHelp, parseArgs } from '../args.js';
 import { CONTEXT_DETAILS, CONTEXT_FLAGS, openContext } from '../context-setup.js';
@@ -74,7 +74,8 @@ async function toolsList(argv: readonly string[], io: CliIo): Promise<number> {
   }
   const open = await openContext(parsed.flags, io);
   try {
-    const tools = createTools({ context: open.context, handle: open.handle });
+    const options = { context: open.context, handle: open.handle };
+    const tools = [...createTools(options), ...createReviewTools(options)];
     if (parsed.flags.json) {
       const list = tools.map((t) => ({
         name: t.name,
@@ -119,7 +120,8 @@ async function toolsCall(argv: readonly string[], io: CliIo): Promise<number> {
   );
   const open = await openContext(parsed.flags, io);
   try {
-    const tools = createTools({ context: open.context, handle: open.handle });
+    const options = { context: open.context, handle: open.handle };
+    const tools = [...createTools(options), ...createReviewTools(options)];
     const tool = tools.find((t: BerthTool) => t.name === name);
     if (tool === undefined) {
       throw new InvalidArgumentError(

@@ -12,13 +12,33 @@ import { type GetoptSpec, getopt, type OptionSpec, type ParsedOption } from '../
 import { TEXT_HELP } from './gnu-help.js';
 
 /** Which project a command's behaviour follows (for `--version`). */
-export type Upstream = 'coreutils' | 'util-linux' | 'binutils' | 'xxd';
+export type Upstream =
+  | 'coreutils'
+  | 'util-linux'
+  | 'binutils'
+  | 'xxd'
+  | 'findutils'
+  | 'diffutils'
+  | 'patch'
+  | 'tar'
+  | 'gzip'
+  | 'file'
+  | 'time'
+  | 'hostname';
 
 const UPSTREAM_VERSION: Readonly<Record<Upstream, (name: string) => string>> = {
   coreutils: (name) => `${name} (GNU coreutils) 9.1`,
   'util-linux': (name) => `${name} from util-linux 2.38.1`,
   binutils: (name) => `GNU ${name} (GNU Binutils for Debian) 2.40`,
   xxd: (name) => `${name} 2022-01-14`,
+  findutils: (name) => `${name} (GNU findutils) 4.9.0`,
+  diffutils: (name) => `${name} (GNU diffutils) 3.8`,
+  patch: () => 'GNU patch 2.7.6',
+  tar: (name) => `${name} (GNU tar) 1.34`,
+  gzip: (name) => (name === 'gzip' ? 'gzip 1.12' : `${name} (gzip) 1.12`),
+  file: () => 'file-5.44',
+  time: (name) => `${name} (GNU Time) 1.9`,
+  hostname: (name) => `${name} 3.23`,
 };
 
 const UPSTREAM_NAME: Readonly<Record<Upstream, string>> = {
@@ -26,6 +46,14 @@ const UPSTREAM_NAME: Readonly<Record<Upstream, string>> = {
   'util-linux': 'util-linux 2.38.1',
   binutils: 'GNU binutils 2.40',
   xxd: 'xxd 2022-01-14',
+  findutils: 'GNU findutils 4.9',
+  diffutils: 'GNU diffutils 3.8',
+  patch: 'GNU patch 2.7.6',
+  tar: 'GNU tar 1.34',
+  gzip: 'gzip 1.12',
+  file: 'file 5.44',
+  time: 'GNU time 1.9',
+  hostname: 'hostname 3.23',
 };
 
 /** What `--version` prints: the upstream's first line, then what this implementation is. */
@@ -64,6 +92,12 @@ export interface CommandLine {
 
 export interface ParseOptions {
   readonly upstream?: Upstream;
+  /** The `--help` text, for a command whose text is not in the text commands' table. */
+  readonly help?: string;
+  /** The `--version` text, for a command of another upstream (findutils, tar, ...). */
+  readonly version?: string;
+  /** The usage hint carries the program's name too (`diff: Try 'diff --help' ...`, diffutils' style). */
+  readonly namedHint?: boolean;
   /** Exit status of a usage error (`sort` uses 2). */
   readonly usageStatus?: number;
 }
@@ -88,6 +122,13 @@ export async function parseCommandLine(
     // GNU stops at --help/--version before reaching a bad option later on the line.
     const early = earlyHelp(args, full);
     if (early !== undefined) return answer(ctx, name, early, options);
+    if (options.namedHint === true) {
+      await printError(
+        ctx,
+        `${name}: ${parsed.message}\n${name}: Try '${name} --help' for more information.\n`,
+      );
+      return options.usageStatus ?? 1;
+    }
     return usageError(ctx, name, parsed.message, options.usageStatus ?? 1);
   }
   const first = parsed.options.find((o) => o.key === 'help' || o.key === 'version');
@@ -109,7 +150,10 @@ async function answer(
   key: string,
   options: ParseOptions,
 ): Promise<number> {
-  const text = key === 'help' ? helpText(name) : versionText(name, options.upstream ?? 'coreutils');
+  const text =
+    key === 'help'
+      ? (options.help ?? helpText(name))
+      : (options.version ?? versionText(name, options.upstream ?? 'coreutils'));
   await ctx.stdout.write(encodeText(text));
   return 0;
 }

@@ -4,12 +4,12 @@
  * @module
  */
 import { posix } from 'node:path';
+import { encodeTar, TarDecoder } from '../../archive/tar-codec.js';
 import { BerthError, NotFoundError } from '../../errors/index.js';
 import { isDirectoryError, notDirectoryError } from '../../vfs/fs-errors.js';
 import type { EngineClient } from './engine-client.js';
 import { containerErrorOf } from './engine-exec.js';
 import { DockerApiError } from './errors.js';
-import { encodeTar, TarDecoder } from './tar-codec.js';
 
 /** What the engine reports about a path (from `X-Docker-Container-Path-Stat`). */
 export interface PathStat {

@@ -1,168 +1,38 @@
 /**
- * `listFiles` inside a container: one `find … -exec stat` exec lists a directory (or, for a glob,
- * the subtree below the pattern's literal base), and berth's shared glob matcher (`vfs/glob.ts`)
- * picks the matches on the host, so `* ? [] {} **` mean exactly what they mean for local files.
+ * `listFiles` in a container: the shared `find … -exec stat` listing (`../shared/find-listing.ts`)
+ * with its helper commands run as execs of this container.
  * @module
  */
-import { posix } from 'node:path';
 import type { FileEntry } from '../../contract/types.js';
-import { BerthError, NotFoundError } from '../../errors/index.js';
-import { notDirectoryError } from '../../vfs/fs-errors.js';
-import { compileGlob, expandBraces, type GlobSegment, matchParts } from '../../vfs/glob.js';
+import {
+  listGlob as globIn,
+  type HelperRunner,
+  type ListingLimits,
+  listDirectory as listIn,
+} from '../shared/find-listing.js';
 import { collectExec } from './collect-exec.js';
 import type { EngineClient } from './engine-client.js';
 
-/** Exit statuses of the listing script. */
-const MISSING = 3;
-const NOT_DIRECTORY = 4;
-
-// $1 = directory, $2 = max depth ('' = unlimited). Prints "<mode hex> <size> <mtime s> <path>" lines.
-const LIST_SCRIPT = `d="$1"
-if [ ! -e "$d" ] && [ ! -L "$d" ]; then exit ${MISSING}; fi
-if [ ! -d "$d" ]; then exit ${NOT_DIRECTORY}; fi
-if [ -n "$2" ]; then
-  find "$d" -mindepth 1 -maxdepth "$2" -exec stat -c '%f %s %Y %n' {} +
-else
-  find "$d" -mindepth 1 -exec stat -c '%f %s %Y %n' {} +
-fi`;
-
-const LINE = /^([0-9a-fA-F]+) (\d+) (\d+) (.*)$/s;
-
-interface RawEntry {
-  readonly path: string;
-  readonly type: FileEntry['type'];
-  readonly size: number;
-  readonly mtimeMs: number;
+function runner(client: EngineClient, containerId: string): HelperRunner {
+  return (argv, options) => collectExec(client, containerId, argv, options);
 }
-
-function typeOfMode(mode: number): FileEntry['type'] {
-  switch (mode & 0o170000) {
-    case 0o100000:
-      return 'file';
-    case 0o040000:
-      return 'directory';
-    case 0o120000:
-      return 'symlink';
-    default:
-      return 'other';
-  }
-}
-
-/** Parse the listing; a line that does not start a record continues a name holding a newline. */
-function parseListing(text: string): RawEntry[] {
-  const records: string[] = [];
-  for (const line of text.split('\n')) {
-    if (LINE.test(line) || records.length === 0) records.push(line);
-    else records[records.length - 1] += `\n${line}`;
-  }
-  const entries: RawEntry[] = [];
-  for (const record of records) {
-    const match = LINE.exec(record);
-    if (match === null) continue;
-    entries.push({
-      path: match[4]!,
-      type: typeOfMode(Number.parseInt(match[1]!, 16)),
-      size: Number(match[2]),
-      mtimeMs: Number(match[3]) * 1000,
-    });
-  }
-  return entries;
-}
-
-/** Limits of one listing. */
-export interface ListingLimits {
-  readonly maxEntries: number;
-  readonly maxListingBytes: number;
-}
-
-async function listTree(
-  client: EngineClient,
-  containerId: string,
-  directory: string,
-  maxDepth: number | undefined,
-  limits: ListingLimits,
-  what: string,
-): Promise<RawEntry[] | 'missing' | 'not-directory'> {
-  const result = await collectExec(
-    client,
-    containerId,
-    ['/bin/sh', '-c', LIST_SCRIPT, 'berth-list', directory, maxDepth === undefined ? '' : String(maxDepth)],
-    { maxStdoutBytes: limits.maxListingBytes, what },
-  );
-  if (result.exitCode === MISSING) return 'missing';
-  if (result.exitCode === NOT_DIRECTORY) return 'not-directory';
-  const entries = parseListing(result.stdout.toString('utf8').replace(/\n$/, ''));
-  if (result.exitCode !== 0 && entries.length === 0) {
-    throw new BerthError(
-      'E_IO',
-      `${what} failed (exit ${result.exitCode}): ${result.stderr.trim() || 'no message'}`,
-    );
-  }
-  return entries;
-}
-
-function tooMany(what: string, maxEntries: number): BerthError {
-  return new BerthError(
-    'E_IO',
-    `${what}: more than maxEntries=${maxEntries} entries; narrow the path or the pattern`,
-  );
-}
-
-function toEntry(raw: RawEntry): FileEntry {
-  return {
-    path: raw.path,
-    name: posix.basename(raw.path),
-    type: raw.type,
-    size: raw.size,
-    mtimeMs: raw.mtimeMs,
-  };
-}
-
-const byPath = (a: FileEntry, b: FileEntry) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /** Immediate entries of a directory, sorted by name. @throws NotFoundError, E_NOT_DIRECTORY */
-export async function listDirectory(
+export function listDirectory(
   client: EngineClient,
   containerId: string,
   path: string,
   limits: ListingLimits,
 ): Promise<FileEntry[]> {
-  const what = `listFiles ${JSON.stringify(path)}`;
-  const listed = await listTree(client, containerId, path, 1, limits, what);
-  if (listed === 'missing') throw new NotFoundError(path, 'directory');
-  if (listed === 'not-directory') throw notDirectoryError(path, 'listFiles');
-  if (listed.length > limits.maxEntries) throw tooMany(what, limits.maxEntries);
-  return listed
-    .map((raw) => toEntry({ ...raw, path: posix.join(path, posix.basename(raw.path)) }))
-    .sort(byPath);
-}
-
-/** Depth the walk needs: unlimited with `**`, else the number of segments. */
-function depthOf(segments: readonly GlobSegment[]): number | undefined {
-  return segments.some((segment) => segment.kind === 'globstar') ? undefined : segments.length;
+  return listIn(runner(client, containerId), path, limits);
 }
 
 /** Files (not directories) matching an absolute glob, sorted by path. A missing base matches nothing. */
-export async function listGlob(
+export function listGlob(
   client: EngineClient,
   containerId: string,
   pattern: string,
   limits: ListingLimits,
 ): Promise<FileEntry[]> {
-  const what = `listFiles ${JSON.stringify(pattern)}`;
-  const found = new Map<string, FileEntry>();
-  for (const expanded of expandBraces(pattern)) {
-    const { base, segments } = compileGlob(expanded.split('/').filter((part) => part.length > 0));
-    const baseDir = `/${base.join('/')}`;
-    const listed = await listTree(client, containerId, baseDir, depthOf(segments), limits, what);
-    if (listed === 'missing' || listed === 'not-directory') continue;
-    for (const raw of listed) {
-      if (raw.type === 'directory') continue;
-      const relative = posix.relative(baseDir, raw.path);
-      if (!matchParts(segments, relative.split('/')).full) continue;
-      if (found.size >= limits.maxEntries) throw tooMany(what, limits.maxEntries);
-      found.set(raw.path, toEntry(raw));
-    }
-  }
-  return [...found.values()].sort(byPath);
+  return globIn(runner(client, containerId), pattern, limits);
 }

@@ -6,7 +6,7 @@
 
 import { MOUNT_KEYS, PORT_KEYS, RESOURCE_KEYS, SPAWN_CONFIG_KEYS } from '../../contract/option-keys.js';
 import type { MountSpec, PortMapping, SpawnConfig } from '../../contract/types.js';
-import { knownOptions } from '../../contract/validate-options.js';
+import { describeValue, knownOptions } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { planHardening } from './hardening.js';
 import { ownershipLabels, RESERVED_LABEL_PREFIX } from './ownership.js';
@@ -28,31 +28,25 @@ export interface ContainerPlan {
 const ENV_NAME = /^[^=\0]+$/;
 const USER = /^[A-Za-z0-9_.][A-Za-z0-9_.-]*(:[A-Za-z0-9_.][A-Za-z0-9_.-]*)?$/;
 
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
-  return Array.isArray(value) ? 'an array' : typeof value;
-}
-
 function requireString(field: string, value: unknown): string {
   if (typeof value !== 'string' || value === '') {
-    throw new InvalidArgumentError(field, `must be a non-empty string, got ${describe(value)}`);
+    throw new InvalidArgumentError(field, `must be a non-empty string, got ${describeValue(value)}`);
   }
   if (value.includes('\0'))
-    throw new InvalidArgumentError(field, `must not contain a NUL byte, got ${describe(value)}`);
+    throw new InvalidArgumentError(field, `must not contain a NUL byte, got ${describeValue(value)}`);
   return value;
 }
 
 function requireAbsolute(field: string, value: unknown): string {
   const path = requireString(field, value);
   if (!path.startsWith('/'))
-    throw new InvalidArgumentError(field, `must be an absolute path, got ${describe(value)}`);
+    throw new InvalidArgumentError(field, `must be an absolute path, got ${describeValue(value)}`);
   return path;
 }
 
 function requirePositiveInteger(field: string, value: unknown, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > max) {
-    throw new InvalidArgumentError(field, `must be an integer from 1 to ${max}, got ${describe(value)}`);
+    throw new InvalidArgumentError(field, `must be an integer from 1 to ${max}, got ${describeValue(value)}`);
   }
   return value;
 }
@@ -65,7 +59,7 @@ export function envList(
 ): string[] {
   if (env === undefined) return [];
   if (typeof env !== 'object' || env === null || Array.isArray(env)) {
-    throw new InvalidArgumentError(field, `must be an object of name → string, got ${describe(env)}`);
+    throw new InvalidArgumentError(field, `must be an object of name → string, got ${describeValue(env)}`);
   }
   const list: string[] = [];
   for (const [name, value] of Object.entries(env)) {
@@ -75,7 +69,7 @@ export function envList(
     if (typeof value !== 'string' || value.includes('\0')) {
       throw new InvalidArgumentError(
         `${field}.${name}`,
-        `must be a string without NUL bytes, got ${describe(value)}`,
+        `must be a string without NUL bytes, got ${describeValue(value)}`,
       );
     }
     list.push(`${name}=${value}`);
@@ -91,7 +85,7 @@ function portBindings(ports: readonly PortMapping[] | undefined): {
   const bindings: Record<string, { HostIp: string; HostPort: string }[]> = {};
   if (ports === undefined) return { exposed, bindings };
   if (!Array.isArray(ports))
-    throw new InvalidArgumentError('ports', `must be an array, got ${describe(ports)}`);
+    throw new InvalidArgumentError('ports', `must be an array, got ${describeValue(ports)}`);
   ports.forEach((port: PortMapping, index) => {
     const field = `ports[${index}]`;
     if (typeof port !== 'object' || port === null) throw new InvalidArgumentError(field, 'must be an object');
@@ -103,7 +97,7 @@ function portBindings(ports: readonly PortMapping[] | undefined): {
     if (protocol !== 'tcp' && protocol !== 'udp') {
       throw new InvalidArgumentError(
         `${field}.protocol`,
-        `must be "tcp" or "udp", got ${describe(protocol)}`,
+        `must be "tcp" or "udp", got ${describeValue(protocol)}`,
       );
     }
     const hostIp = port.hostIp === undefined ? '127.0.0.1' : requireString(`${field}.hostIp`, port.hostIp);
@@ -119,7 +113,7 @@ function portBindings(ports: readonly PortMapping[] | undefined): {
 function mountList(mounts: readonly MountSpec[] | undefined): { Target: string }[] {
   if (mounts === undefined) return [];
   if (!Array.isArray(mounts))
-    throw new InvalidArgumentError('mounts', `must be an array, got ${describe(mounts)}`);
+    throw new InvalidArgumentError('mounts', `must be an array, got ${describeValue(mounts)}`);
   return mounts.map((mount: MountSpec, index) => {
     const field = `mounts[${index}]`;
     if (typeof mount !== 'object' || mount === null)
@@ -130,7 +124,7 @@ function mountList(mounts: readonly MountSpec[] | undefined): { Target: string }
     if (mount.readOnly !== undefined && typeof mount.readOnly !== 'boolean') {
       throw new InvalidArgumentError(
         `${field}.readOnly`,
-        `must be a boolean, got ${describe(mount.readOnly)}`,
+        `must be a boolean, got ${describeValue(mount.readOnly)}`,
       );
     }
     return { Type: 'bind', Source: source, Target: target, ReadOnly: mount.readOnly === true };
@@ -141,7 +135,10 @@ function labelMap(labels: SpawnConfig['labels'], handleId: string): Record<strin
   const result: Record<string, string> = {};
   if (labels !== undefined) {
     if (typeof labels !== 'object' || labels === null || Array.isArray(labels)) {
-      throw new InvalidArgumentError('labels', `must be an object of name → string, got ${describe(labels)}`);
+      throw new InvalidArgumentError(
+        'labels',
+        `must be an object of name → string, got ${describeValue(labels)}`,
+      );
     }
     for (const [key, value] of Object.entries(labels)) {
       if (key.startsWith(RESERVED_LABEL_PREFIX)) {
@@ -151,7 +148,7 @@ function labelMap(labels: SpawnConfig['labels'], handleId: string): Record<strin
         );
       }
       if (typeof value !== 'string') {
-        throw new InvalidArgumentError(`labels.${key}`, `must be a string, got ${describe(value)}`);
+        throw new InvalidArgumentError(`labels.${key}`, `must be a string, got ${describeValue(value)}`);
       }
       result[key] = value;
     }
@@ -162,7 +159,7 @@ function labelMap(labels: SpawnConfig['labels'], handleId: string): Record<strin
 function hostResources(resources: SpawnConfig['resources']): Record<string, number> {
   if (resources === undefined) return {};
   if (typeof resources !== 'object' || resources === null) {
-    throw new InvalidArgumentError('resources', `must be an object, got ${describe(resources)}`);
+    throw new InvalidArgumentError('resources', `must be an object, got ${describeValue(resources)}`);
   }
   knownOptions(resources, 'resources', RESOURCE_KEYS, 'spawn resources');
   const result: Record<string, number> = {};
@@ -183,7 +180,7 @@ function hostResources(resources: SpawnConfig['resources']): Record<string, numb
     if (typeof cpus !== 'number' || !Number.isFinite(cpus) || cpus <= 0 || cpus > 1024) {
       throw new InvalidArgumentError(
         'resources.cpus',
-        `must be a number above 0 (e.g. 0.5), got ${describe(cpus)}`,
+        `must be a number above 0 (e.g. 0.5), got ${describeValue(cpus)}`,
       );
     }
     result.NanoCpus = Math.max(1, Math.round(cpus * 1e9));
@@ -207,7 +204,7 @@ export function planContainer(
   imageWorkdir?: string | undefined,
 ): ContainerPlan {
   if (typeof config !== 'object' || config === null) {
-    throw new InvalidArgumentError('config', `must be an object, got ${describe(config)}`);
+    throw new InvalidArgumentError('config', `must be an object, got ${describeValue(config)}`);
   }
   knownOptions(config, 'config', SPAWN_CONFIG_KEYS, 'spawn');
   const imageValue = config.image ?? defaultImage;
@@ -226,7 +223,7 @@ export function planContainer(
     if (!USER.test(user)) {
       throw new InvalidArgumentError(
         'user',
-        `must be uid, uid:gid or a user name, got ${describe(config.user)}`,
+        `must be uid, uid:gid or a user name, got ${describeValue(config.user)}`,
       );
     }
   }

@@ -151,7 +151,7 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
   try {
     if (spec.signal?.aborted) {
       aborted = true;
-      return await settle(spec, started, stdout, stderr, { exitCode: null, signal: null }, false, true);
+      return await execResultOf(spec, started, stdout, stderr, { exitCode: null, signal: null }, false, true);
     }
     const execId = await createExec(spec.client, spec.containerId, {
       argv: ['/bin/sh', '-c', spec.script],
@@ -223,7 +223,7 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
         );
       }
     }
-    return await settle(spec, started, stdout, stderr, exitFacts(code), timedOut, aborted);
+    return await execResultOf(spec, started, stdout, stderr, exitFacts(code), timedOut, aborted);
   } catch (error) {
     await Promise.all([stdout.discard(), stderr.discard()]);
     throw error;
@@ -265,7 +265,7 @@ function pump(output: Readable, stdout: OutputCapture, stderr: OutputCapture): P
   });
 }
 
-async function settle(
+async function execResultOf(
   spec: RunExecSpec,
   started: number,
   stdout: OutputCapture,

@@ -5,9 +5,9 @@
  */
 import { constants } from 'node:os';
 import { confineCommand, confineWithBubblewrap } from '../../sandbox/index.js';
-import { isInsideOrEqual } from '../../sandbox/path-inside.js';
 import type { SandboxPolicy } from '../../sandbox/types.js';
 import type { SubprocessOutcome } from '../../subprocess/types.js';
+import { isWithin } from '../../vfs/path-scope.js';
 import type { OverlaySession } from './overlay-session.js';
 
 /** What to spawn: the argv (possibly wrapped) and extra environment the sandbox needs. */
@@ -39,7 +39,7 @@ export function confine(
   if (overlay) {
     // Roots inside the workspace are part of the merged view; the merged view has no read-only
     // names (nothing reaches the host before a reviewed commit).
-    const rest = policy.writableRoots.filter((root) => !isInsideOrEqual(overlay.workspace, root));
+    const rest = policy.writableRoots.filter((root) => !isWithin(overlay.workspace, root));
     result = confineWithBubblewrap(
       { ...policy, writableRoots: rest },
       argv,

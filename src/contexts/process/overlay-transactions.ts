@@ -8,47 +8,24 @@
  */
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeValue, knownOptions, optionKeys } from '../../contract/validate-options.js';
-import { InvalidArgumentError } from '../../errors/index.js';
-import { isInsideOrEqual } from '../../sandbox/path-inside.js';
+import { CHANGE_SELECTION_KEYS, COMMIT_OPTION_KEYS } from '../../contract/option-keys.js';
+import type {
+  ChangeSelection,
+  CommitChangesOptions,
+  CommitChangesResult,
+  WorkspaceChange,
+} from '../../contract/types.js';
+import { booleanOption, describeValue, knownOptions } from '../../contract/validate-options.js';
+import { ConflictError, InvalidArgumentError } from '../../errors/index.js';
 import type { VfsFileType } from '../../vfs/filesystem.js';
 import { OverlayConflictError } from '../../vfs/overlay/commit.js';
 import type { OverlayChange } from '../../vfs/overlay/overlay.js';
+import { isWithin } from '../../vfs/path-scope.js';
 import type { ProcessDeps } from './deps.js';
 import type { HandleState } from './handle-table.js';
 import { OverlaySession } from './overlay-session.js';
 
-/** One path the handle's commands changed in the workspace, against what it held before. */
-export interface OverlayWorkspaceChange {
-  /** Absolute host path inside the workspace. */
-  readonly path: string;
-  readonly kind: 'added' | 'modified' | 'deleted' | 'type-changed';
-  /** What the path is now; null when deleted. */
-  readonly type: 'file' | 'directory' | 'symlink' | 'other' | null;
-  /** What it was when the overlay first saw it; null when it did not exist. */
-  readonly previousType: 'file' | 'directory' | 'symlink' | 'other' | null;
-}
-
-/** Which changes a transaction call is about. */
-export interface OverlaySelection {
-  /** Only changes at or under these paths (absolute, or relative to the handle's cwd). Default: all. */
-  readonly paths?: readonly string[] | undefined;
-}
-
-export interface OverlayCommitOptions extends OverlaySelection {
-  /** Apply even over paths that changed in the workspace meanwhile (a conflict error otherwise). */
-  readonly force?: boolean | undefined;
-}
-
-export interface OverlayCommitResult {
-  /** The host paths written, in order. */
-  readonly applied: readonly string[];
-}
-
-const SELECTION_KEYS = optionKeys<OverlaySelection>({ paths: true });
-const COMMIT_KEYS = optionKeys<OverlayCommitOptions>({ paths: true, force: true });
-
-export async function overlayChanges(session: OverlaySession): Promise<OverlayWorkspaceChange[]> {
+export async function overlayChanges(session: OverlaySession): Promise<WorkspaceChange[]> {
   await session.overlay.rescan();
   return (await session.overlay.changes()).map((change) => outward(session, change));
 }
@@ -56,9 +33,9 @@ export async function overlayChanges(session: OverlaySession): Promise<OverlayWo
 export async function overlayDiff(
   session: OverlaySession,
   state: HandleState,
-  options: OverlaySelection | undefined,
+  options: ChangeSelection | undefined,
 ): Promise<string> {
-  const input = knownOptions(options, 'options', SELECTION_KEYS, 'diff');
+  const input = knownOptions(options, 'options', CHANGE_SELECTION_KEYS, 'diff');
   await session.overlay.rescan();
   return session.overlay.diff({ paths: inward(session, input.paths, state.cwd) });
 }
@@ -67,22 +44,23 @@ export async function overlayCommit(
   deps: ProcessDeps,
   session: OverlaySession,
   state: HandleState,
-  options: OverlayCommitOptions | undefined,
-): Promise<OverlayCommitResult> {
-  const input = knownOptions(options, 'options', COMMIT_KEYS, 'commit');
-  if (input.force !== undefined && typeof input.force !== 'boolean') {
-    throw new InvalidArgumentError('options.force', `must be a boolean, got ${describeValue(input.force)}`);
-  }
+  options: CommitChangesOptions | undefined,
+): Promise<CommitChangesResult> {
+  const input = knownOptions(options, 'options', COMMIT_OPTION_KEYS, 'commit');
+  const force = booleanOption(input.force, 'options.force', false);
   const paths = inward(session, input.paths, state.cwd);
   assertStopped(deps, state, 'commit');
   return session.whileUnmounted(async () => {
     await session.overlay.rescan();
     try {
-      const result = await session.overlay.commit({ paths, force: input.force === true });
+      const result = await session.overlay.commit({ paths, force });
       return { applied: result.applied.map((path) => hostPath(session, path)) };
     } catch (error) {
       if (error instanceof OverlayConflictError) {
-        throw new OverlayConflictError(error.paths.map((path) => hostPath(session, path)));
+        throw new ConflictError(
+          error.paths.map((path) => hostPath(session, path)),
+          { cause: error },
+        );
       }
       throw error;
     }
@@ -93,9 +71,9 @@ export async function overlayDiscard(
   deps: ProcessDeps,
   session: OverlaySession,
   state: HandleState,
-  options: OverlaySelection | undefined,
+  options: ChangeSelection | undefined,
 ): Promise<void> {
-  const input = knownOptions(options, 'options', SELECTION_KEYS, 'discard');
+  const input = knownOptions(options, 'options', CHANGE_SELECTION_KEYS, 'discard');
   const paths = inward(session, input.paths, state.cwd);
   assertStopped(deps, state, 'discard');
   await session.whileUnmounted(async () => {
@@ -131,7 +109,7 @@ function hostPath(session: OverlaySession, path: string): string {
   return path === '/' ? session.workspace : `${session.workspace}${path}`;
 }
 
-function outward(session: OverlaySession, change: OverlayChange): OverlayWorkspaceChange {
+function outward(session: OverlaySession, change: OverlayChange): WorkspaceChange {
   return {
     path: hostPath(session, change.path),
     kind: change.kind,
@@ -151,7 +129,7 @@ function inward(session: OverlaySession, paths: unknown, cwd: string): string[] 
       throw new InvalidArgumentError(`options.paths[${index}]`, `must be a path, got ${describeValue(path)}`);
     }
     const absolute = join(path.startsWith('/') ? '/' : cwd, path);
-    if (!isInsideOrEqual(session.workspace, absolute)) {
+    if (!isWithin(session.workspace, absolute)) {
       throw new InvalidArgumentError(
         `options.paths[${index}]`,
         `${JSON.stringify(path)} is outside the workspace ${session.workspace}, which is all that has changes`,
@@ -161,6 +139,6 @@ function inward(session: OverlaySession, paths: unknown, cwd: string): string[] 
   });
 }
 
-function entryType(type: VfsFileType): NonNullable<OverlayWorkspaceChange['type']> {
+function entryType(type: VfsFileType): NonNullable<WorkspaceChange['type']> {
   return type === 'file' || type === 'directory' || type === 'symlink' ? type : 'other';
 }

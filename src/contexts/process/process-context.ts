@@ -14,6 +14,9 @@ import type {
   BackgroundStall,
   BackgroundTask,
   BackgroundTaskInfo,
+  ChangeSelection,
+  CommitChangesOptions,
+  CommitChangesResult,
   ContextCapabilities,
   ContextHandle,
   ExecOptions,
@@ -26,6 +29,7 @@ import type {
   Terminal,
   TerminalOptions,
   WaitOptions,
+  WorkspaceChange,
 } from '../../contract/types.js';
 import { callback, envRecord, knownOptions, pathOption } from '../../contract/validate-options.js';
 import {
@@ -47,10 +51,6 @@ import { type ProcessContextOptions, resolveProcessOptions } from './options.js'
 import { OverlaySession } from './overlay-session.js';
 import {
   newStateDirectory,
-  type OverlayCommitOptions,
-  type OverlayCommitResult,
-  type OverlaySelection,
-  type OverlayWorkspaceChange,
   overlayChanges,
   overlayCommit,
   overlayDiff,
@@ -91,6 +91,28 @@ export class ProcessContext implements ExecutionContext {
   readonly getMappedPort = undefined;
   /** Present only when node-pty can be loaded (see `capabilities.terminal`). */
   readonly openTerminal: ((handle: ContextHandle, options: TerminalOptions) => Promise<Terminal>) | undefined;
+  /**
+   * With the `overlay` option (else undefined): every path the handle's commands added, modified,
+   * deleted or changed the type of in the workspace, sorted (host paths).
+   */
+  readonly changes: ((handle: ContextHandle) => Promise<WorkspaceChange[]>) | undefined;
+  /** With the `overlay` option: the changes (under `paths`) as a git-style unified diff. */
+  readonly diff: ((handle: ContextHandle, options?: ChangeSelection) => Promise<string>) | undefined;
+  /**
+   * With the `overlay` option: apply the changes (under `paths`) to the workspace, each file
+   * atomically, once the handle's commands have stopped. `ConflictError` (nothing written) when
+   * the workspace changed under a changed path meanwhile, unless `force`.
+   */
+  readonly commit:
+    | ((handle: ContextHandle, options?: CommitChangesOptions) => Promise<CommitChangesResult>)
+    | undefined;
+  /** With the `overlay` option: drop the changes (under `paths`) once the handle's commands have stopped. */
+  readonly discard: ((handle: ContextHandle, options?: ChangeSelection) => Promise<void>) | undefined;
+  /**
+   * With the `overlay` option: a new handle (same cwd and env) whose overlay starts as a copy of
+   * this one's changes; the two evolve apart. Background tasks stay with the original handle.
+   */
+  readonly fork: ((handle: ContextHandle) => Promise<ContextHandle>) | undefined;
   private readonly deps: ProcessDeps;
   private readonly handles = new HandleTable();
   private readonly files: ProcessFiles;
@@ -117,6 +139,46 @@ export class ProcessContext implements ExecutionContext {
     this.openTerminal = terminal
       ? (handle, terminalOptions) =>
           this.run(() => openTerminal(this.deps, this.handles.get(handle), terminalOptions))
+      : undefined;
+    const overlay = config.overlay;
+    this.changes = overlay
+      ? (handle) => this.run(async () => overlayChanges(this.overlayOf(this.handles.get(handle))))
+      : undefined;
+    this.diff = overlay
+      ? (handle, selection) =>
+          this.run(async () => {
+            const state = this.handles.get(handle);
+            return overlayDiff(this.overlayOf(state), state, selection);
+          })
+      : undefined;
+    this.commit = overlay
+      ? (handle, commitOptions) =>
+          this.run(async () => {
+            const state = this.handles.get(handle);
+            return overlayCommit(this.deps, this.overlayOf(state), state, commitOptions);
+          })
+      : undefined;
+    this.discard = overlay
+      ? (handle, selection) =>
+          this.run(async () => {
+            const state = this.handles.get(handle);
+            await overlayDiscard(this.deps, this.overlayOf(state), state, selection);
+          })
+      : undefined;
+    this.fork = overlay
+      ? (handle) =>
+          this.run(async () => {
+            const state = this.handles.get(handle);
+            const session = this.overlayOf(state);
+            const forked = this.handles.create(state.cwd, state.env);
+            try {
+              forked.overlay = await overlayFork(session, overlay.stateDir);
+            } catch (error) {
+              this.handles.take({ id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd });
+              throw error;
+            }
+            return { id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd };
+          })
       : undefined;
     this.capabilities = Object.freeze({
       shell: true,
@@ -184,67 +246,13 @@ export class ProcessContext implements ExecutionContext {
     return { id: state.id, type: CONTEXT_TYPE, cwd };
   }
 
-  /**
-   * With the `overlay` option: every path the handle's commands added, modified, deleted or
-   * changed the type of in the workspace, sorted (host paths). Reads the upper layer again first.
-   */
-  changes(handle: ContextHandle): Promise<OverlayWorkspaceChange[]> {
-    return this.run(async () => overlayChanges(this.overlayOf(this.handles.get(handle))));
-  }
-
-  /** The changes (under `paths`) as a git-style unified diff; binary files are named, not shown. */
-  diff(handle: ContextHandle, options?: OverlaySelection): Promise<string> {
-    return this.run(async () => {
-      const state = this.handles.get(handle);
-      return overlayDiff(this.overlayOf(state), state, options);
-    });
-  }
-
-  /**
-   * Apply the changes (under `paths`) to the workspace, each file atomically, once the handle's
-   * commands have stopped. Refuses (writing nothing) when the workspace changed under a changed
-   * path meanwhile, unless `force`. The overlay is unmounted meanwhile and mounted again after.
-   */
-  commit(handle: ContextHandle, options?: OverlayCommitOptions): Promise<OverlayCommitResult> {
-    return this.run(async () => {
-      const state = this.handles.get(handle);
-      return overlayCommit(this.deps, this.overlayOf(state), state, options);
-    });
-  }
-
-  /** Drop the changes (under `paths`) once the handle's commands have stopped. */
-  discard(handle: ContextHandle, options?: OverlaySelection): Promise<void> {
-    return this.run(async () => {
-      const state = this.handles.get(handle);
-      await overlayDiscard(this.deps, this.overlayOf(state), state, options);
-    });
-  }
-
-  /**
-   * A new handle (same cwd and env) whose overlay starts as a copy of this one's changes; the two
-   * evolve apart, and either can be committed. Background tasks stay with the original handle.
-   */
-  fork(handle: ContextHandle): Promise<ContextHandle> {
-    return this.run(async () => {
-      const state = this.handles.get(handle);
-      const session = this.overlayOf(state);
-      const forked = this.handles.create(state.cwd, state.env);
-      try {
-        forked.overlay = await overlayFork(session, this.deps.config.overlay!.stateDir);
-      } catch (error) {
-        this.handles.take({ id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd });
-        throw error;
-      }
-      return { id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd };
-    });
-  }
-
   private overlayOf(state: { readonly overlay?: OverlaySession | undefined }): OverlaySession {
+    // Every handle of an overlay context has one; this guards a handle spawned before a failure.
     if (!state.overlay) {
       throw new CapabilityError(
-        'transactions without a workspace overlay',
+        'transactions on a handle without a workspace overlay',
         CONTEXT_TYPE,
-        'create the context with the overlay option (overlay: { stateDir }), which needs workspaceRoot and sandbox',
+        'spawn a new handle',
       );
     }
     return state.overlay;

@@ -10,11 +10,9 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
+import { shQuote } from '../../subprocess/shell-quote.js';
 
-/** One single-quoted POSIX shell word. */
-export function shQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
+export { shQuote };
 
 /** The command line that runs `script` with positional arguments under `/bin/sh`. */
 export function shLine(script: string, name: string, args: readonly string[]): string {

@@ -5,10 +5,10 @@
  */
 import { expect } from 'vitest';
 import type { BackgroundStall } from '../../contract/types.js';
+import { shQuote } from '../../subprocess/shell-quote.js';
 import type { ConformanceCase, ConformanceSection } from '../case.js';
 import { gateCommand, grandchildCommand } from '../process-probe.js';
-import { shQuote } from '../sh-quote.js';
-import { delay, SOON_MS, settlesWithin, waitUntil } from '../wait-until.js';
+import { delay, mustSettleWithin, SOON_MS, waitUntil } from '../wait-until.js';
 import { background, entry, exitRecorder, QUIET_MS } from './background-methods.js';
 
 const cases: ConformanceCase[] = [
@@ -126,7 +126,7 @@ const cases: ConformanceCase[] = [
       await bg.execBackground(handle, `${grandchildCommand(pidFile)}\nwait`, { onExit: recorder.onExit });
       await waitUntil('the task to plant its grandchild', () => fx.exists(pidFile, handle));
       const watch = await fx.watchAcross(pidFile, 'destroy', handle);
-      await settlesWithin('destroy with a running task', context.destroy(handle), SOON_MS * 2);
+      await mustSettleWithin('destroy with a running task', context.destroy(handle), SOON_MS * 2);
       if (fx.expectWatchableAcross(watch)) await fx.expectGone([watch], 'destroy', note);
       expect((await recorder.first()).killed).toBe(true);
     },

@@ -5,12 +5,12 @@
  */
 import { expect } from 'vitest';
 import type { BackgroundStall } from '../../contract/types.js';
+import { shQuote } from '../../subprocess/shell-quote.js';
 import { numberedBytes, numberedBytesCommand } from '../byte-patterns.js';
 import type { ConformanceCase, ConformanceSection } from '../case.js';
 import { expectBerthError } from '../expect-error.js';
 import { gateCommand, grandchildCommand, orphanCommand, waitForFileCommand } from '../process-probe.js';
-import { shQuote } from '../sh-quote.js';
-import { delay, SOON_MS, settlesWithin, waitUntil } from '../wait-until.js';
+import { delay, mustSettleWithin, SOON_MS, waitUntil } from '../wait-until.js';
 import { background, entry, exitRecorder, QUIET_MS } from './background-methods.js';
 
 const cases: ConformanceCase[] = [
@@ -23,7 +23,7 @@ const cases: ConformanceCase[] = [
     run: async ({ context, handle, dir }) => {
       const bg = background(context);
       const gate = `${dir}/gate`;
-      const task = await settlesWithin(
+      const task = await mustSettleWithin(
         'execBackground of a task that waits for a gate',
         bg.execBackground(
           handle,
@@ -86,7 +86,7 @@ const cases: ConformanceCase[] = [
       const bg = background(context);
       const recorder = exitRecorder();
       const task = await bg.execBackground(handle, 'echo done; exit 3', { onExit: recorder.onExit });
-      const exit = await settlesWithin('waitBackground', bg.waitBackground(handle, task.id));
+      const exit = await mustSettleWithin('waitBackground', bg.waitBackground(handle, task.id));
       expect(exit).toMatchObject({
         id: task.id,
         exitCode: 3,
@@ -95,7 +95,7 @@ const cases: ConformanceCase[] = [
         logTruncated: false,
       });
       expect(exit?.durationMs).toBeGreaterThanOrEqual(0);
-      const again = await settlesWithin(
+      const again = await mustSettleWithin(
         'waitBackground on an exited task',
         bg.waitBackground(handle, task.id, { timeoutMs: 1 }),
       );
@@ -116,14 +116,14 @@ const cases: ConformanceCase[] = [
       const gate = `${dir}/gate`;
       const task = await bg.execBackground(handle, gateCommand(gate));
       expect(
-        await settlesWithin('wait with timeoutMs', bg.waitBackground(handle, task.id, { timeoutMs: 200 })),
+        await mustSettleWithin('wait with timeoutMs', bg.waitBackground(handle, task.id, { timeoutMs: 200 })),
       ).toBeNull();
       const controller = new AbortController();
       const waiting = bg.waitBackground(handle, task.id, { signal: controller.signal });
       controller.abort();
-      expect(await settlesWithin('wait with an aborted signal', waiting)).toBeNull();
+      expect(await mustSettleWithin('wait with an aborted signal', waiting)).toBeNull();
       expect(
-        await settlesWithin(
+        await mustSettleWithin(
           'wait with a pre-aborted signal',
           bg.waitBackground(handle, task.id, { signal: AbortSignal.abort() }),
         ),
@@ -153,14 +153,14 @@ const cases: ConformanceCase[] = [
       const task = await bg.execBackground(handle, command, { onExit: recorder.onExit });
       await waitUntil('the task to plant its descendants', () => fx.exists(ready));
       const watches = [await fx.watch(childPid, 'grandchild'), await fx.watch(orphanPid, 'orphan')];
-      const exit = await settlesWithin('killBackground', bg.killBackground(handle, task.id));
+      const exit = await mustSettleWithin('killBackground', bg.killBackground(handle, task.id));
       expect(exit).toMatchObject({ id: task.id, killed: true });
       await fx.expectGone(watches, 'killBackground', note);
       expect(
         await context.readFile(handle, task.outputPath),
         'output written before the kill is in the log',
       ).toContain('planted\n');
-      const second = await settlesWithin('second killBackground', bg.killBackground(handle, task.id));
+      const second = await mustSettleWithin('second killBackground', bg.killBackground(handle, task.id));
       if (second !== null) expect(second, 'a second kill returns null or the same exit').toEqual(exit);
       expect((await entry(bg, handle, task.id))?.status).toBe('killed');
       await recorder.first();

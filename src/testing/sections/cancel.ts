@@ -5,6 +5,7 @@
  */
 import { expect } from 'vitest';
 import type { ExecResult } from '../../contract/types.js';
+import { shQuote } from '../../subprocess/shell-quote.js';
 import type { CaseScope, ConformanceSection } from '../case.js';
 import {
   grandchildCommand,
@@ -13,8 +14,7 @@ import {
   waitForFileCommand,
 } from '../process-probe.js';
 import type { ProcessWatch } from '../process-watch.js';
-import { shQuote } from '../sh-quote.js';
-import { SOON_MS, settlesWithin, waitUntil } from '../wait-until.js';
+import { mustSettleWithin, SOON_MS, waitUntil } from '../wait-until.js';
 
 /** Timer slack: a timer may fire a little early relative to a separately measured clock. */
 const CLOCK_SLACK_MS = 100;
@@ -56,7 +56,7 @@ async function timeoutCase(
     }
     throw error;
   }
-  const result = await settlesWithin(`exec with timeoutMs ${timeoutMs}`, running, SOON_MS * 2);
+  const result = await mustSettleWithin(`exec with timeoutMs ${timeoutMs}`, running, SOON_MS * 2);
   expect(result.timedOut, 'timedOut').toBe(true);
   expect(result.aborted, 'aborted').toBe(false);
   expect(result.durationMs, 'durationMs is at least timeoutMs').toBeGreaterThanOrEqual(
@@ -96,7 +96,7 @@ export const cancelSection: ConformanceSection = {
       run: async ({ fx }) => {
         const max = fx.options.outputPolicy.maxOutputBytes;
         const line = 'flood-0123456789abcdef\n';
-        const result = await settlesWithin(
+        const result = await mustSettleWithin(
           'a flooding exec with timeoutMs',
           fx.exec(`while :; do printf '%s' '${line.repeat(40)}'; done`, { timeoutMs: 2000 }),
           SOON_MS * 2,
@@ -130,7 +130,7 @@ export const cancelSection: ConformanceSection = {
         await waitUntil('the command to get ready', () => fx.exists(readyFile));
         const watch = await fx.watch(pidFile, 'abort');
         controller.abort();
-        const result = await settlesWithin('exec after abort', running);
+        const result = await mustSettleWithin('exec after abort', running);
         expect(result.aborted, 'aborted').toBe(true);
         expect(result.timedOut, 'timedOut').toBe(false);
         expect(result.durationMs).toBeLessThan(SOON_MS * 3);
@@ -144,7 +144,7 @@ export const cancelSection: ConformanceSection = {
       needs: ['shell'],
       run: async ({ fx, dir }) => {
         const marker = `${dir}/ran`;
-        const result = await settlesWithin(
+        const result = await mustSettleWithin(
           'exec with an aborted signal',
           fx.exec(`: > ${shQuote(marker)}`, { signal: AbortSignal.abort() }),
         );

@@ -7,9 +7,9 @@
  */
 import { posix } from 'node:path';
 import { expect } from 'vitest';
+import { shQuote } from '../../subprocess/shell-quote.js';
 import type { CaseScope, ConformanceSection } from '../case.js';
 import { expectBerthError } from '../expect-error.js';
-import { shQuote } from '../sh-quote.js';
 
 /** A secret planted outside the root; its content must never come back. */
 interface Outside {

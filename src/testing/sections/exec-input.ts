@@ -4,10 +4,10 @@
  * @module
  */
 import { expect } from 'vitest';
+import { shQuote } from '../../subprocess/shell-quote.js';
 import { allByteValues, firstDifference, printfBytesCommand } from '../byte-patterns.js';
 import type { ConformanceSection } from '../case.js';
 import { expectBerthError } from '../expect-error.js';
-import { shQuote } from '../sh-quote.js';
 import { SOON_MS } from '../wait-until.js';
 
 const _utf8 = new TextEncoder();

@@ -5,12 +5,12 @@
  */
 import { expect } from 'vitest';
 import type { OutputChunk } from '../../contract/types.js';
+import { shQuote } from '../../subprocess/shell-quote.js';
 import { allByteValues, printfBytesCommand } from '../byte-patterns.js';
 import type { ConformanceSection } from '../case.js';
 import { expectBerthError } from '../expect-error.js';
 import { gateCommand, grandchildCommand, waitForFileCommand } from '../process-probe.js';
-import { shQuote } from '../sh-quote.js';
-import { SOON_MS, settlesWithin } from '../wait-until.js';
+import { mustSettleWithin, SOON_MS } from '../wait-until.js';
 
 const utf8 = new TextEncoder();
 
@@ -64,7 +64,7 @@ export const execSection: ConformanceSection = {
       needs: ['shell'],
       run: async ({ fx, dir }) => {
         const pidFile = `${dir}/leftover.pid`;
-        const result = await settlesWithin(
+        const result = await mustSettleWithin(
           'exec whose background child keeps stdout open',
           fx.exec(`${grandchildCommand(pidFile)}\n${waitForFileCommand(pidFile)}; echo started`, {
             timeoutMs: SOON_MS * 3,

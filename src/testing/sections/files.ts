@@ -5,10 +5,10 @@
  */
 import { posix } from 'node:path';
 import { expect } from 'vitest';
+import { shQuote } from '../../subprocess/shell-quote.js';
 import { allByteValues, firstDifference, primeCycleBytes } from '../byte-patterns.js';
 import type { CaseScope, ConformanceSection } from '../case.js';
 import { expectBerthError } from '../expect-error.js';
-import { shQuote } from '../sh-quote.js';
 
 const utf8 = new TextEncoder();
 

@@ -5,11 +5,11 @@
  */
 import { expect } from 'vitest';
 import type { ContextHandle } from '../../contract/types.js';
+import { shQuote } from '../../subprocess/shell-quote.js';
 import type { ConformanceSection } from '../case.js';
 import { expectBerthError } from '../expect-error.js';
 import { grandchildCommand, waitForFileCommand } from '../process-probe.js';
-import { shQuote } from '../sh-quote.js';
-import { SOON_MS, settlesWithin, waitUntil } from '../wait-until.js';
+import { mustSettleWithin, SOON_MS, waitUntil } from '../wait-until.js';
 
 export const handlesSection: ConformanceSection = {
   name: 'handles',
@@ -107,7 +107,7 @@ export const handlesSection: ConformanceSection = {
       run: async ({ fx, context }) => {
         const handle = await fx.spawn();
         await context.destroy(handle);
-        await settlesWithin('a second destroy', context.destroy(handle));
+        await mustSettleWithin('a second destroy', context.destroy(handle));
         if (context.capabilities.shell)
           await expectBerthError(context.exec(handle, 'true'), 'E_UNKNOWN_HANDLE', 'exec after destroy');
         if (context.capabilities.filesystem) {
@@ -156,8 +156,8 @@ export const handlesSection: ConformanceSection = {
         running.catch(() => undefined);
         await waitUntil('the command to plant its grandchild', () => fx.exists(pidFile, handle));
         const watch = await fx.watchAcross(pidFile, 'destroy', handle);
-        await settlesWithin('destroy', context.destroy(handle), SOON_MS * 2);
-        await settlesWithin(
+        await mustSettleWithin('destroy', context.destroy(handle), SOON_MS * 2);
+        await mustSettleWithin(
           'the running exec after destroy',
           running.then(
             () => undefined,
@@ -206,7 +206,7 @@ export const handlesSection: ConformanceSection = {
           "the leftover still runs after its command returned: declare leftovers: 'kept-until-destroy' (or end it on return)",
         ).toBe('kept-until-destroy');
         const watch = await fx.watchAcross(pidFile, 'destroy', handle);
-        await settlesWithin('destroy', context.destroy(handle), SOON_MS * 2);
+        await mustSettleWithin('destroy', context.destroy(handle), SOON_MS * 2);
         if (fx.expectWatchableAcross(watch)) await fx.expectGone([watch], 'destroy', note);
       },
     },

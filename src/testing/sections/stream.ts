@@ -6,6 +6,7 @@
 import type { Readable } from 'node:stream';
 import { expect } from 'vitest';
 import type { ExecStream, ExecutionContext } from '../../contract/types.js';
+import { shQuote } from '../../subprocess/shell-quote.js';
 import {
   allByteValues,
   firstDifference,
@@ -16,8 +17,7 @@ import {
 } from '../byte-patterns.js';
 import type { ConformanceSection } from '../case.js';
 import { grandchildCommand, waitForFileCommand } from '../process-probe.js';
-import { shQuote } from '../sh-quote.js';
-import { SOON_MS, settlesWithin, waitUntil } from '../wait-until.js';
+import { mustSettleWithin, SOON_MS, waitUntil } from '../wait-until.js';
 
 type ExecStreamFn = NonNullable<ExecutionContext['execStream']>;
 
@@ -46,7 +46,7 @@ const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 /** Ends the stream's stdin and waits for exit; kills it if the test failed midway. */
 async function finish(stream: ExecStream): Promise<number | null> {
   stream.stdin.end();
-  return settlesWithin('the stream process to exit after stdin closed', stream.exited);
+  return mustSettleWithin('the stream process to exit after stdin closed', stream.exited);
 }
 
 export const streamSection: ConformanceSection = {
@@ -126,13 +126,13 @@ export const streamSection: ConformanceSection = {
           const chunk = 64 * 1024;
           for (let offset = 0; offset < payload.length; offset += chunk) {
             if (!stream.stdin.write(payload.subarray(offset, offset + chunk))) {
-              await settlesWithin(
+              await mustSettleWithin(
                 'stdin to drain (the reader is draining stdout, so this must not block)',
                 new Promise<void>((resolve) => stream.stdin.once('drain', resolve)),
               );
             }
           }
-          expect(await settlesWithin('exit', finish(stream), SOON_MS * 3)).toBe(0);
+          expect(await mustSettleWithin('exit', finish(stream), SOON_MS * 3)).toBe(0);
           await out.ended;
           const back = out.bytes();
           expect(back.length).toBe(payload.length);
@@ -240,10 +240,10 @@ export const streamSection: ConformanceSection = {
         drain(stream.stderr);
         await waitUntil('the stream command to get ready', () => text(out.bytes()).includes('ready'));
         const watch = await fx.watch(pidFile, 'stream kill()');
-        await settlesWithin('kill()', stream.kill());
-        await settlesWithin('exited after kill()', stream.exited);
+        await mustSettleWithin('kill()', stream.kill());
+        await mustSettleWithin('exited after kill()', stream.exited);
         await fx.expectGone([watch], 'stream kill()', note);
-        await settlesWithin('a second kill()', stream.kill());
+        await mustSettleWithin('a second kill()', stream.kill());
       },
     },
     {
@@ -267,7 +267,7 @@ export const streamSection: ConformanceSection = {
           await waitUntil('the stream command to get ready', () => text(out.bytes()).includes('ready'));
           const watch = await fx.watch(pidFile, 'stream abort');
           controller.abort();
-          await settlesWithin('exited after abort', stream.exited);
+          await mustSettleWithin('exited after abort', stream.exited);
           // Abort has no promise for "tree gone"; give the termination its grace, then require it.
           await waitUntil(`grandchild ${watch.pid} to be gone after abort`, () => watch.gone()).catch(
             () => undefined,

@@ -5,11 +5,11 @@
  */
 import { expect } from 'vitest';
 import type { ExecutionContext, Terminal, TerminalOptions } from '../../contract/types.js';
+import { shQuote } from '../../subprocess/shell-quote.js';
 import type { ConformanceSection } from '../case.js';
 import { expectBerthError } from '../expect-error.js';
 import { grandchildCommand } from '../process-probe.js';
-import { shQuote } from '../sh-quote.js';
-import { settlesWithin, waitUntil } from '../wait-until.js';
+import { mustSettleWithin, waitUntil } from '../wait-until.js';
 
 type OpenTerminal = NonNullable<ExecutionContext['openTerminal']>;
 
@@ -31,7 +31,7 @@ async function open(
   handle: Parameters<OpenTerminal>[0],
   options: TerminalOptions,
 ): Promise<Session> {
-  const terminal = await settlesWithin('openTerminal', terminalOf(context)(handle, options));
+  const terminal = await mustSettleWithin('openTerminal', terminalOf(context)(handle, options));
   const decoder = new TextDecoder();
   let text = '';
   terminal.onData((chunk) => {
@@ -166,7 +166,7 @@ export const terminalSection: ConformanceSection = {
         const session = await open(context, handle, SH);
         try {
           session.terminal.write('exit 3\n');
-          expect(await settlesWithin('exited after "exit 3"', session.terminal.exited)).toBe(3);
+          expect(await mustSettleWithin('exited after "exit 3"', session.terminal.exited)).toBe(3);
         } finally {
           await session.terminal.kill();
         }
@@ -184,10 +184,10 @@ export const terminalSection: ConformanceSection = {
         await session.expectOutput(/JOB_2_STARTED/, 'the job to start');
         await waitUntil('the pid file', () => fx.exists(pidFile));
         const watch = await fx.watch(pidFile, 'terminal kill()');
-        await settlesWithin('kill()', session.terminal.kill());
-        await settlesWithin('exited after kill()', session.terminal.exited);
+        await mustSettleWithin('kill()', session.terminal.kill());
+        await mustSettleWithin('exited after kill()', session.terminal.exited);
         await fx.expectGone([watch], 'terminal kill()', note);
-        await settlesWithin('a second kill()', session.terminal.kill());
+        await mustSettleWithin('a second kill()', session.terminal.kill());
       },
     },
   ],

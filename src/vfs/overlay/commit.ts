@@ -136,15 +136,15 @@ export async function commitChanges(
     }
   } catch (error) {
     for (const { temp } of staged) await lower.remove(temp, { force: true }).catch(() => undefined);
-    await settle(overlay, applied, everything);
+    await retireApplied(overlay, applied, everything);
     throw new OverlayCommitError(applied, current, error);
   }
-  await settle(overlay, applied, everything);
+  await retireApplied(overlay, applied, everything);
   return { applied };
 }
 
 /** Applied paths leave the upper (the lower has them now); their origins are what it holds. */
-async function settle(
+async function retireApplied(
   overlay: Overlay,
   applied: readonly string[],
   everything: readonly OverlayChange[],

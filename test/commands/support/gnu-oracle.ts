@@ -5,10 +5,23 @@
  * byte for byte.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { CommandHandler } from '../../../src/commands/command.js';
+import type { CommandContext, CommandHandler } from '../../../src/commands/command.js';
 import { runStandalone } from '../../../src/commands/standalone.js';
 import type { Filesystem } from '../../../src/vfs/filesystem.js';
 
@@ -18,12 +31,87 @@ export interface OracleCase {
   readonly stdin?: string | Uint8Array;
   /** Files relative to the working directory. */
   readonly files?: Readonly<Record<string, string | Uint8Array>>;
+  /** Directories to make (relative), after the files. */
+  readonly dirs?: readonly string[];
+  /** Symbolic links to make: relative path → target. */
+  readonly symlinks?: Readonly<Record<string, string>>;
+  /** Permission bits to set (relative path → mode), after everything else is made. */
+  readonly modes?: Readonly<Record<string, number>>;
+  /** Modification (and access) times to set, in epoch seconds; applied last. */
+  readonly mtimes?: Readonly<Record<string, number>>;
+  /** Variables added to the environment of both sides (`COLUMNS`, `TZ`, ...). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Also compare the working directory's tree after the run (types, modes, sizes, contents, links). */
+  readonly captureTree?: boolean | 'with-times';
 }
 
 export interface Outcome {
   readonly status: number;
   readonly stdout: string;
   readonly stderr: string;
+  /** The working directory after the run, when the case asked for it. */
+  readonly tree?: string;
+}
+
+/** The working directory of the virtual side; the real side's temporary directory is shown as this. */
+export const VIRTUAL_CWD = '/work';
+
+function sortedEntries(record: Readonly<Record<string, unknown>> | undefined): string[] {
+  return Object.keys(record ?? {}).sort();
+}
+
+/** A line per entry under `dir`: path, type, permission bits, size, content digest or link target. */
+async function snapshotHost(dir: string, withTimes: boolean): Promise<string> {
+  const lines: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    const names = (await readdir(join(dir, rel))).sort();
+    for (const name of names) {
+      const path = rel === '' ? name : `${rel}/${name}`;
+      const st = await lstat(join(dir, path));
+      const mode = (st.mode & 0o7777).toString(8);
+      const time = withTimes ? ` ${Math.floor(st.mtimeMs / 1000)}` : '';
+      if (st.isSymbolicLink()) lines.push(`${path} l -> ${await readlink(join(dir, path))}`);
+      else if (st.isDirectory()) {
+        lines.push(`${path} d ${mode}${time}`);
+        await walk(path);
+      } else {
+        const digest = createHash('sha1')
+          .update(await readFile(join(dir, path)))
+          .digest('hex')
+          .slice(0, 12);
+        lines.push(`${path} f ${mode} ${st.size} ${digest}${time}`);
+      }
+    }
+  };
+  await walk('');
+  return lines.join('\n');
+}
+
+async function snapshotVirtual(fs: Filesystem, dir: string, withTimes: boolean): Promise<string> {
+  const lines: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    const names = (await fs.readdir(rel === '' ? dir : `${dir}/${rel}`)).map((e) => e.name).sort();
+    for (const name of names) {
+      const path = rel === '' ? name : `${rel}/${name}`;
+      const full = `${dir}/${path}`;
+      const st = await fs.lstat(full);
+      const mode = (st.mode & 0o7777).toString(8);
+      const time = withTimes ? ` ${Math.floor(st.mtimeMs / 1000)}` : '';
+      if (st.type === 'symlink') lines.push(`${path} l -> ${await fs.readlink(full)}`);
+      else if (st.type === 'directory') {
+        lines.push(`${path} d ${mode}${time}`);
+        await walk(path);
+      } else {
+        const digest = createHash('sha1')
+          .update(await fs.readFile(full))
+          .digest('hex')
+          .slice(0, 12);
+        lines.push(`${path} f ${mode} ${st.size} ${digest}${time}`);
+      }
+    }
+  };
+  await walk('');
+  return lines.join('\n');
 }
 
 /** The environment both sides see: GNU in C.UTF-8, UTC, no user configuration. */
@@ -44,8 +132,21 @@ export async function runGnu(c: OracleCase): Promise<Outcome> {
       await mkdir(dirname(join(dir, name)), { recursive: true });
       await writeFile(join(dir, name), content);
     }
-    return await new Promise<Outcome>((resolve, reject) => {
-      const child = spawn(c.argv[0] as string, c.argv.slice(1), { cwd: dir, env: { ...ORACLE_ENV } });
+    for (const d of c.dirs ?? []) await mkdir(join(dir, d), { recursive: true });
+    for (const link of sortedEntries(c.symlinks)) {
+      await mkdir(dirname(join(dir, link)), { recursive: true });
+      await symlink(c.symlinks?.[link] as string, join(dir, link));
+    }
+    for (const path of sortedEntries(c.modes)) await chmod(join(dir, path), c.modes?.[path] as number);
+    for (const path of sortedEntries(c.mtimes)) {
+      const t = c.mtimes?.[path] as number;
+      await utimes(join(dir, path), t, t);
+    }
+    const outcome = await new Promise<Outcome>((resolve, reject) => {
+      const child = spawn(c.argv[0] as string, c.argv.slice(1), {
+        cwd: dir,
+        env: { ...ORACLE_ENV, ...c.env },
+      });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -61,6 +162,14 @@ export async function runGnu(c: OracleCase): Promise<Outcome> {
       child.stdin.on('error', () => {});
       child.stdin.end(c.stdin ?? '');
     });
+    const shown = (text: string): string => text.split(dir).join(VIRTUAL_CWD);
+    const tree = c.captureTree ? await snapshotHost(dir, c.captureTree === 'with-times') : undefined;
+    return {
+      status: outcome.status,
+      stdout: shown(outcome.stdout),
+      stderr: shown(outcome.stderr),
+      ...(tree === undefined ? {} : { tree }),
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -74,14 +183,30 @@ export async function runVirtual(
   handler: CommandHandler,
   c: OracleCase,
   fs: Filesystem,
-  options: { readonly cwd?: string; readonly commands?: ReadonlyMap<string, CommandHandler> } = {},
+  options: {
+    readonly cwd?: string;
+    readonly commands?: ReadonlyMap<string, CommandHandler>;
+    /** Fields added to the command's context (an identity, a network policy). */
+    readonly context?: Partial<CommandContext>;
+  } = {},
 ): Promise<Outcome> {
-  const cwd = options.cwd ?? '/work';
+  const cwd = options.cwd ?? VIRTUAL_CWD;
   await fs.mkdir(cwd, { recursive: true });
   for (const [name, content] of Object.entries(c.files ?? {})) {
     const path = `${cwd}/${name}`;
     await fs.mkdir(path.slice(0, path.lastIndexOf('/')), { recursive: true });
     await fs.writeFile(path, typeof content === 'string' ? new TextEncoder().encode(content) : content);
+  }
+  for (const d of c.dirs ?? []) await fs.mkdir(`${cwd}/${d}`, { recursive: true });
+  for (const link of sortedEntries(c.symlinks)) {
+    const path = `${cwd}/${link}`;
+    await fs.mkdir(path.slice(0, path.lastIndexOf('/')), { recursive: true });
+    await fs.symlink(c.symlinks?.[link] as string, path);
+  }
+  for (const path of sortedEntries(c.modes)) await fs.chmod(`${cwd}/${path}`, c.modes?.[path] as number);
+  for (const path of sortedEntries(c.mtimes)) {
+    const t = (c.mtimes?.[path] as number) * 1000;
+    await fs.utimes(`${cwd}/${path}`, t, t);
   }
   const stdin = typeof c.stdin === 'string' ? new TextEncoder().encode(c.stdin) : c.stdin;
   const r = await runStandalone(handler, {
@@ -89,8 +214,15 @@ export async function runVirtual(
     fs,
     cwd,
     stdin,
-    env: ORACLE_ENV,
+    env: { ...ORACLE_ENV, ...c.env },
     commands: options.commands,
+    context: options.context,
   });
-  return { status: r.status, stdout: latin1(r.stdout), stderr: latin1(r.stderr) };
+  const tree = c.captureTree ? await snapshotVirtual(fs, cwd, c.captureTree === 'with-times') : undefined;
+  return {
+    status: r.status,
+    stdout: latin1(r.stdout),
+    stderr: latin1(r.stderr),
+    ...(tree === undefined ? {} : { tree }),
+  };
 }

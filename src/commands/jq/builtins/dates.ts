@@ -5,6 +5,9 @@
  * command's environment (an IANA name; UTC when unset).
  * @module
  */
+
+import { strftime as glibcStrftime } from '../../time/strftime.js';
+import { type LocalTime, localTime, type TimeZone, timeZoneNamed, utcWallMs } from '../../time/zone.js';
 import { JqError } from '../errors.js';
 import type { NativeDef } from '../native.js';
 import { rt } from '../native.js';
@@ -59,72 +62,38 @@ function timegm(tm: {
   minutes: number;
   seconds: number;
 }): number {
-  const ms = Date.UTC(tm.year, tm.month, tm.mday, tm.hours, tm.minutes, 0, 0);
+  const ms = utcWallMs({
+    year: tm.year,
+    month: tm.month + 1,
+    day: tm.mday,
+    hour: tm.hours,
+    minute: tm.minutes,
+  });
   return ms / 1000 + tm.seconds;
 }
 
-function gmtime(t: number): Tm {
+/** The broken-down time of `t` in `zone` (UTC when none), fractional seconds kept as jq does. */
+function brokenDown(t: number, zone: TimeZone | undefined, what: string): Tm {
   const whole = Math.floor(t);
-  const d = new Date(whole * 1000);
-  if (Number.isNaN(d.getTime())) throw new JqError('gmtime() requires a valid time');
-  const year = d.getUTCFullYear();
-  const month = d.getUTCMonth();
-  const mday = d.getUTCDate();
+  if (!Number.isFinite(whole) || Math.abs(whole) > 8.64e12)
+    throw new JqError(`${what}() requires a valid time`);
+  const lt = localTime(whole * 1000, zone ?? timeZoneNamed(undefined), 0);
   return {
-    year,
-    month,
-    mday,
-    hours: d.getUTCHours(),
-    minutes: d.getUTCMinutes(),
-    seconds: d.getUTCSeconds() + (t - whole),
-    wday: d.getUTCDay(),
-    yday: dayOfYear(year, month, mday),
-    gmtoff: 0,
-    zone: 'UTC',
+    year: lt.year,
+    month: lt.month - 1,
+    mday: lt.day,
+    hours: lt.hour,
+    minutes: lt.minute,
+    seconds: lt.second + (t - whole),
+    wday: lt.weekday,
+    yday: lt.yearDay - 1,
+    gmtoff: lt.offset,
+    zone: lt.zone,
   };
 }
 
-/** The local broken-down time in `timeZone` (an IANA name). */
-function localtime(t: number, timeZone: string | undefined): Tm {
-  if (timeZone === undefined) return gmtime(t);
-  const whole = Math.floor(t);
-  const date = new Date(whole * 1000);
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      timeZoneName: 'short',
-    }).formatToParts(date);
-  } catch {
-    return gmtime(t);
-  }
-  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const year = get('year');
-  const month = get('month') - 1;
-  const mday = get('day');
-  const hours = get('hour');
-  const minutes = get('minute');
-  const seconds = get('second');
-  const gmtoff = timegm({ year, month, mday, hours, minutes, seconds }) - whole;
-  return {
-    year,
-    month,
-    mday,
-    hours,
-    minutes,
-    seconds: seconds + (t - whole),
-    wday: new Date(Date.UTC(year, month, mday)).getUTCDay(),
-    yday: dayOfYear(year, month, mday),
-    gmtoff,
-    zone: parts.find((p) => p.type === 'timeZoneName')?.value ?? timeZone,
-  };
+function gmtime(t: number): Tm {
+  return brokenDown(t, undefined, 'gmtime');
 }
 
 function tmToValue(tm: Tm): Value {
@@ -155,144 +124,28 @@ function tmFromValue(v: Value, what: string): Tm {
   };
 }
 
-function pad(n: number, width: number, fill = '0'): string {
-  const s = String(Math.abs(Math.trunc(n)));
-  return (n < 0 ? '-' : '') + s.padStart(width, fill);
-}
+const wrap = (n: number, size: number): number => ((n % size) + size) % size;
 
-/** ISO 8601 week-based year and week number. */
-function isoWeek(tm: Tm): { year: number; week: number } {
-  const wday = (tm.wday + 6) % 7; // Monday = 0
-  let year = tm.year;
-  let week = Math.floor((tm.yday - wday + 10) / 7);
-  if (week < 1) {
-    year -= 1;
-    const prevDays = isLeap(year) ? 366 : 365;
-    week = Math.floor((tm.yday + prevDays - wday + 10) / 7);
-  } else {
-    const days = isLeap(year) ? 366 : 365;
-    if (tm.yday - wday + 3 >= days) {
-      year += 1;
-      week = 1;
-    }
-  }
-  return { year, week };
-}
-
-/** C-locale strftime. */
+/**
+ * glibc's strftime over jq's broken-down time, through the shell's one strftime. The fields are
+ * used as given (C's strftime does not normalize them); names wrap into range.
+ */
 export function strftime(format: string, tm: Tm): string {
-  let out = '';
-  for (let i = 0; i < format.length; i += 1) {
-    const c = format[i] as string;
-    if (c !== '%' || i + 1 >= format.length) {
-      out += c;
-      continue;
-    }
-    let d = format[i + 1] as string;
-    i += 1;
-    // Skip the E and O modifiers (no alternative representations in the C locale).
-    if ((d === 'E' || d === 'O') && i + 1 < format.length) {
-      d = format[i + 1] as string;
-      i += 1;
-    }
-    out += directive(d, tm);
-  }
-  return out;
-}
-
-function directive(d: string, tm: Tm): string {
-  const hour12 = tm.hours % 12 === 0 ? 12 : tm.hours % 12;
-  const secs = Math.floor(tm.seconds);
-  switch (d) {
-    case 'a':
-      return (DAYS[((tm.wday % 7) + 7) % 7] as string).slice(0, 3);
-    case 'A':
-      return DAYS[((tm.wday % 7) + 7) % 7] as string;
-    case 'b':
-    case 'h':
-      return (MONTHS[((tm.month % 12) + 12) % 12] as string).slice(0, 3);
-    case 'B':
-      return MONTHS[((tm.month % 12) + 12) % 12] as string;
-    case 'c':
-      return `${directive('a', tm)} ${directive('b', tm)} ${directive('e', tm)} ${directive('T', tm)} ${tm.year}`;
-    case 'C':
-      return pad(Math.floor(tm.year / 100), 2);
-    case 'd':
-      return pad(tm.mday, 2);
-    case 'D':
-      return `${directive('m', tm)}/${directive('d', tm)}/${directive('y', tm)}`;
-    case 'e':
-      return pad(tm.mday, 2, ' ');
-    case 'F':
-      return `${pad(tm.year, 4)}-${directive('m', tm)}-${directive('d', tm)}`;
-    case 'g':
-      return pad(isoWeek(tm).year % 100, 2);
-    case 'G':
-      return String(isoWeek(tm).year);
-    case 'H':
-      return pad(tm.hours, 2);
-    case 'I':
-      return pad(hour12, 2);
-    case 'j':
-      return pad(tm.yday + 1, 3);
-    case 'k':
-      return pad(tm.hours, 2, ' ');
-    case 'l':
-      return pad(hour12, 2, ' ');
-    case 'm':
-      return pad(tm.month + 1, 2);
-    case 'M':
-      return pad(tm.minutes, 2);
-    case 'n':
-      return '\n';
-    case 'p':
-      return tm.hours < 12 ? 'AM' : 'PM';
-    case 'P':
-      return tm.hours < 12 ? 'am' : 'pm';
-    case 'r':
-      return `${directive('I', tm)}:${directive('M', tm)}:${directive('S', tm)} ${directive('p', tm)}`;
-    case 'R':
-      return `${directive('H', tm)}:${directive('M', tm)}`;
-    case 's':
-      return String(Math.floor(timegm(tm) - tm.gmtoff));
-    case 'S':
-      return pad(secs, 2);
-    case 't':
-      return '\t';
-    case 'T':
-      return `${directive('H', tm)}:${directive('M', tm)}:${directive('S', tm)}`;
-    case 'u':
-      return String(tm.wday === 0 ? 7 : tm.wday);
-    case 'U':
-      return pad(Math.floor((tm.yday + 7 - tm.wday) / 7), 2);
-    case 'V':
-      return pad(isoWeek(tm).week, 2);
-    case 'w':
-      return String(tm.wday);
-    case 'W':
-      return pad(Math.floor((tm.yday + 7 - ((tm.wday + 6) % 7)) / 7), 2);
-    case 'x':
-      return directive('D', tm);
-    case 'X':
-      return directive('T', tm);
-    case 'y':
-      return pad(((tm.year % 100) + 100) % 100, 2);
-    case 'Y':
-      return String(tm.year);
-    case 'z': {
-      const off = tm.gmtoff;
-      const a = Math.abs(off);
-      return `${off < 0 ? '-' : '+'}${pad(Math.floor(a / 3600), 2)}${pad(Math.floor((a % 3600) / 60), 2)}`;
-    }
-    case 'Z':
-      return tm.zone;
-    case '%':
-      return '%';
-    case '+':
-      return `${directive('a', tm)} ${directive('b', tm)} ${directive('e', tm)} ${directive('T', tm)} ${directive('Z', tm)} ${tm.year}`;
-    default:
-      return `%${d}`;
-  }
+  const t: LocalTime = {
+    year: tm.year,
+    month: wrap(tm.month, 12) + 1,
+    day: tm.mday,
+    hour: tm.hours,
+    minute: tm.minutes,
+    second: Math.floor(tm.seconds),
+    weekday: wrap(tm.wday, 7),
+    yearDay: tm.yday + 1,
+    nanos: 0,
+    offset: tm.gmtoff,
+    zone: tm.zone,
+    dst: false,
+  };
+  return glibcStrftime(format, t);
 }
 
 /** C-locale strptime: fills the fields it reads; jq then computes wday and yday. */
@@ -487,10 +340,12 @@ function strptime(text: string, format: string): Value {
   return tmToValue(norm);
 }
 
-function timeZoneOf(): string | undefined {
-  const tz = rt().host.env.get('TZ');
-  if (tz === undefined || tz === '' || /^:?UTC0?$/.test(tz) || tz === 'GMT') return undefined;
-  return tz.startsWith(':') ? tz.slice(1) : tz;
+function timeZoneOf(): TimeZone {
+  return timeZoneNamed(rt().host.env.get('TZ'));
+}
+
+function localtime(t: number, zone: TimeZone): Tm {
+  return brokenDown(t, zone, 'localtime');
 }
 
 function timeFrom(v: Value, what: string): number {

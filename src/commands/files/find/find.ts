@@ -1,0 +1,367 @@
+/**
+ * `find` (GNU findutils 4.9) over the virtual filesystem: starting points walked depth first
+ * without holding the tree (one directory listing per level), `-H -L -P` (loops detected under
+ * -L), the whole expression language (see `expression.ts`), `-exec`/`-execdir` with `;` and `+`
+ * through the shell's dispatcher (so its gate applies), `-delete`, `-printf`, `-ls`, `-quit`;
+ * GNU's messages (`find: ‘x’: No such file or directory`). Entries are visited in name order,
+ * where GNU visits them in the directory's own order.
+ * @module
+ */
+import { describeVfsCode, isVfsError, type VfsStat } from '../../../vfs/filesystem.js';
+import { encodeText } from '../../byte-text.js';
+import type { CommandContext, CommandSpec } from '../../command.js';
+import { quoteValue } from '../../gnu-quote.js';
+import { printError, runCommand, versionText } from '../../text/cli.js';
+import { operandPath } from '../../text/input.js';
+import { TextOutput } from '../../text/output.js';
+import { strftime } from '../../time/strftime.js';
+import { localTime, timeZoneFromEnv } from '../../time/zone.js';
+import { blocksOf, modeString } from '../file-mode.js';
+import { FILES_HELP } from '../gnu-help.js';
+import { groupNameOf, userNameOf } from '../identity.js';
+import {
+  type EvalState,
+  evaluate,
+  type FindEntry,
+  type FindServices,
+  FindSyntaxError,
+  type ParsedFind,
+  parseFindExpression,
+  startsExpression,
+} from './expression.js';
+import { type CompiledFormat, expandPrintf, typeLetter } from './printf.js';
+
+/** GNU's argument space for one `-exec ... +` command line (ARG_MAX less the environment). */
+const BATCH_BYTES = 128 * 1024;
+const SIX_MONTHS_MS = (31_556_952 / 2) * 1000;
+
+interface Batch {
+  argv: readonly string[];
+  args: string[];
+  bytes: number;
+  cwd: string | undefined;
+}
+
+class FindRun implements FindServices {
+  readonly out: TextOutput;
+  status = 0;
+  private readonly batches = new Map<number, Batch>();
+  private readonly zone;
+  private readonly nowMs = Date.now();
+
+  constructor(
+    readonly ctx: CommandContext,
+    readonly parsed: ParsedFind,
+  ) {
+    this.out = new TextOutput(ctx.stdout);
+    this.zone = timeZoneFromEnv(ctx.env);
+  }
+
+  async error(message: string): Promise<void> {
+    await this.out.flush();
+    await printError(this.ctx, `find: ${message}\n`);
+    this.status = 1;
+  }
+
+  print(text: string): void {
+    this.out.text(text);
+  }
+
+  async exec(argv: readonly string[], cwd: string | undefined): Promise<number> {
+    await this.out.flush();
+    const name = argv[0] as string;
+    if (this.ctx.dispatch.classify(name) === 'not-found') {
+      await printError(this.ctx, `find: ${quoteValue(name)}: No such file or directory\n`);
+      return 127;
+    }
+    return this.ctx.dispatch.run(argv, {
+      stdin: this.ctx.stdin,
+      stdout: this.ctx.stdout,
+      stderr: this.ctx.stderr,
+      cwd,
+      signal: this.ctx.signal,
+    });
+  }
+
+  async batch(id: number, argv: readonly string[], arg: string, cwd: string | undefined): Promise<void> {
+    let b = this.batches.get(id);
+    const size = encodeText(arg).length + 1;
+    if (b !== undefined && (b.bytes + size > BATCH_BYTES || b.cwd !== cwd)) {
+      await this.runBatch(b);
+      b = undefined;
+    }
+    if (b === undefined) {
+      b = { argv, args: [], bytes: argv.reduce((n, w) => n + encodeText(w).length + 1, 0), cwd };
+      this.batches.set(id, b);
+    }
+    b.args.push(arg);
+    b.bytes += size;
+  }
+
+  private async runBatch(b: Batch): Promise<void> {
+    if (b.args.length === 0) return;
+    const args = b.args;
+    b.args = [];
+    const status = await this.exec([...b.argv, ...args], b.cwd);
+    if (status !== 0) this.status = 1;
+  }
+
+  async flushBatches(): Promise<void> {
+    for (const b of this.batches.values()) await this.runBatch(b);
+  }
+
+  async remove(e: FindEntry): Promise<boolean> {
+    // The starting point `.` is never removed.
+    if (e.depth === 0 && (e.path === '.' || e.path === './')) return true;
+    try {
+      await this.ctx.fs.remove(e.fsPath);
+      return true;
+    } catch (error) {
+      if (!isVfsError(error)) throw error;
+      await this.error(`cannot delete ${quoteValue(e.path)}: ${describeVfsCode(error.code)}`);
+      return false;
+    }
+  }
+
+  async readlink(e: FindEntry): Promise<string | undefined> {
+    try {
+      return await this.ctx.fs.readlink(e.fsPath);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async targetStat(e: FindEntry): Promise<VfsStat | undefined> {
+    try {
+      return await this.ctx.fs.stat(e.fsPath);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async lstatOf(e: FindEntry): Promise<VfsStat | undefined> {
+    try {
+      return await this.ctx.fs.lstat(e.fsPath);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async statOf(path: string): Promise<VfsStat | undefined> {
+    try {
+      return await this.ctx.fs.stat(operandPath(this.ctx, path));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async isEmptyDirectory(e: FindEntry): Promise<boolean> {
+    try {
+      return (await this.ctx.fs.readdir(e.fsPath)).length === 0;
+    } catch {
+      return false;
+    }
+  }
+
+  async printf(format: CompiledFormat, e: FindEntry): Promise<boolean> {
+    const linkTarget = e.st.type === 'symlink' ? await this.readlink(e) : undefined;
+    let targetType = typeLetter(e.st);
+    if (e.st.type === 'symlink') {
+      const t = await this.targetStat(e);
+      targetType = t === undefined ? 'N' : typeLetter(t);
+    }
+    const r = expandPrintf(
+      this.ctx,
+      format,
+      { path: e.path, start: e.start, depth: e.depth, st: e.st, linkTarget, targetType },
+      this.zone,
+    );
+    this.out.text(r.text);
+    return true;
+  }
+
+  async ls(e: FindEntry): Promise<void> {
+    const st = e.st;
+    const recent = st.mtimeMs > this.nowMs - SIX_MONTHS_MS && st.mtimeMs <= this.nowMs;
+    const when = strftime(recent ? '%b %e %H:%M' : '%b %e  %Y', localTime(st.mtimeMs, this.zone));
+    const user = userNameOf(this.ctx, st.uid) ?? String(st.uid);
+    const group = groupNameOf(this.ctx, st.gid) ?? String(st.gid);
+    let line = `${String(st.ino).padStart(9)} ${String(Math.ceil(blocksOf(st) / 2)).padStart(6)} ${modeString(st.type, st.mode)} ${String(st.nlink).padStart(3)} ${user.padEnd(8)} ${group.padEnd(8)} ${String(st.size).padStart(8)} ${when} ${e.path}`;
+    if (st.type === 'symlink') line += ` -> ${(await this.readlink(e)) ?? ''}`;
+    this.out.text(`${line}\n`);
+  }
+}
+
+async function find(ctx: CommandContext): Promise<number> {
+  const args = ctx.argv.slice(1);
+  let i = 0;
+  let follow: 'never' | 'always' | 'command-line' = 'never';
+  // Leading options: -H -L -P, -D debugopts, -Olevel.
+  for (; i < args.length; i += 1) {
+    const a = args[i] as string;
+    if (a === '--help' || a === '-help') {
+      await ctx.stdout.write(encodeText(FILES_HELP.find as string));
+      return 0;
+    }
+    if (a === '--version' || a === '-version') {
+      await ctx.stdout.write(encodeText(versionText('find', 'findutils')));
+      return 0;
+    }
+    if (a === '--') {
+      i += 1;
+      break;
+    }
+    if (/^-[HLP]+$/.test(a)) {
+      const last = a[a.length - 1];
+      follow = last === 'L' ? 'always' : last === 'H' ? 'command-line' : 'never';
+      continue;
+    }
+    if (a === '-D') {
+      i += 1;
+      continue;
+    }
+    if (/^-O\d*$/.test(a)) continue;
+    break;
+  }
+  const starts: string[] = [];
+  while (i < args.length && !startsExpression(args[i] as string)) starts.push(args[i++] as string);
+  let parsed: ParsedFind;
+  try {
+    parsed = parseFindExpression(args.slice(i), ctx, Date.now());
+  } catch (error) {
+    if (!(error instanceof FindSyntaxError)) throw error;
+    await printError(ctx, `find: ${error.message}\n`);
+    return 1;
+  }
+  if (parsed.options.follow === 'always') follow = 'always';
+  parsed.options.follow = follow;
+  for (const w of parsed.warnings) await printError(ctx, `find: ${w}\n`);
+  const run = new FindRun(ctx, parsed);
+  return runCommand(ctx, async () => {
+    const state: EvalState = { prune: false, quit: false };
+    for (const start of starts.length === 0 ? ['.'] : starts) {
+      if (state.quit) break;
+      await walkStart(run, start, state);
+    }
+    await run.flushBatches();
+    await run.out.flush();
+    return run.status;
+  });
+}
+
+async function walkStart(run: FindRun, start: string, state: EvalState): Promise<void> {
+  const { ctx } = run;
+  if (start === '') {
+    await run.error(`${quoteValue('')}: No such file or directory`);
+    return;
+  }
+  const fsPath = operandPath(ctx, start);
+  const follow = run.parsed.options.follow !== 'never';
+  let st: VfsStat;
+  try {
+    st = await ctx.fs.lstat(fsPath);
+    if (follow && st.type === 'symlink') st = await ctx.fs.stat(fsPath).catch(() => st);
+  } catch (error) {
+    if (!isVfsError(error)) throw error;
+    await run.error(`${quoteValue(start)}: ${describeVfsCode(error.code)}`);
+    return;
+  }
+  const slash = fsPath.lastIndexOf('/');
+  await visit(
+    run,
+    { path: start, fsPath, name: start, depth: 0, start, st, dirFsPath: fsPath.slice(0, slash) || '/' },
+    state,
+    [`${st.dev}:${st.ino}`],
+  );
+}
+
+async function visit(run: FindRun, e: FindEntry, state: EvalState, ancestors: string[]): Promise<void> {
+  const { ctx, parsed } = run;
+  const o = parsed.options;
+  const matches = e.depth >= o.minDepth;
+  state.prune = false;
+  if (!o.depthFirst && matches) {
+    await evaluate(parsed.expr, e, state, run);
+    if (run.out.full) await run.out.flush();
+  }
+  const pruned = state.prune;
+  if (state.quit) return;
+  if (e.st.type === 'directory' && !pruned && e.depth < o.maxDepth) {
+    let names: string[];
+    try {
+      names = (await ctx.fs.readdir(e.fsPath)).map((d) => d.name);
+    } catch (error) {
+      if (!isVfsError(error)) throw error;
+      await run.error(`${quoteValue(e.path)}: ${describeVfsCode(error.code)}`);
+      names = [];
+    }
+    for (const name of names) {
+      if (state.quit) return;
+      const path = e.path.endsWith('/') ? `${e.path}${name}` : `${e.path}/${name}`;
+      const fsPath = e.fsPath === '/' ? `/${name}` : `${e.fsPath}/${name}`;
+      let st: VfsStat;
+      try {
+        st = await ctx.fs.lstat(fsPath);
+      } catch (error) {
+        if (!isVfsError(error)) throw error;
+        if (error.code !== 'ENOENT') await run.error(`${quoteValue(path)}: ${describeVfsCode(error.code)}`);
+        continue;
+      }
+      if (o.follow === 'always' && st.type === 'symlink') {
+        try {
+          st = await ctx.fs.stat(fsPath);
+        } catch {
+          // A dangling link is reported as the link itself.
+        }
+      }
+      if (o.xdev && st.dev !== e.st.dev) {
+        await visitLeafOnly(
+          run,
+          { path, fsPath, name, depth: e.depth + 1, start: e.start, st, dirFsPath: e.fsPath },
+          state,
+        );
+        continue;
+      }
+      const key = `${st.dev}:${st.ino}`;
+      if (st.type === 'directory' && o.follow === 'always' && ancestors.includes(key)) {
+        const loopAt = ancestors.indexOf(key);
+        await run.error(
+          `File system loop detected; ${quoteValue(path)} is part of the same file system loop as ${quoteValue(ancestorPath(e.path, ancestors.length - 1 - loopAt))}.`,
+        );
+        continue;
+      }
+      await visit(
+        run,
+        { path, fsPath, name, depth: e.depth + 1, start: e.start, st, dirFsPath: e.fsPath },
+        state,
+        [...ancestors, key],
+      );
+      const c = ctx.cooperate();
+      if (c !== undefined) await c;
+    }
+  }
+  if (o.depthFirst && matches && !state.quit) {
+    state.prune = false;
+    await evaluate(parsed.expr, e, state, run);
+    if (run.out.full) await run.out.flush();
+  }
+}
+
+/** The path `up` levels above `path` (for the loop message). */
+function ancestorPath(path: string, up: number): string {
+  let p = path;
+  for (let k = 0; k < up; k += 1) p = p.slice(0, p.lastIndexOf('/')) || p;
+  return p;
+}
+
+/** -xdev: an entry on another filesystem is tested but not entered. */
+async function visitLeafOnly(run: FindRun, e: FindEntry, state: EvalState): Promise<void> {
+  if (e.depth >= run.parsed.options.minDepth) await evaluate(run.parsed.expr, e, state, run);
+}
+
+export const findCommand: CommandSpec = {
+  name: 'find',
+  summary: 'search for files in a directory hierarchy',
+  help: FILES_HELP.find as string,
+  run: find,
+};

@@ -1,0 +1,143 @@
+/**
+ * A background task in a pod, as in a Docker container: the command's stdout and stderr, merged
+ * in order, come to the host on the exec's stdout channel; the host counts them, notes activity
+ * for stall detection, and forwards the first `maxLogBytes` to a second exec (`cat >> <log>`) that
+ * writes the log inside the pod, readable with `readFile` while the task runs. The wrapper reports
+ * its pid and the command's exit status on the stderr channel (`pid:<n>`, `status:<n>` lines).
+ * @module
+ */
+import type { BackgroundMachinery, TaskOutcome } from '../../contract/background-registry.js';
+import { exitFacts } from '../docker/run-exec.js';
+import { newExecTag, tagEnv } from '../shared/tagged-termination.js';
+import { openPodExec, type PodExec } from './pod-exec.js';
+import { CWD_MISSING_MARKER, CWD_MISSING_STATUS, type PodSession, wrappedProgram } from './pod-session.js';
+import { terminateTagged } from './run-exec.js';
+
+// $1 = command, $2 = log path. fd 3 keeps the wrapper's stderr as the control channel.
+const WRAPPER = `exec 3>&2
+: >> "$2"
+echo "pid:$$" >&3
+/bin/sh -c "$1" 3>&- </dev/null 2>&1
+echo "status:$?" >&3`;
+
+/** What starting a task needs. */
+export interface BackgroundSpec {
+  readonly session: PodSession;
+  readonly command: string;
+  readonly env: readonly string[];
+  readonly unsetLine: string;
+  readonly workingDir: string;
+  readonly logPath: string;
+  readonly maxLogBytes: number;
+  readonly graceMs: number;
+  /** Called per output chunk (stall detection). */
+  readonly onActivity: () => void;
+}
+
+/** Start the task; resolves once its pid is known. */
+export async function startBackgroundTask(spec: BackgroundSpec): Promise<BackgroundMachinery> {
+  const { session } = spec;
+  const tag = newExecTag();
+  const writer = await openPodExec({
+    api: session.api,
+    client: session.client,
+    pod: session.pod,
+    argv: ['/bin/sh', '-c', 'exec cat >> "$1"', 'berth-log', spec.logPath],
+    stdin: true,
+    handshakeTimeoutMs: session.api.requestTimeoutMs,
+    onStdout: () => undefined,
+    onStderr: () => undefined,
+  });
+  let bytes = 0;
+  let control = '';
+  let status: number | null = null;
+  let killed = false;
+  let resolvePid!: (pid: number) => void;
+  const pidKnown = new Promise<number>((resolve) => {
+    resolvePid = resolve;
+  });
+  // Log bytes go out in order, one send at a time; the task's output waits while they do.
+  let writing: Promise<void> = Promise.resolve();
+  let pending = 0;
+  let task: PodExec | undefined;
+  try {
+    task = await openPodExec({
+      api: session.api,
+      client: session.client,
+      pod: session.pod,
+      argv: wrappedProgram(['/bin/sh', '-c', WRAPPER, 'berth-task', spec.command, spec.logPath], {
+        env: [...spec.env, tagEnv(tag)],
+        unsetLine: spec.unsetLine,
+        workingDir: spec.workingDir,
+      }),
+      stdin: false,
+      handshakeTimeoutMs: session.api.requestTimeoutMs,
+      onStdout: (payload) => {
+        const room = spec.maxLogBytes - bytes;
+        bytes += payload.length;
+        spec.onActivity();
+        if (room <= 0) return;
+        const slice = Buffer.from(payload.length > room ? payload.subarray(0, room) : payload);
+        pending += slice.length;
+        if (pending > 1024 * 1024) task?.pause();
+        writing = writing.then(() =>
+          writer.writeStdin(slice).then(
+            () => {
+              pending -= slice.length;
+              if (pending <= 256 * 1024) task?.resume();
+            },
+            () => undefined,
+          ),
+        );
+      },
+      onStderr: (payload) => {
+        control += payload.toString('latin1');
+        let newline = control.indexOf('\n');
+        while (newline !== -1) {
+          const line = control.slice(0, newline);
+          control = control.slice(newline + 1);
+          if (line.startsWith('pid:')) resolvePid(Number(line.slice(4)));
+          else if (line.startsWith('status:')) status = Number(line.slice(7));
+          else if (line === CWD_MISSING_MARKER) status = CWD_MISSING_STATUS;
+          newline = control.indexOf('\n');
+        }
+        if (control.length > 4096) control = control.slice(-4096);
+      },
+    });
+  } catch (error) {
+    writer.close();
+    throw error;
+  }
+  const started = task;
+  const settled: Promise<TaskOutcome> = started.outcome.then(async (outcome) => {
+    resolvePid(0);
+    // The log is complete once the writer took every byte and its `cat` ended.
+    await writing;
+    if (!(await writer.closeStdin().catch(() => false))) writer.close();
+    const flushTimer = setTimeout(() => writer.close(), 10_000);
+    await writer.outcome;
+    clearTimeout(flushTimer);
+    const final = status ?? (outcome.kind === 'exited' ? outcome.exitCode : null);
+    if (final === null) return { exitCode: null, signal: killed ? 'SIGKILL' : null };
+    return exitFacts(final);
+  });
+  const pid = await Promise.race([pidKnown, started.outcome.then(() => 0)]);
+  let termination: Promise<void> | undefined;
+  const end = (graceMs: number) => {
+    killed = true;
+    const run = terminateTagged(session, tag, graceMs).catch(() => started.close());
+    termination = termination ? termination.then(() => run) : run;
+  };
+  return {
+    pid,
+    outputPath: spec.logPath,
+    command: spec.command,
+    terminate: () => {
+      if (termination === undefined) end(spec.graceMs);
+    },
+    killNow: () => end(0),
+    settled,
+    logBytes: () => Math.min(bytes, spec.maxLogBytes),
+    logTruncated: () => bytes > spec.maxLogBytes,
+  };
+}

@@ -1,0 +1,614 @@
+/**
+ * `createKubernetesContext`: the ExecutionContext contract on a Kubernetes cluster. One pod per
+ * handle; commands run as tagged execs over the `pods/exec` WebSocket so their processes can be
+ * found and ended from outside; files travel through exec (`tar`, `cat`); output follows the
+ * shared policy (spilled on the host). `@kubernetes/client-node` is loaded on first use.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { posix } from 'node:path';
+import { BackgroundRegistry } from '../../contract/background-registry.js';
+import {
+  BACKGROUND_OPTION_KEYS,
+  EXEC_OPTION_KEYS,
+  REASSIGN_CALLBACK_KEYS,
+  STREAM_OPTION_KEYS,
+  TERMINAL_OPTION_KEYS,
+} from '../../contract/option-keys.js';
+import type {
+  BackgroundExit,
+  BackgroundOptions,
+  BackgroundStall,
+  BackgroundTask,
+  BackgroundTaskInfo,
+  ContextCapabilities,
+  ContextHandle,
+  ExecOptions,
+  ExecResult,
+  ExecStream,
+  ExecutionContext,
+  FileEntry,
+  StreamOptions,
+  Terminal,
+  TerminalOptions,
+  WaitOptions,
+} from '../../contract/types.js';
+import {
+  abortSignal,
+  argvArray,
+  byteCount,
+  callback,
+  commandString,
+  durationMs,
+  knownOptions,
+  pathOption,
+} from '../../contract/validate-options.js';
+import { BerthError, InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
+import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
+import { hasGlobMagic } from '../../vfs/glob.js';
+import { LOGIN_SHELL_ARGV } from '../docker/terminal.js';
+import { commandEnv, unsetLine } from '../shared/command-env.js';
+import { startBackgroundTask } from './background-task.js';
+import { type Connection, connectCluster } from './connection.js';
+import {
+  type KubernetesContextOptions,
+  type ResolvedKubernetesOptions,
+  resolveKubernetesOptions,
+} from './context-options.js';
+import { openStream, openTerminalExec } from './exec-stream.js';
+import { HEARTBEAT_ANNOTATION } from './ownership.js';
+import { openPodExec } from './pod-exec.js';
+import { listPodFiles, podFileSize, readPodFile, writePodFile } from './pod-files.js';
+import { createReadyPod, deletePod, sweepAbandoned } from './pod-lifecycle.js';
+import { lostExecError, type PodSession, wrappedProgram } from './pod-session.js';
+import { type KubernetesSpawnConfig, planPod, STATE_DIR } from './pod-spec.js';
+import { runExec } from './run-exec.js';
+
+/** What berth's Kubernetes context can do. */
+export const KUBERNETES_CAPABILITIES: ContextCapabilities = Object.freeze({
+  shell: true,
+  filesystem: true,
+  network: true,
+  stream: true,
+  terminal: true,
+  background: true,
+  glob: true,
+  ports: false,
+  containment: false,
+  isolation: 'container',
+});
+
+interface HandleState {
+  readonly handle: ContextHandle;
+  readonly session: PodSession;
+  readonly env: Readonly<Record<string, string>>;
+  spillDir: string | undefined;
+  /** Live execs, streams and terminals, ended by destroy. */
+  readonly live: Set<() => Promise<void>>;
+  destroying: Promise<void> | undefined;
+}
+
+/** The Kubernetes context: the contract plus `podName`, `sweep` and `close`. */
+export interface KubernetesContext extends ExecutionContext {
+  readonly type: 'kubernetes';
+  /** Start a pod; the contract's config plus Kubernetes fields (service account, node selector, annotations). */
+  spawn(config?: KubernetesSpawnConfig): Promise<ContextHandle>;
+  readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array>;
+  fileSize(handle: ContextHandle, path: string): Promise<number | null>;
+  execStream(
+    handle: ContextHandle,
+    command: string | readonly string[],
+    options?: StreamOptions,
+  ): Promise<ExecStream>;
+  openTerminal(handle: ContextHandle, options: TerminalOptions): Promise<Terminal>;
+  /** The pod behind a live handle (for `kubectl` and diagnostics). */
+  podName(handle: ContextHandle): string;
+  /** The namespace the pods live in (resolved on the first spawn, sweep or `describe`). */
+  namespace(): Promise<string>;
+  /** Where the kubeconfig came from, the context, the server and the namespace, for people. */
+  describe(): Promise<string>;
+  /**
+   * Delete berth's pods in the namespace whose owner is gone (a dead process on this host, or a
+   * heartbeat older than three intervals). Resolves with the deleted pods' names.
+   */
+  sweep(): Promise<string[]>;
+  /** Destroy every live handle, then stop the heartbeat. */
+  close(): Promise<void>;
+}
+
+const decoder = new TextDecoder('utf-8');
+
+// Makes berth's state directory and prints the working directory (the image's, or the pod's).
+const SETUP_SCRIPT = `mkdir -p ${STATE_DIR} 2>/dev/null && chmod 1777 ${STATE_DIR} 2>/dev/null; pwd`;
+
+class KubernetesExecutionContext implements KubernetesContext {
+  readonly type = 'kubernetes' as const;
+  readonly capabilities = KUBERNETES_CAPABILITIES;
+  private readonly options: ResolvedKubernetesOptions;
+  private connection: Promise<Connection> | undefined;
+  private readonly handles = new Map<string, HandleState>();
+  private readonly registry = new BackgroundRegistry('bg-');
+  /** Running background tasks per pod (whoever owns them now). */
+  private readonly hostedTasks = new Map<string, Set<object>>();
+  /** Sessions of destroyed handles' pods kept for tasks another handle owns. */
+  private readonly retiredPods = new Map<string, PodSession>();
+  private readonly removals = new Set<Promise<void>>();
+  private readonly spawning = new Set<Promise<unknown>>();
+  private heartbeat: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(options: ResolvedKubernetesOptions) {
+    this.options = options;
+  }
+
+  podName(handle: ContextHandle): string {
+    return this.state(handle).session.pod;
+  }
+
+  async namespace(): Promise<string> {
+    return (await this.connect()).api.namespace;
+  }
+
+  async describe(): Promise<string> {
+    return (await this.connect()).description;
+  }
+
+  private connect(): Promise<Connection> {
+    this.connection ??= connectCluster(this.options).catch((error: unknown) => {
+      this.connection = undefined; // a later call may find the package or the kubeconfig
+      throw error;
+    });
+    return this.connection;
+  }
+
+  async spawn(config: KubernetesSpawnConfig = {}): Promise<ContextHandle> {
+    if (this.closed) throw closedError();
+    const spawning = this.spawnPod(config);
+    this.spawning.add(spawning);
+    try {
+      return await spawning;
+    } finally {
+      this.spawning.delete(spawning);
+    }
+  }
+
+  private async spawnPod(config: KubernetesSpawnConfig): Promise<ContextHandle> {
+    const hex = randomBytes(6).toString('hex');
+    const id = `k8s-${hex}`;
+    // Bad options are reported before the API server is asked anything.
+    const plan = planPod(config, id, `berth-${hex}`, {
+      image: this.options.image,
+      serviceAccountName: this.options.serviceAccountName,
+      nodeSelector: this.options.nodeSelector,
+      runtimeClassName: this.options.runtimeClassName,
+      template: this.options.podTemplate,
+      keepAliveCommand: this.options.keepAliveCommand,
+      heartbeatIntervalMs: this.options.heartbeatIntervalMs,
+    });
+    const { client, api } = await this.connect();
+    let created: string | undefined;
+    try {
+      await createReadyPod(api, plan.pod, this.options.startTimeoutMs, this.options.onProgress, (name) => {
+        created = name;
+      });
+      const pod = created!;
+      const probe: PodSession = { api, client, pod, canCloseStdin: false };
+      const setup = await setUpPod(probe);
+      if (this.closed) throw closedError();
+      const session: PodSession = { ...probe, canCloseStdin: setup.canCloseStdin };
+      const cwd = plan.pod.spec?.containers?.[0]?.workingDir ?? setup.cwd;
+      const handle: ContextHandle = Object.freeze({ id, type: 'kubernetes', cwd });
+      this.handles.set(id, {
+        handle,
+        session,
+        env: { ...config.env },
+        spillDir: undefined,
+        live: new Set(),
+        destroying: undefined,
+      });
+      this.startHeartbeat();
+      return handle;
+    } catch (error) {
+      // A failed spawn leaves nothing behind.
+      if (created !== undefined) await deletePod(api, created, 0).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult> {
+    const state = this.state(handle);
+    const script = commandString(command);
+    const input = knownOptions(options, 'options', EXEC_OPTION_KEYS, 'exec');
+    const env = commandEnv(input.env, 'options.env', 'command', state.env);
+    const stdin = input.stdin;
+    if (stdin !== undefined && typeof stdin !== 'string' && !(stdin instanceof Uint8Array)) {
+      throw new InvalidArgumentError('options.stdin', 'must be a string or a Uint8Array');
+    }
+    return runExec({
+      session: state.session,
+      script,
+      env: env.set,
+      unsetLine: unsetLine(env),
+      workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
+      stdin: typeof stdin === 'string' ? Buffer.from(stdin, 'utf8') : stdin,
+      timeoutMs: durationMs(input.timeoutMs, 'options.timeoutMs', this.options.defaultTimeoutMs),
+      signal: abortSignal(input.signal, 'options.signal'),
+      graceMs: this.options.killGraceMs,
+      policy: this.options.policy,
+      spillDir: this.spillDir(state),
+      onOutput: callback(input.onOutput, 'options.onOutput'),
+      track: (end) => {
+        state.live.add(end);
+        return () => state.live.delete(end);
+      },
+    });
+  }
+
+  async execBackground(
+    handle: ContextHandle,
+    command: string,
+    options?: BackgroundOptions,
+  ): Promise<BackgroundTask> {
+    const state = this.state(handle);
+    const script = commandString(command);
+    const input = knownOptions(options, 'options', BACKGROUND_OPTION_KEYS, 'execBackground');
+    const env = commandEnv(input.env, 'options.env', 'command', state.env);
+    const onExit = callback<(exit: BackgroundExit) => void>(input.onExit, 'options.onExit');
+    const onStall = callback<(stall: BackgroundStall) => void>(input.onStall, 'options.onStall');
+    const stallMs = durationMs(input.stallMs, 'options.stallMs', this.options.stallMs);
+    const maxLogBytes = byteCount(input.maxLogBytes, 'options.maxLogBytes', this.options.maxLogBytes);
+    let taskId: string | undefined;
+    const machinery = await startBackgroundTask({
+      session: state.session,
+      command: script,
+      env: env.set,
+      unsetLine: unsetLine(env),
+      workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
+      logPath: `${STATE_DIR}/task-${randomBytes(8).toString('hex')}.log`,
+      maxLogBytes,
+      graceMs: this.options.killGraceMs,
+      onActivity: () => {
+        if (taskId !== undefined) this.registry.noteOutput(taskId);
+      },
+    });
+    const pod = state.session.pod;
+    const hosted = this.hostedTasks.get(pod) ?? new Set<object>();
+    this.hostedTasks.set(pod, hosted);
+    const token = {};
+    hosted.add(token);
+    const settled = machinery.settled.then((outcome) => {
+      this.taskEnded(pod, token);
+      return outcome;
+    });
+    const task = this.registry.register(
+      { ...machinery, settled },
+      { handleId: handle.id, stallMs, onExit, onStall },
+    );
+    taskId = task.id;
+    return task;
+  }
+
+  async listBackground(handle: ContextHandle): Promise<BackgroundTaskInfo[]> {
+    this.state(handle);
+    return this.registry.list(handle.id);
+  }
+
+  async killBackground(handle: ContextHandle, id: string): Promise<BackgroundExit | null> {
+    this.state(handle);
+    return this.registry.kill(handle.id, id);
+  }
+
+  async waitBackground(
+    handle: ContextHandle,
+    id: string,
+    options?: WaitOptions,
+  ): Promise<BackgroundExit | null> {
+    this.state(handle);
+    return this.registry.wait(handle.id, id, options);
+  }
+
+  async reassignBackground(
+    from: ContextHandle,
+    to: ContextHandle,
+    callbacks?: {
+      onExit?: ((exit: BackgroundExit) => void) | undefined;
+      onStall?: ((stall: BackgroundStall) => void) | undefined;
+    },
+  ): Promise<BackgroundTaskInfo[]> {
+    this.state(from);
+    this.state(to);
+    const input = knownOptions(callbacks, 'callbacks', REASSIGN_CALLBACK_KEYS, 'reassignBackground');
+    return this.registry.reassign(from.id, to.id, {
+      onExit: callback(input.onExit, 'callbacks.onExit'),
+      onStall: callback(input.onStall, 'callbacks.onStall'),
+    });
+  }
+
+  async execStream(
+    handle: ContextHandle,
+    command: string | readonly string[],
+    options?: StreamOptions,
+  ): Promise<ExecStream> {
+    const state = this.state(handle);
+    const input = knownOptions(options, 'options', STREAM_OPTION_KEYS, 'execStream');
+    const env = commandEnv(input.env, 'options.env', 'command', state.env);
+    const program =
+      typeof command === 'string' ? ['/bin/sh', '-c', commandString(command)] : argvArray(command, 'command');
+    const workingDir = this.resolveCwd(state, input.cwd, 'options.cwd');
+    let end: (() => Promise<void>) | undefined;
+    const stream = await openStream({
+      session: state.session,
+      argv: (tagEntry) =>
+        wrappedProgram(program, { env: [...env.set, tagEntry], unsetLine: unsetLine(env), workingDir }),
+      graceMs: this.options.killGraceMs,
+      signal: abortSignal(input.signal, 'options.signal'),
+      onClosed: () => {
+        if (end) state.live.delete(end);
+      },
+    });
+    end = stream.terminate;
+    state.live.add(end);
+    return {
+      stdin: stream.stdin,
+      stdout: stream.stdout,
+      stderr: stream.stderr,
+      exited: stream.exited,
+      kill: stream.kill,
+    };
+  }
+
+  async openTerminal(handle: ContextHandle, options: TerminalOptions): Promise<Terminal> {
+    const state = this.state(handle);
+    const input = knownOptions(options, 'options', TERMINAL_OPTION_KEYS, 'openTerminal');
+    const cols = terminalSize(input.cols, 'options.cols');
+    const rows = terminalSize(input.rows, 'options.rows');
+    const env = commandEnv(input.env, 'options.env', 'terminal', state.env);
+    const shell = input.shell === undefined ? LOGIN_SHELL_ARGV : argvArray(input.shell, 'options.shell');
+    const workingDir = this.resolveCwd(state, input.cwd, 'options.cwd');
+    let end: (() => Promise<void>) | undefined;
+    const terminal = await openTerminalExec({
+      session: state.session,
+      argv: (tagEntry) =>
+        wrappedProgram(shell, { env: [...env.set, tagEntry], unsetLine: unsetLine(env), workingDir }),
+      cols,
+      rows,
+      graceMs: this.options.killGraceMs,
+      onClosed: () => {
+        if (end) state.live.delete(end);
+      },
+    });
+    end = terminal.terminate;
+    state.live.add(end);
+    return {
+      pid: terminal.pid,
+      onData: terminal.onData,
+      write: terminal.write,
+      resize: (nextCols, nextRows) =>
+        terminal.resize(terminalSize(nextCols, 'cols'), terminalSize(nextRows, 'rows')),
+      exited: terminal.exited,
+      kill: terminal.kill,
+    };
+  }
+
+  async readFile(handle: ContextHandle, path: string): Promise<string> {
+    return decoder.decode(await this.readFileBytes(handle, path));
+  }
+
+  async readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array> {
+    const state = this.state(handle);
+    return readPodFile(state.session, this.resolvePath(state, path), this.options.maxReadBytes);
+  }
+
+  async writeFile(
+    handle: ContextHandle,
+    path: string,
+    content: string | Uint8Array,
+    encoding?: BufferEncoding,
+  ): Promise<void> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    let data: Uint8Array;
+    if (typeof content === 'string') {
+      if (encoding !== undefined && !Buffer.isEncoding(encoding)) {
+        throw new InvalidArgumentError(
+          'encoding',
+          `must be a Node.js buffer encoding, got ${JSON.stringify(encoding)}`,
+        );
+      }
+      data = Buffer.from(content, encoding ?? 'utf8');
+    } else if (content instanceof Uint8Array) {
+      data = content;
+    } else {
+      throw new InvalidArgumentError('content', 'must be a string or a Uint8Array');
+    }
+    await writePodFile(state.session, absolute, data);
+  }
+
+  async listFiles(handle: ContextHandle, path: string): Promise<FileEntry[]> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    return listPodFiles(state.session, absolute, hasGlobMagic(path), {
+      maxEntries: this.options.maxEntries,
+      maxListingBytes: 64 * 1024 * 1024,
+    });
+  }
+
+  async fileSize(handle: ContextHandle, path: string): Promise<number | null> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    try {
+      return await podFileSize(state.session, absolute);
+    } catch (error) {
+      if (error instanceof InvalidArgumentError) throw error;
+      return null;
+    }
+  }
+
+  async destroy(handle: ContextHandle): Promise<void> {
+    if (typeof handle !== 'object' || handle === null || typeof handle.id !== 'string') {
+      throw new InvalidArgumentError('handle', 'must be a handle returned by spawn()');
+    }
+    const state = this.handles.get(handle.id);
+    if (state === undefined) return;
+    state.destroying ??= this.teardown(state);
+    await state.destroying;
+  }
+
+  async sweep(): Promise<string[]> {
+    const { api } = await this.connect();
+    return sweepAbandoned(api, this.options.deleteGraceMs);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled(this.spawning);
+    await Promise.all([...this.handles.values()].map((state) => this.destroy(state.handle)));
+    await Promise.all([...this.retiredPods.keys()].map((pod) => this.removeRetired(pod)));
+    await Promise.all(this.removals);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+
+  private startHeartbeat(): void {
+    if (this.heartbeat !== undefined) return;
+    this.heartbeat = setInterval(() => {
+      const now = new Date().toISOString();
+      const sessions = [
+        ...[...this.handles.values()]
+          .filter((state) => state.destroying === undefined)
+          .map((state) => state.session),
+        ...this.retiredPods.values(),
+      ];
+      for (const session of sessions) {
+        session.api.annotatePod(session.pod, { [HEARTBEAT_ANNOTATION]: now }).catch(() => undefined);
+      }
+    }, this.options.heartbeatIntervalMs);
+    this.heartbeat.unref();
+  }
+
+  private async teardown(state: HandleState): Promise<void> {
+    const { session } = state;
+    try {
+      await this.registry.destroyHandle(state.handle.id, this.options.destroyGraceMs);
+      await Promise.all([...state.live].map((end) => end().catch(() => undefined)));
+      if ((this.hostedTasks.get(session.pod)?.size ?? 0) > 0) {
+        // Tasks reassigned to another handle still run here: the pod goes when they end.
+        this.retiredPods.set(session.pod, session);
+      } else {
+        this.hostedTasks.delete(session.pod);
+        await deletePod(session.api, session.pod, this.options.deleteGraceMs);
+      }
+      await Promise.all(this.removals);
+    } finally {
+      this.handles.delete(state.handle.id);
+      if (state.spillDir !== undefined) removePrivateDir(state.spillDir);
+    }
+  }
+
+  private taskEnded(pod: string, token: object): void {
+    const hosted = this.hostedTasks.get(pod);
+    hosted?.delete(token);
+    if ((hosted?.size ?? 0) === 0 && this.retiredPods.has(pod)) void this.removeRetired(pod);
+  }
+
+  private removeRetired(pod: string): Promise<void> {
+    const session = this.retiredPods.get(pod);
+    this.retiredPods.delete(pod);
+    this.hostedTasks.delete(pod);
+    if (session === undefined) return Promise.resolve();
+    const removal = deletePod(session.api, pod, this.options.deleteGraceMs).catch(() => undefined);
+    this.removals.add(removal);
+    void removal.then(() => this.removals.delete(removal));
+    return removal;
+  }
+
+  private state(handle: ContextHandle): HandleState {
+    if (typeof handle !== 'object' || handle === null || typeof handle.id !== 'string') {
+      throw new InvalidArgumentError('handle', 'must be a handle returned by spawn()');
+    }
+    const state = this.handles.get(handle.id);
+    if (state === undefined || state.destroying !== undefined)
+      throw new UnknownHandleError(handle.id, 'kubernetes');
+    return state;
+  }
+
+  private spillDir(state: HandleState): string {
+    state.spillDir ??= createPrivateDir('berth-kubernetes-');
+    return state.spillDir;
+  }
+
+  private resolveCwd(state: HandleState, cwd: unknown, field: string): string {
+    const value = pathOption(cwd, field, false);
+    return value === undefined ? state.handle.cwd : posix.resolve(state.handle.cwd, value);
+  }
+
+  private resolvePath(state: HandleState, path: unknown): string {
+    if (typeof path !== 'string' || path === '') {
+      throw new InvalidArgumentError('path', `must be a non-empty path string, got ${typeof path}`);
+    }
+    if (path.includes('\0')) throw new InvalidArgumentError('path', 'must not contain a NUL byte');
+    return posix.resolve(state.handle.cwd, path);
+  }
+}
+
+/** The set-up exec: berth's state directory, the working directory, and the negotiated protocol. */
+async function setUpPod(session: PodSession): Promise<{ cwd: string; canCloseStdin: boolean }> {
+  let out = '';
+  const exec = await openPodExec({
+    api: session.api,
+    client: session.client,
+    pod: session.pod,
+    argv: ['/bin/sh', '-c', SETUP_SCRIPT],
+    stdin: false,
+    handshakeTimeoutMs: session.api.requestTimeoutMs,
+    onStdout: (chunk) => {
+      if (out.length < 64 * 1024) out += chunk.toString('utf8');
+    },
+  });
+  const outcome = await exec.outcome;
+  if (outcome.kind !== 'exited') throw await lostExecError(session, outcome, 'setting up the pod');
+  const cwd = out.trim().split('\n').pop() ?? '/';
+  return { cwd: cwd.startsWith('/') ? cwd : '/', canCloseStdin: exec.canCloseStdin };
+}
+
+function closedError(): BerthError {
+  return new BerthError(
+    'E_CONTEXT_DESTROYED',
+    'this kubernetes context was closed; create a new one with createKubernetesContext()',
+  );
+}
+
+function terminalSize(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) {
+    throw new InvalidArgumentError(field, `must be an integer from 1 to 10000, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Create a Kubernetes context. Nothing is loaded or asked of the cluster until the first `spawn`
+ * (or `sweep`, `namespace`, `describe`).
+ * @throws InvalidArgumentError when an option is malformed (the error names it).
+ */
+export function createKubernetesContext(options?: KubernetesContextOptions): KubernetesContext {
+  return new KubernetesExecutionContext(resolveKubernetesOptions(options));
+}
+
+/**
+ * Delete abandoned berth pods (owner gone) in the namespace without creating a context first.
+ * Resolves with the deleted pods' names.
+ */
+export async function sweepKubernetesPods(
+  options?: Pick<
+    KubernetesContextOptions,
+    'kubeconfig' | 'context' | 'namespace' | 'requestTimeoutMs' | 'deleteGraceMs'
+  >,
+): Promise<string[]> {
+  const resolved = resolveKubernetesOptions(
+    options,
+    ['kubeconfig', 'context', 'namespace', 'requestTimeoutMs', 'deleteGraceMs'],
+    'sweepKubernetesPods',
+  );
+  const { api } = await connectCluster(resolved);
+  return sweepAbandoned(api, resolved.deleteGraceMs);
+}
