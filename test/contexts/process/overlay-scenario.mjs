@@ -66,6 +66,11 @@ const SCRIPT = [
   'chmod 755 run.sh',
   'ln -s keep.txt link-to-keep',
   'rm -r src/deep && mkdir src/deep && echo fresh > src/deep/b.c',
+  // npm installs a local package: a link in node_modules and the lockfiles (its cache in /tmp).
+  'mkdir app && cd app && printf \'{"name":"app","version":"1.0.0"}\\n\' > package.json',
+  'mkdir -p lib && printf \'{"name":"lib","version":"1.0.0"}\\n\' > lib/package.json',
+  'npm install --offline --no-audit --no-fund --loglevel=error --update-notifier=false --cache "/tmp/berth-npm-cache-$$" ./lib',
+  'rm -rf "/tmp/berth-npm-cache-$$" && cd ..',
   'git init -q -b main repo && cd repo && echo hello > readme && git add readme',
   'git -c user.name=t -c user.email=t@example.com commit -q -m first && git log --format=%s',
 ].join('\n');

@@ -56,9 +56,10 @@ afterAll(() => {
 
 for (const as of ['root', 'nobody'] as const) {
   describe.skipIf(!isRoot)(`a workspace overlay, as ${as}`, () => {
-    it('real tools change the merged view only; commit leaves the workspace as the same commands run directly would', () => {
+    it('real tools (npm install of a local package, git init and commit, mv, chmod, ln -s) change the merged view only; commit leaves the workspace as the same commands run directly would', () => {
       const result = runScenario('commit', as);
-      expect(result.exec).toEqual({ exitCode: 0, stdout: 'first\n', stderr: '' });
+      expect(result.exec).toMatchObject({ exitCode: 0, stderr: '' });
+      expect((result.exec as { stdout: string }).stdout).toMatch(/added 1 package[^]*\nfirst\n$/);
       expect(result.untouchedWhileOpen).toBe(true);
       expect(result.sees).toBe('new\nmoving\nx\n');
       const changes = result.changes as string[];
@@ -76,6 +77,8 @@ for (const as of ['root', 'nobody'] as const) {
         'deleted /src/deep/a.c',
         'added /src/deep/b.c',
         'added /repo/.git/HEAD',
+        'added /app/node_modules/lib',
+        'added /app/package-lock.json',
       ]) {
         expect(changes).toContain(expected);
       }
