@@ -1,7 +1,7 @@
 // Transactions for real tools: a handle's commands run over a kernel overlay of the workspace, with
 // real bubblewrap, as root and as an unprivileged user. The oracle for commit is the same script
 // run directly on a copy of the workspace (the trees are compared, git's tree by hash).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   chownSync,
   mkdirSync,
@@ -254,6 +254,43 @@ describe('the overlay option', () => {
       await context.destroy(handle);
       rmSync(join(ws, 'a.txt'));
     });
+  });
+
+  it.skipIf(!isRoot)('a SIGKILLed host leaves no overlay holder and no mount behind', async () => {
+    const stateDir = join(base, 'state-killed-host');
+    const script = [
+      `const { createProcessContext } = await import(${JSON.stringify(join(dist, 'contexts/process/index.js'))});`,
+      `const { createSandboxPolicy } = await import(${JSON.stringify(join(dist, 'sandbox/index.js'))});`,
+      `const ws = ${JSON.stringify(ws)};`,
+      `const context = createProcessContext({ workspaceRoot: ws, sandbox: createSandboxPolicy({ writableRoots: [ws], env: {} }), overlay: { stateDir: ${JSON.stringify(stateDir)} } });`,
+      'const handle = await context.spawn({ cwd: ws });',
+      "await context.execBackground(handle, 'echo kept > host-killed.txt; sleep 60');",
+      "console.log('ready'); setInterval(() => {}, 1000);",
+    ].join('\n');
+    const host = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      host.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+      host.once('exit', (code) => reject(new Error(`host exited ${code} before it was ready`)));
+    });
+    const holders = () =>
+      spawnSync('pgrep', ['-f', `berth-overlay .*${stateDir}`], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean);
+    expect(holders().length).toBe(1);
+    host.kill('SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while (holders().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(holders()).toEqual([]);
+    const task = () =>
+      spawnSync('pgrep', ['-f', 'echo kept > host-killed.txt'], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean);
+    while (task().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(task()).toEqual([]);
+    // Nothing the task wrote reached the workspace: its changes lived in the gone namespace's overlay.
+    expect(readdirSync(ws)).toEqual(['file.txt']);
   });
 
   it('a context without the overlay has no transactions (the review tools then offer none)', () => {
