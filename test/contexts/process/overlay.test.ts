@@ -278,15 +278,16 @@ describe('the overlay option', () => {
       spawnSync('pgrep', ['-f', `berth-overlay .*${stateDir}`], { encoding: 'utf8' })
         .stdout.split('\n')
         .filter(Boolean);
-    expect(holders().length).toBe(1);
-    host.kill('SIGKILL');
-    const deadline = Date.now() + 10_000;
-    while (holders().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(holders()).toEqual([]);
     const task = () =>
       spawnSync('pgrep', ['-f', 'echo kept > host-killed.txt'], { encoding: 'utf8' })
         .stdout.split('\n')
         .filter(Boolean);
+    expect(holders().length).toBe(1);
+    expect(task().length).toBeGreaterThan(0);
+    host.kill('SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while (holders().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(holders()).toEqual([]);
     while (task().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(task()).toEqual([]);
     // Nothing the task wrote reached the workspace: its changes lived in the gone namespace's overlay.
