@@ -7,8 +7,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // Tests that run the built CLI rebuild dist/ first when src/ is newer than the last build.
-    globalSetup: ['test/support/fresh-dist.ts'],
+    // The per-command supervisor is built from native/ when stale; tests that run the built CLI
+    // rebuild dist/ first when src/ is newer than the last build.
+    globalSetup: ['test/support/supervisor-build.ts', 'test/support/fresh-dist.ts'],
     // After each test, processes still carrying one of its markers are killed (test/support/process-markers.ts).
     setupFiles: ['test/support/setup.ts'],
   },

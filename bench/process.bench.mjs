@@ -1,5 +1,6 @@
 // The process context's cost: an exec('true') round trip against raw child_process.spawn of the
-// same `/bin/sh -c true`, interleaved round by round in one run; and the host's peak RSS while a
+// same `/bin/sh -c true`, interleaved round by round in one run; the cost of the per-command
+// supervisor (the same exec with `supervise: false`, interleaved); and the host's peak RSS while a
 // background task writes 1 GiB into its log (memory must stay flat however much output flows).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -121,6 +122,14 @@ export async function run() {
     () => rawShellTrue(),
     () => ctx.exec(h, 'true'),
   );
+  // What the per-command supervisor adds: the same exec with and without it, interleaved.
+  const direct = createProcessContext({ supervise: false });
+  const hd = await direct.spawn();
+  const supervised = await interleavedRatio(
+    () => direct.exec(hd, 'true'),
+    () => ctx.exec(h, 'true'),
+  );
+  await direct.close();
   // What a tree-killable spawn pays before berth does anything: its own session and process group.
   const detached = await interleavedRatio(
     () => rawShellTrue(),
@@ -141,6 +150,12 @@ export async function run() {
       value: ratio.toFixed(3),
       goal: '<= 1.15',
       met: ratio <= 1.15,
+    },
+    {
+      name: "exec('true') with the per-command supervisor / without it (supervise: false)",
+      value: `${supervised.ratio.toFixed(3)} (${supervised.candidate.toFixed(2)} ms vs ${supervised.raw.toFixed(2)} ms)`,
+      goal: '<= 1.1',
+      met: supervised.ratio <= 1.1,
     },
     {
       name: 'raw spawn with detached: true (new session, as berth needs for tree kill) / raw',

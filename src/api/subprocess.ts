@@ -10,4 +10,5 @@ export type { LocalTerminalHandle } from '../subprocess/local-terminal.js';
 export { findExecutable } from '../subprocess/resolve-executable.js';
 export { SubprocessRuntime } from '../subprocess/runtime.js';
 export type { SpillDiscardReason } from '../subprocess/spill-file.js';
+export { ensureSupervisor } from '../subprocess/supervisor-location.js';
 export type * from '../subprocess/types.js';

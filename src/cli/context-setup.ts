@@ -17,6 +17,7 @@ import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { InvalidArgumentError, SandboxUnavailableError } from '../errors/index.js';
 import { createSandboxPolicy, probeSandbox } from '../sandbox/index.js';
 import type { SandboxPolicy } from '../sandbox/types.js';
+import { ensureSupervisor } from '../subprocess/supervisor-location.js';
 import { type FlagSpec, type FlagValues, stringFlag } from './args.js';
 import { type CliIo, warn } from './io.js';
 import { startSpinner, withSpinner } from './spinner.js';
@@ -48,6 +49,12 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     type: 'boolean',
     negatable: true,
     description: 'process context: confine commands with the OS sandbox (default: when it works here)',
+  },
+  supervise: {
+    type: 'boolean',
+    negatable: true,
+    description:
+      'process context: run every command under the per-command supervisor (default: on; --no-supervise runs them without an owner)',
   },
   network: {
     type: 'string',
@@ -145,8 +152,12 @@ export interface OpenContext {
   readonly description: string;
   /** Virtual context: the session keeping the changes (its id and name), when there is one. */
   readonly session?: { readonly id: string; readonly name: string | null } | undefined;
-  /** Destroy the handle: every process and container it owns ends. Idempotent. */
-  dispose(): Promise<void>;
+  /**
+   * End everything: every process and container the context started, and its private files.
+   * Idempotent. `graceMs` bounds the TERM → KILL wait (default the context's grace); a later call
+   * with a shorter one hastens a dispose under way where the context can (the process context).
+   */
+  dispose(options?: { readonly graceMs?: number }): Promise<void>;
 }
 
 /** Context settings a command adds to the shared flags. */
@@ -175,6 +186,8 @@ export type ContextChoice =
       /** The flag that makes the sandbox required: `--sandbox`, or `--network deny` (only it can deny). */
       readonly sandboxRequiredBy?: '--sandbox' | '--network deny' | undefined;
       readonly network: 'allow' | 'deny';
+      /** Own every command with the supervisor (default); `false` is `--no-supervise`. */
+      readonly supervise: boolean;
       /** The policy's `unixSockets` (`own`: an empty list, sockets inside the writable roots only). */
       readonly unixSockets: 'deny' | 'allow' | readonly string[];
     }
@@ -236,8 +249,13 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
       `must be process, docker, kubernetes, e2b, daytona or virtual, got ${JSON.stringify(kind)}`,
     );
   }
-  if (kind === 'virtual') return chooseVirtual(flags, cwd, resolveRoot(stringFlag(flags, 'root'), cwd));
-  if (flags.session !== undefined) {
+  if (kind === 'virtual' && flags.supervise !== undefined) {
+    throw new InvalidArgumentError(
+      flags.supervise === false ? '--no-supervise' : '--supervise',
+      'applies to the process context only; the virtual context starts no host process',
+    );
+  }
+  if (kind !== 'virtual' && flags.session !== undefined) {
     throw new InvalidArgumentError('--session', 'applies to the virtual context only; add --context virtual');
   }
   if (kind === 'kubernetes') return chooseKubernetes(flags, cwd);
@@ -249,6 +267,7 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
       );
     }
   }
+  if (kind === 'virtual') return chooseVirtual(flags, cwd, resolveRoot(stringFlag(flags, 'root'), cwd));
   const networkGiven = stringFlag(flags, 'network');
   const network = networkGiven ?? 'deny';
   if (network !== 'allow' && network !== 'deny') {
@@ -287,6 +306,12 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
         'applies to the process context only; the docker context isolates commands in a container',
       );
     }
+    if (flags.supervise !== undefined) {
+      throw new InvalidArgumentError(
+        flags.supervise === false ? '--no-supervise' : '--supervise',
+        'applies to the process context only; in the docker context the container owns every process',
+      );
+    }
     const image = stringFlag(flags, 'image');
     if (image === undefined) {
       throw new InvalidArgumentError(
@@ -321,12 +346,21 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
       : sandbox === undefined && networkGiven === 'deny'
         ? '--network deny'
         : undefined;
+  const supervise = flags.supervise !== false;
   const unixSockets = socketsGiven === 'own' ? [] : socketsGiven === 'allow' ? 'allow' : 'deny';
-  return { kind, root, sandbox: sandboxRequiredBy ? true : sandbox, sandboxRequiredBy, network, unixSockets };
+  return {
+    kind,
+    root,
+    sandbox: sandboxRequiredBy ? true : sandbox,
+    sandboxRequiredBy,
+    network,
+    unixSockets,
+    supervise,
+  };
 }
 
 function chooseKubernetes(flags: FlagValues, cwd: string): ContextChoice {
-  for (const name of ['sandbox', 'root', 'network', 'template'] as const) {
+  for (const name of ['sandbox', 'supervise', 'root', 'network', 'template'] as const) {
     if (flags[name] !== undefined) {
       const fix =
         name === 'template'
@@ -364,7 +398,7 @@ function chooseRemote(
   cwd: string,
   network: 'allow' | 'deny',
 ): ContextChoice {
-  for (const name of ['sandbox', 'image', 'harden', 'root'] as const) {
+  for (const name of ['sandbox', 'supervise', 'image', 'harden', 'root'] as const) {
     if (flags[name] !== undefined) {
       const flag = flags[name] === false ? `--no-${name}` : `--${name}`;
       throw new InvalidArgumentError(
@@ -454,7 +488,10 @@ async function openProcess(
   io: CliIo,
   tuning: ContextTuning,
 ): Promise<OpenContext> {
-  const { root, sandbox, sandboxRequiredBy: requiredBy, network, unixSockets } = choice;
+  const { root, sandbox, sandboxRequiredBy: requiredBy, network, unixSockets, supervise } = choice;
+  // Refuse at start, not at the first command, when the supervisor cannot be found or built
+  // (this builds it into the per-user cache on first use).
+  if (supervise && process.platform === 'linux') await ensureSupervisor();
   let policy: SandboxPolicy | undefined;
   let sandboxNote = 'unsandboxed';
   if (sandbox !== false) {
@@ -478,6 +515,7 @@ async function openProcess(
   const context = createProcessContext({
     workspaceRoot: root,
     killGraceMs: CLI_KILL_GRACE_MS,
+    supervise: supervise && process.platform === 'linux',
     ...(policy ? { sandbox: policy } : {}),
     ...(tuning.maxOutputBytes === undefined ? {} : { output: { maxOutputBytes: tuning.maxOutputBytes } }),
   });
@@ -485,8 +523,8 @@ async function openProcess(
   return {
     context,
     handle,
-    description: `process context, ${sandboxNote}, root ${root}`,
-    dispose: once(() => context.destroy(handle)),
+    description: `process context, ${sandboxNote}${supervise ? '' : ', unsupervised (--no-supervise)'}, root ${root}`,
+    dispose: (options) => context.close(options),
   };
 }
 

@@ -43,7 +43,8 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     load: async () => (await import('./commands/tools.js')).toolsCommand,
   },
   doctor: {
-    summary: 'check node-pty, the OS sandbox, the Docker engine, gVisor and the virtual context',
+    summary:
+      'check node-pty, the process supervisor, the OS sandbox, the Docker engine, gVisor and the virtual context',
     load: async () => (await import('./commands/doctor.js')).doctorCommand,
   },
   changes: {

@@ -28,16 +28,22 @@ export interface BackgroundMachinery {
   readonly pid: number;
   readonly outputPath: string;
   readonly command: string;
-  /** Start ending the whole tree (TERM, then KILL after the backend's grace). Idempotent. */
-  terminate(): void;
+  /**
+   * Start ending the whole tree (TERM, then KILL after the backend's grace). Idempotent. A backend
+   * that can fail to end it (a remote engine that does not answer) returns a promise that rejects
+   * with why; `kill` then rejects with that error instead of waiting for an exit that never comes.
+   */
+  terminate(): void | Promise<void>;
   /** KILL whatever remains of the tree now: destroy's escalation after its grace. */
-  killNow(): void;
+  killNow(): void | Promise<void>;
   /** Resolves once the task exited AND its log is flushed and closed. Must not reject. */
   readonly settled: Promise<TaskOutcome>;
   /** Bytes in the log so far. */
   logBytes(): number;
   /** True once the log reached its cap and later output was dropped. */
   logTruncated(): boolean;
+  /** Why the log could not be written, with what was kept (see `BackgroundExit.logFailure`). */
+  logFailure?(): string | undefined;
 }
 
 /** Owner callbacks; replaced wholesale by `reassign`. */
@@ -141,13 +147,24 @@ export class BackgroundRegistry {
   /**
    * End a task's whole tree. Resolves once it exited and its log is flushed; a task that already
    * ended yields its recorded exit. Null when the id is unknown or another handle's.
+   * @throws the backend's error when it could not end the task (see `BackgroundMachinery.terminate`).
    */
   async kill(handleId: string, id: string): Promise<BackgroundExit | null> {
     const record = this.owned(handleId, id);
     if (!record) return null;
     if (record.exit) return record.exit;
     record.killRequested = true;
-    record.machinery.terminate();
+    const ending = record.machinery.terminate();
+    if (ending) {
+      const failure = await Promise.race([
+        record.done.then(() => undefined),
+        ending.then(
+          () => record.done.then(() => undefined),
+          (error: unknown) => ({ error }),
+        ),
+      ]);
+      if (failure) throw failure.error;
+    }
     return record.done;
   }
 
@@ -201,11 +218,15 @@ export class BackgroundRegistry {
     const running = records.filter((record) => record.status === 'running');
     for (const record of running) {
       record.killRequested = true;
-      record.machinery.terminate();
+      // A failure to end it shows as a task that does not settle within the grace.
+      void Promise.resolve(record.machinery.terminate()).catch(() => undefined);
     }
     const allDone = () => Promise.all(running.map((record) => record.done));
     if (running.length > 0 && !(await settlesWithin(allDone(), graceMs))) {
-      for (const record of running) if (record.status === 'running') record.machinery.killNow();
+      for (const record of running) {
+        if (record.status === 'running')
+          void Promise.resolve(record.machinery.killNow()).catch(() => undefined);
+      }
       await settlesWithin(allDone(), graceMs);
     }
     for (const record of records) {
@@ -213,6 +234,11 @@ export class BackgroundRegistry {
       this.tasks.delete(record.id);
     }
     return records.map((record) => record.machinery.outputPath);
+  }
+
+  /** True while the registry tracks task `id` (any owner; forgotten once its handle is destroyed). */
+  isTracked(id: string): boolean {
+    return this.tasks.has(id);
   }
 
   /** Ids of every handle that owns at least one task (running or settled). */
@@ -236,6 +262,7 @@ export class BackgroundRegistry {
       durationMs: Math.round(performance.now() - record.startedMono),
       killed: record.killRequested,
       logTruncated: record.machinery.logTruncated(),
+      ...failureOf(record.machinery),
     };
     record.exit = exit;
     record.status = record.killRequested ? 'killed' : 'exited';
@@ -276,5 +303,11 @@ function info(record: TaskRecord): BackgroundTaskInfo {
     startedAt: record.startedAt,
     exit: record.exit,
     logBytes: record.machinery.logBytes(),
+    ...failureOf(record.machinery),
   };
+}
+
+function failureOf(machinery: BackgroundMachinery): { logFailure?: string } {
+  const failure = machinery.logFailure?.();
+  return failure === undefined ? {} : { logFailure: failure };
 }

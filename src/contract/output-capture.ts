@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { TextDecoder } from 'node:util';
+import { isDiskFull } from '../errors/write-failure.js';
 import { validateCollect } from '../subprocess/collect-spec.js';
 import { HeadTailBuffer } from '../subprocess/head-tail-buffer.js';
 import type { PrivateDirectory } from '../subprocess/private-dir.js';
@@ -62,6 +63,7 @@ export class OutputCapture {
   private readonly policy: OutputPolicy;
   private spill: SpillFile | undefined;
   private spillFailed = false;
+  private spillFailure: 'disk-full' | 'io-error' = 'io-error';
   private finished: CapturedStream | undefined;
 
   /** @throws InvalidArgumentError when the policy is not valid. */
@@ -122,8 +124,9 @@ export class OutputCapture {
         typeof dir === 'string' ? join(dir, name) : { dir, name },
         this.policy.maxSpillBytes,
       );
-    } catch {
+    } catch (error) {
       this.spillFailed = true;
+      if (isDiskFull(error)) this.spillFailure = 'disk-full';
       return;
     }
     // Nothing was dropped yet: memory holds the stream from byte 0.
@@ -136,7 +139,7 @@ export class OutputCapture {
   > {
     const buffer = this.buffer;
     const spillPath = this.spill?.intact ? this.spill.path : undefined;
-    const spillDiscardReason = this.spillFailed ? 'io-error' : this.spill?.discarded;
+    const spillDiscardReason = this.spillFailed ? this.spillFailure : this.spill?.discarded;
     if (!buffer.truncated) {
       return {
         text: decodeUtf8(buffer.readFrom(0).bytes),
@@ -192,7 +195,12 @@ export function settle(
   const spillPath = snapshot.spillPath ?? null;
   const marker = omissionMarker(label, omittedBytes, snapshot, policy);
   const text = `${head}${head.length === 0 || head.endsWith('\n') ? '' : '\n'}${marker}\n${tail}`;
-  return { text, facts: { bytesTotal: snapshot.bytesTotal, truncated: true, omittedBytes, spillPath } };
+  const reason = snapshot.spillDiscardReason;
+  const failure = reason === 'disk-full' || reason === 'io-error' ? { spillFailure: reason } : {};
+  return {
+    text,
+    facts: { bytesTotal: snapshot.bytesTotal, truncated: true, omittedBytes, spillPath, ...failure },
+  };
 }
 
 /** The marker line: how much is missing and where the whole stream is (or why it is not kept). */
@@ -206,8 +214,10 @@ export function omissionMarker(
     ? `the whole ${label} (${snapshot.bytesTotal} bytes) is in ${snapshot.spillPath}`
     : policy.maxSpillBytes === 0
       ? 'the whole stream was not kept (spilling is off: maxSpillBytes=0)'
-      : snapshot.spillDiscardReason === 'io-error'
-        ? 'the whole stream was not kept (the spill file could not be written)'
-        : `the whole stream was not kept (${snapshot.bytesTotal} bytes exceed maxSpillBytes=${policy.maxSpillBytes})`;
+      : snapshot.spillDiscardReason === 'disk-full'
+        ? 'the whole stream was not kept (the disk is full where spill files are written: the head and tail here are all that was kept)'
+        : snapshot.spillDiscardReason === 'io-error'
+          ? 'the whole stream was not kept (the spill file could not be written)'
+          : `the whole stream was not kept (${snapshot.bytesTotal} bytes exceed maxSpillBytes=${policy.maxSpillBytes})`;
   return `[berth: ${omittedBytes} bytes of ${label} omitted here (maxOutputBytes=${policy.maxOutputBytes}); ${where}]`;
 }

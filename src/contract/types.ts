@@ -132,6 +132,12 @@ export interface StreamFacts {
   readonly omittedBytes: number;
   /** File holding the whole stream, when it was spilled and stayed within `maxSpillBytes`. */
   readonly spillPath: string | null;
+  /**
+   * Why a stream that outgrew memory has no spill file although spilling was on: the disk was full
+   * (`ENOSPC`, `EDQUOT`), or another write error. Absent otherwise (over `maxSpillBytes` is not a
+   * failure; `spillPath` is then null).
+   */
+  readonly spillFailure?: 'disk-full' | 'io-error' | undefined;
 }
 
 /** Result of `exec`. A non-zero exit is a result, never an exception. */
@@ -167,8 +173,14 @@ export interface BackgroundExit {
   readonly durationMs: number;
   /** True when the task was ended by `killBackground` or `destroy`. */
   readonly killed: boolean;
-  /** True when the log hit its cap and later output was dropped. */
+  /** True when the log hit its cap, or could not be written, and later output was dropped. */
   readonly logTruncated: boolean;
+  /**
+   * Set when the log could not be written (the disk full, another I/O error): what happened and
+   * what was kept, e.g. `the disk is full (ENOSPC) where berth writes the task's log (…): 2097152
+   * bytes were kept, later output was dropped; …`. Absent when the log was written (or only capped).
+   */
+  readonly logFailure?: string | undefined;
 }
 
 /** Called when a background task has been silent for `stallMs`. */
@@ -204,6 +216,8 @@ export interface BackgroundTaskInfo extends BackgroundTask {
   readonly startedAt: number;
   readonly exit: BackgroundExit | null;
   readonly logBytes: number;
+  /** Set once the log could not be written (see `BackgroundExit.logFailure`), while running too. */
+  readonly logFailure?: string | undefined;
 }
 
 export interface WaitOptions {
@@ -309,6 +323,13 @@ export interface ExecutionContext {
   openTerminal?(handle: ContextHandle, options: TerminalOptions): Promise<Terminal>;
   readFile(handle: ContextHandle, path: string): Promise<string>;
   readFileBytes?(handle: ContextHandle, path: string): Promise<Uint8Array>;
+  /**
+   * At most `length` bytes of a file from byte `offset` (fewer at its end, none past it), reading
+   * only those: how a large file (a task's log) is paged without loading it whole. `offset` and
+   * `length` are non-negative integers; `length` is at most the context's read limit. A missing
+   * path is `NotFoundError`, a directory `E_IS_DIRECTORY`, and containment holds as for `readFile`.
+   */
+  readFileRange?(handle: ContextHandle, path: string, offset: number, length: number): Promise<Uint8Array>;
   writeFile(
     handle: ContextHandle,
     path: string,

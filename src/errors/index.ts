@@ -21,6 +21,7 @@ export type BerthErrorCode =
   | 'E_UNKNOWN_HANDLE'
   | 'E_CONTEXT_DESTROYED'
   | 'E_PTY_UNAVAILABLE'
+  | 'E_SUPERVISOR_UNAVAILABLE'
   | 'E_DOCKER_UNAVAILABLE'
   | 'E_DOCKER_IMAGE_NOT_FOUND'
   | 'E_DOCKER_API'
@@ -172,6 +173,19 @@ export class PtyUnavailableError extends BerthError {
 }
 
 /**
+ * berth's per-command supervisor (the native `berth-supervise`, built on first use) cannot be run,
+ * so no command was started: berth does not run commands without an owner unless told to.
+ */
+export class SupervisorUnavailableError extends BerthError {
+  /** What to do about it, for a person. */
+  readonly fix: string;
+  constructor(message: string, fix: string, options?: { cause?: unknown }) {
+    super('E_SUPERVISOR_UNAVAILABLE', `${message}; ${fix}`, options);
+    this.fix = fix;
+  }
+}
+
+/**
  * A peer broke a wire protocol: a frame that is not valid JSON-RPC, not UTF-8, or longer than the
  * line limit. The connection stays up; the bad frame is dropped.
  */
@@ -189,6 +203,7 @@ export function isBerthError(error: unknown, code?: BerthErrorCode): error is Be
   return error instanceof BerthError && (code === undefined || error.code === code);
 }
 
+export { describeWriteFailure, isDiskFull, writeErrno } from './write-failure.js';
 /**
  * A commit was refused because the target changed under changed paths since the change set first
  * saw them (a person edited a file meanwhile); nothing was written. `paths` lists every one.

@@ -44,6 +44,7 @@ export {
 export { SECRET_CONNECTION_KEYS, SECRET_TOKEN_PREFIXES } from './secret-values.js';
 export { MAX_TIMER_MS, validateSpawnSpec, validateTerminalSpec } from './spawn-spec.js';
 export { type SpillDiscardReason, SpillFile, type SpillTarget } from './spill-file.js';
+export { ensureSupervisor } from './supervisor-location.js';
 export { killTreeNow, terminateTree, waitForTreeGone } from './terminate-tree.js';
 export * from './types.js';
 export {

@@ -8,9 +8,12 @@ import type { Readable, Writable } from 'node:stream';
 import { registerTreeForExit, unregisterTreeForExit } from './exit-finalizer.js';
 import { OutputCollector } from './output-collector.js';
 import { ProcessTree } from './process-tree.js';
+import { locateExecutableSync } from './resolve-executable.js';
 import { childEnv } from './scrubbed-env.js';
-import { checkCwd, spawnErrorFrom } from './spawn-failure.js';
-import { terminateTree, waitForTreeGone } from './terminate-tree.js';
+import { checkCwd, spawnErrorFrom, supervisorSetupError } from './spawn-failure.js';
+import { watchSupervisedEnd } from './supervised-end.js';
+import { SUPERVISOR_SETUP_FAILED, type SupervisorStatus, supervisedArgs } from './supervisor.js';
+import { killTreeNow, terminateTree, waitForTreeGone } from './terminate-tree.js';
 import { unwatchTree, watchTree } from './tree-watch.js';
 import type {
   SubprocessCollectedOutputs,
@@ -24,6 +27,11 @@ import type {
 export interface HandleOwner {
   /** The runtime's private spill directory (created on first use). */
   spillDir(): string;
+  /**
+   * The checked path of the per-command supervisor, or `undefined` when commands run without one.
+   * @throws SupervisorUnavailableError when supervision is on but the supervisor cannot run.
+   */
+  supervisor(): string | undefined;
   /** The tree may still have live processes: track it for disposal. */
   treeLive(handle: LocalProcessHandle): void;
   /** No process of the tree remains. */
@@ -59,13 +67,19 @@ export class LocalProcessHandle implements SubprocessHandle {
   private readonly rootExited: Promise<void>;
   private terminating: Promise<void> | undefined;
   private gone = false;
+  /** The supervisor reported nothing left below it: it is exiting on its own, nothing to end. */
+  private emptied = false;
   private livenessTimer: NodeJS.Timeout | undefined;
   private abortCleanup: (() => void) | undefined;
 
-  /** Spawns at once; the spec must already be validated. */
+  /**
+   * Spawns at once; the spec must already be validated.
+   * @throws SupervisorUnavailableError when supervision is on but the supervisor cannot run.
+   */
   constructor(spec: SubprocessSpawnSpec, owner: HandleOwner) {
     this.owner = owner;
     this.graceMs = spec.graceMs;
+    const supervisor = owner.supervisor();
     const command = spec.argv[0]!;
     const collectorFor = (mode: SubprocessOutputMode, label: 'stdout' | 'stderr') => {
       if (typeof mode !== 'object') return undefined;
@@ -90,13 +104,29 @@ export class LocalProcessHandle implements SubprocessHandle {
         stdin === 'ignore' ? 'ignore' : 'pipe',
         stdioFor(spec.stdio.stdout),
         stdioFor(spec.stdio.stderr),
+        // The supervisor's status pipe (its STATUS_FD); the command itself never sees it.
+        ...(supervisor ? (['pipe'] as const) : []),
       ];
       const env = childEnv(spec.env);
       // A shell trusts PWD when it names the real cwd; the parent's PWD would be a lie here.
       if (!(spec.env && 'PWD' in spec.env)) env.PWD = spec.cwd;
       try {
         // detached: the child calls setsid(), so it leads a new session and process group.
-        child = spawnChild(command, spec.argv.slice(1), { cwd: spec.cwd, env, stdio, detached: true });
+        if (supervisor === undefined) {
+          child = spawnChild(command, spec.argv.slice(1), { cwd: spec.cwd, env, stdio, detached: true });
+        } else {
+          // Found here as execvp would, so a missing program fails at once with pid -1, as a
+          // direct spawn does, rather than inside the supervisor.
+          const located = locateExecutableSync(command, env.PATH);
+          if ('errno' in located) {
+            immediateError = Object.assign(new Error(`spawn ${command} ${located.errno}`), {
+              code: located.errno,
+            });
+          } else {
+            const args = supervisedArgs(located.path, spec.argv);
+            child = spawnChild(supervisor, args, { cwd: spec.cwd, env, stdio, detached: true });
+          }
+        }
       } catch (error) {
         immediateError = error;
       }
@@ -123,10 +153,16 @@ export class LocalProcessHandle implements SubprocessHandle {
 
     const pid = child.pid;
     this.pid = pid;
-    const tree = new ProcessTree(pid, () => child.exitCode === null && child.signalCode === null);
+    const rootRunning = () => child.exitCode === null && child.signalCode === null;
+    let status: SupervisorStatus | undefined;
+    // A supervisor that exited with a code (not killed) did so because nothing was left below it.
+    const tree = supervisor
+      ? new ProcessTree(pid, rootRunning, { emptied: () => child.exitCode !== null })
+      : new ProcessTree(pid, rootRunning);
     this.tree = tree;
     this.track();
-    watchTree(tree);
+    // Watching what leaves the tree is needed only where nothing owns the tree.
+    if (!supervisor) watchTree(tree);
 
     const stdin = spec.stdio.stdin;
     if (child.stdin) tolerateEpipe(child.stdin);
@@ -146,8 +182,9 @@ export class LocalProcessHandle implements SubprocessHandle {
         resolve();
       }),
     );
-    this.done = new Promise<SubprocessOutcome>((resolve) => {
+    this.done = new Promise<SubprocessOutcome>((resolve, reject) => {
       let settled = false;
+      let ended: SubprocessOutcome | Error | undefined;
       const settle = () => {
         if (settled) return;
         settled = true;
@@ -155,16 +192,62 @@ export class LocalProcessHandle implements SubprocessHandle {
         // Collected pipes still open here are held by a surviving descendant: stop reading them.
         if (outCollector) child.stdout!.destroy();
         if (errCollector) child.stderr!.destroy();
-        const outcome: SubprocessOutcome = { exitCode: child.exitCode, signal: child.signalCode };
-        void Promise.all(this.collectors.map((collector) => collector.end())).then(() => resolve(outcome));
-        this.afterClose();
+        const outcome = ended ?? { exitCode: child.exitCode, signal: child.signalCode };
+        void Promise.all(this.collectors.map((collector) => collector.end())).then(() =>
+          outcome instanceof Error ? reject(outcome) : resolve(outcome),
+        );
+        this.afterClose(status);
       };
       let drainTimer: NodeJS.Timeout | undefined;
-      child.once('exit', () => {
+      const commandEnded = (outcome: SubprocessOutcome | Error) => {
+        if (ended) return;
+        ended = outcome;
         drainTimer = setTimeout(settle, this.graceMs);
+      };
+      if (!supervisor) {
+        child.once('exit', () => commandEnded({ exitCode: child.exitCode, signal: child.signalCode }));
+        child.once('close', settle);
+        return;
+      }
+      // Supervised, the root (the supervisor) outlives the command as long as anything of the tree
+      // runs, so its 'close' is no sign: the command's end is its status line, and the streams are
+      // done when the output pipes close.
+      const pipes = [child.stdout, child.stderr].filter((stream) => stream !== null);
+      let openPipes = pipes.length;
+      for (const stream of pipes) {
+        stream.once('close', () => {
+          openPipes--;
+          if (openPipes === 0 && ended) settle();
+        });
+      }
+      const supervisedEnded = (outcome: SubprocessOutcome | Error) => {
+        commandEnded(outcome);
+        if (openPipes === 0) settle();
+      };
+      watchSupervisedEnd(child, {
+        status: (reported) => {
+          status = reported;
+          supervisedEnded(
+            reported.kind === 'ended'
+              ? { exitCode: reported.exitCode, signal: reported.signal }
+              : spawnErrorFrom(
+                  Object.assign(new Error(reported.errno), { code: reported.errno }),
+                  command,
+                  spec.cwd,
+                ),
+          );
+        },
+        // No status line: the supervisor could not set up, or something killed it.
+        exitedSilently: () =>
+          supervisedEnded(
+            child.exitCode === SUPERVISOR_SETUP_FAILED
+              ? supervisorSetupError(command)
+              : { exitCode: child.exitCode, signal: child.signalCode },
+          ),
       });
-      child.once('close', settle);
     });
+    // A caller that only checks `pid` must not crash the host with an unhandled rejection.
+    if (supervisor) this.done.catch(() => {});
 
     if (spec.signal) {
       const signal = spec.signal;
@@ -179,20 +262,27 @@ export class LocalProcessHandle implements SubprocessHandle {
 
   /** SIGTERM → `graceMs` → SIGKILL on the whole tree. Idempotent; a no-op once the tree is gone. */
   terminate(): void {
-    if (this.gone || this.terminating || !this.tree) return;
+    if (this.gone || this.emptied || this.terminating || !this.tree) return;
     const tree = this.tree;
     // A tree that only looked gone at close is tracked again while its teardown runs.
     this.track();
     this.terminating = terminateTree(tree, this.graceMs).then(() => this.markGone());
   }
 
+  /** SIGKILL every process of the tree now (a terminate under way then sees it gone). */
+  killNow(): void {
+    if (this.gone || this.emptied || !this.tree) return;
+    killTreeNow(this.tree);
+  }
+
   /**
    * After the root exited: true when a process of the tree may still run (its group has a member,
    * or a member seen while the root ran, a `setsid` child included, is alive). Cheap: one group
-   * probe plus one `/proc/<pid>/stat` read per remembered member; no walk of `/proc`.
+   * probe plus one `/proc/<pid>/stat` read per remembered member; no walk of `/proc`. Supervised,
+   * it is exact and cheaper still: the supervisor is still running, or it is not.
    */
   mayHaveLeftovers(): boolean {
-    return !this.gone && this.tree !== undefined && !this.tree.looksGone();
+    return !this.gone && !this.emptied && this.tree !== undefined && !this.tree.looksGone();
   }
 
   /** Resolves `true` once no process of the tree remains; `false` when `signal` aborted first. */
@@ -237,11 +327,19 @@ export class LocalProcessHandle implements SubprocessHandle {
    * After close: stop tracking a tree that looks gone (root reaped, group empty: no /proc scan, so
    * a short command pays nothing extra), or keep watching it in the background. A tree that only
    * looked gone is not yet known gone: `terminate()` and `waitForExit()` still scan for members
-   * that left the group (a setsid'ed child, a job-control shell's jobs).
+   * that left the group (a setsid'ed child, a job-control shell's jobs). A supervised tree whose
+   * supervisor reported nothing left below it is gone: the supervisor is exiting on its own.
    */
-  private afterClose(): void {
+  private afterClose(status: SupervisorStatus | undefined): void {
     const tree = this.tree!;
     if (this.gone) return;
+    if (status?.kind === 'exec-failed' || (status?.kind === 'ended' && status.treeEmpty)) {
+      // Nothing to track or end; the tree is gone once the supervisor has exited (a moment later).
+      this.emptied = true;
+      this.untrack();
+      void this.rootExited.then(() => this.markGone());
+      return;
+    }
     if (tree.looksGone()) {
       this.untrack();
       return;

@@ -4,7 +4,7 @@
  * @module
  */
 import { readdirSync, rmdirSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { describeValue } from '../errors/describe-value.js';
 import { BerthError, InvalidArgumentError } from '../errors/index.js';
 import { type HandleOwner, LocalProcessHandle } from './local-process-handle.js';
@@ -16,6 +16,8 @@ import { SubprocessRuntime } from './runtime.js';
 import { childEnv } from './scrubbed-env.js';
 import { checkCwd } from './spawn-failure.js';
 import { validateSpawnSpec, validateTerminalSpec } from './spawn-spec.js';
+import { checkSupervisor, execInPlaceArgs } from './supervisor.js';
+import { ensureSupervisor, ensureSupervisorSync } from './supervisor-location.js';
 import type {
   SubprocessHandle,
   SubprocessSpawnSpec,
@@ -33,11 +35,27 @@ export interface LocalSubprocessRuntimeOptions {
    * `spawn` with `encoding: null` byte output works.
    */
   readonly ptyModule?: string | undefined;
+  /**
+   * Run every command under berth's per-command supervisor (default: true on Linux, where it
+   * exists). The supervisor owns the command's whole tree: a double-forked daemon stays below it,
+   * the tree dies with the host even when the host is SIGKILLed, and the command starts with only
+   * fds 0-2 open. `false` runs commands directly, without those guarantees. When it is on and the
+   * supervisor cannot run, `spawn` throws `SupervisorUnavailableError`; it never falls back.
+   * The supervisor is built on first use with the system's C compiler (once per user and berth
+   * version, into the per-user cache); call {@link LocalSubprocessRuntime.prepare} to do that off
+   * the event loop before the first `spawn`.
+   */
+  readonly supervise?: boolean | undefined;
+  /** Path of a `berth-supervise` binary to use instead of the one berth builds. */
+  readonly supervisorPath?: string | undefined;
 }
 
 /** Processes on this host. See {@link SubprocessRuntime} for the contract it honors. */
 export class LocalSubprocessRuntime extends SubprocessRuntime {
   private readonly ptyModule: string;
+  private readonly supervise: boolean;
+  private readonly givenSupervisor: string | undefined;
+  private foundSupervisor: string | undefined;
   private readonly liveHandles = new Set<LocalProcessHandle>();
   private readonly liveTerminals = new Set<LocalTerminalHandle>();
   private readonly keptSpills = new Set<string>();
@@ -58,7 +76,25 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
       );
     }
     this.ptyModule = options.ptyModule ?? 'node-pty';
+    if (options.supervise !== undefined && typeof options.supervise !== 'boolean') {
+      throw new InvalidArgumentError(
+        'supervise',
+        `must be a boolean, got ${describeValue(options.supervise)}`,
+      );
+    }
+    if (
+      options.supervisorPath !== undefined &&
+      (typeof options.supervisorPath !== 'string' || !isAbsolute(options.supervisorPath))
+    ) {
+      throw new InvalidArgumentError(
+        'supervisorPath',
+        `must be an absolute path, got ${describeValue(options.supervisorPath)}`,
+      );
+    }
+    this.supervise = options.supervise ?? process.platform === 'linux';
+    this.givenSupervisor = options.supervisorPath;
     this.handleOwner = {
+      supervisor: () => this.supervisorNow(),
       spillDir: () => {
         this.privateDir ??= createPrivateDir('berth-subprocess-');
         return this.privateDir;
@@ -67,6 +103,36 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
       treeGone: (handle) => this.liveHandles.delete(handle),
     };
     this.terminalOwner = { terminalGone: (handle) => this.liveTerminals.delete(handle) };
+  }
+
+  /**
+   * The supervisor commands run under: the given `supervisorPath`, or berth's build once found or
+   * built (by {@link prepare} or the first `spawn`); `undefined` before that and when unsupervised.
+   */
+  get supervisorPath(): string | undefined {
+    return this.supervise ? (this.givenSupervisor ?? this.foundSupervisor) : undefined;
+  }
+
+  /**
+   * Make the supervisor ready without blocking: find berth's build of it, or compile it into the
+   * per-user cache (about a second, once per user and berth version). Resolves at once when
+   * commands run unsupervised. Optional: the first `spawn` otherwise builds it synchronously.
+   * @throws SupervisorUnavailableError (rejects) when it cannot run or be built, saying what to do.
+   */
+  async prepare(): Promise<void> {
+    if (!this.supervise || this.foundSupervisor !== undefined) return;
+    if (this.givenSupervisor !== undefined) {
+      checkSupervisor(this.givenSupervisor);
+      return;
+    }
+    this.foundSupervisor = await ensureSupervisor();
+  }
+
+  private supervisorNow(): string | undefined {
+    if (!this.supervise) return undefined;
+    if (this.givenSupervisor !== undefined) return checkSupervisor(this.givenSupervisor);
+    this.foundSupervisor ??= ensureSupervisorSync();
+    return this.foundSupervisor;
   }
 
   /** The private 0700 directory holding this runtime's spill files, once one was needed. */
@@ -91,6 +157,7 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
    * Start a process tree. The child leads a new session and process group; its environment is the
    * scrubbed parent environment plus `spec.env`, with `PWD` set to `cwd` unless `spec.env` names it.
    * @throws InvalidArgumentError for a bad spec field; `BerthError` `E_CONTEXT_DESTROYED` after dispose.
+   * @throws SupervisorUnavailableError when supervision is on and the supervisor cannot run.
    */
   override spawn(spec: SubprocessSpawnSpec): SubprocessHandle {
     this.assertOpen();
@@ -117,11 +184,18 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
     const command = spec.argv[0]!;
     const cwdError = checkCwd(spec.cwd, command);
     if (cwdError) throw cwdError;
+    await this.prepare();
     // node-pty reports a failed exec only as exit status 1, so resolve first for a typed error.
     const file = await findExecutable(command, env.PATH === undefined ? {} : { PATH: env.PATH }, spec.signal);
     spec.signal?.throwIfAborted();
     this.assertOpen();
-    const term = pty.spawn(file, spec.argv.slice(1), {
+    // The supervisor cannot own a terminal's session (node-pty must start its leader), but it
+    // still closes the descriptors the host inherited before the shell starts.
+    const supervisor = this.handleOwner.supervisor();
+    const [program, args] = supervisor
+      ? [supervisor, execInPlaceArgs(file, [file, ...spec.argv.slice(1)])]
+      : [file, spec.argv.slice(1)];
+    const term = pty.spawn(program, args, {
       name: env.TERM ?? 'xterm-256color',
       cols: spec.cols,
       rows: spec.rows,
@@ -131,8 +205,17 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
     });
     const handle = new LocalTerminalHandle(term, spec, this.terminalOwner);
     this.liveTerminals.add(handle);
-    await awaitSessionReady(term.pid, SESSION_READY_TIMEOUT_MS);
+    await awaitSessionReady(term.pid, SESSION_READY_TIMEOUT_MS, supervisor);
     return handle;
+  }
+
+  /**
+   * SIGKILL every live tree and terminal now, without waiting: the escalation for a host that must
+   * stop at once (its own terminations still in flight then see the trees gone and settle).
+   */
+  killAllNow(): void {
+    for (const handle of this.liveHandles) handle.killNow();
+    for (const terminal of this.liveTerminals) terminal.killNow();
   }
 
   /**

@@ -13,7 +13,7 @@ import { ProcessTree, signalGroup } from './process-tree.js';
 import type { PtyProcess } from './pty-loader.js';
 import { isKnownSignal, signalName } from './signal-name.js';
 import { validateDimension } from './spawn-spec.js';
-import { terminateTree } from './terminate-tree.js';
+import { killTreeNow, terminateTree } from './terminate-tree.js';
 import type {
   ForegroundProcess,
   SubprocessOutcome,
@@ -152,6 +152,11 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
    * HUP and TERM → grace → KILL every session member; resolves once none remains and the terminal
    * closed. The HUP first: interactive shells ignore SIGTERM but end on a hangup.
    */
+  /** SIGKILL every process of the session now (a terminate under way then sees it gone). */
+  killNow(): void {
+    killTreeNow(this.tree);
+  }
+
   terminate(): Promise<void> {
     this.terminating ??= (async () => {
       await terminateTree(this.tree, this.graceMs, { hangUp: true });
@@ -195,12 +200,17 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
  * controlling tty AND has exec'd its program, so foreground inspection right after allocation
  * sees the real session and the real command. Returns early when the child is already gone.
  */
-export async function awaitSessionReady(pid: number, timeoutMs: number): Promise<void> {
+export async function awaitSessionReady(pid: number, timeoutMs: number, launcher?: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let delay = 1;
   for (;;) {
     const stat = readProcStat(pid);
-    if (!stat || (stat.session === pid && stat.tpgid > 0 && hasExeced(pid)) || Date.now() > deadline) return;
+    if (
+      !stat ||
+      (stat.session === pid && stat.tpgid > 0 && hasExeced(pid, launcher)) ||
+      Date.now() > deadline
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(20, delay * 2);
   }
@@ -213,12 +223,14 @@ let ownImage: { exe: string; cmdline: string } | undefined;
  * Either differing means the exec happened (the same node with the same arguments is not a
  * terminal program anyone asks for).
  */
-function hasExeced(pid: number): boolean {
+function hasExeced(pid: number, launcher: string | undefined): boolean {
   try {
     ownImage ??= {
       exe: readlinkSync('/proc/self/exe'),
       cmdline: readFileSync('/proc/self/cmdline', 'latin1'),
     };
+    // Started through a launcher (berth-supervise --exec): it must have exec'd the program too.
+    if (launcher !== undefined && readlinkSync(`/proc/${pid}/exe`) === launcher) return false;
     return (
       readlinkSync(`/proc/${pid}/exe`) !== ownImage.exe ||
       readFileSync(`/proc/${pid}/cmdline`, 'latin1') !== ownImage.cmdline

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '../errors/index.js';
+import { isDiskFull } from '../errors/write-failure.js';
 import { validateCollect } from './collect-spec.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
 import { SpillFile } from './spill-file.js';
@@ -133,7 +134,12 @@ export class OutputCollector implements SubprocessOutputReader {
         head = decodeUtf8(headBytes.subarray(0, completePrefixEnd(headBytes)));
       }
     }
-    const discardReason = this.spillCreateError !== undefined ? 'io-error' : this.spill?.discarded;
+    const discardReason =
+      this.spillCreateError !== undefined
+        ? isDiskFull(this.spillCreateError)
+          ? 'disk-full'
+          : 'io-error'
+        : this.spill?.discarded;
     return {
       text,
       head,

@@ -21,21 +21,39 @@ interface Identity {
   readonly startTime: number;
 }
 
+/**
+ * A root that owns the tree (berth's supervisor): a child subreaper, so every process of the tree
+ * stays below it while it runs, and it exits on its own only once none remains. It is never
+ * signalled as part of the tree; its own exit ends it.
+ */
+export interface TreeOwner {
+  /** True once the root exited on its own (not killed), which proves no process of the tree remains. */
+  readonly emptied: () => boolean;
+}
+
 /** A process tree rooted at a process that leads its own process group (spawned detached). */
 export class ProcessTree {
   /** Root pid; also the tree's process group id and session id. */
   readonly rootPid: number;
   private readonly rootRunning: () => boolean;
+  private readonly owner: TreeOwner | undefined;
   private readonly known = new Map<number, Identity>();
 
   /**
    * @param rootPid - pid of a group (and session) leader.
    * @param rootRunning - true while the root has not been reaped; its pid cannot be reused until
    * then, so the walk may start from it without checking its identity.
+   * @param owner - set when the root is the tree's owner rather than its command (see {@link TreeOwner}).
    */
-  constructor(rootPid: number, rootRunning: () => boolean) {
+  constructor(rootPid: number, rootRunning: () => boolean, owner?: TreeOwner) {
     this.rootPid = rootPid;
     this.rootRunning = rootRunning;
+    this.owner = owner;
+  }
+
+  /** True when the root is an owner that is never signalled with its tree. */
+  get owned(): boolean {
+    return this.owner !== undefined;
   }
 
   /** True while the root's process group still has a member (one `kill(-pgid, 0)`). */
@@ -96,14 +114,16 @@ export class ProcessTree {
     return live;
   }
 
-  /** The root's stat while it runs (not yet reaped), else `undefined`. */
+  /** The root's stat while it runs (not yet reaped), else `undefined`; never an owner's. */
   liveRoot(): ProcStat | undefined {
-    return this.rootRunning() ? readProcStat(this.rootPid) : undefined;
+    return this.rootRunning() && !this.owner ? readProcStat(this.rootPid) : undefined;
   }
 
   /** True when no process of the tree remains: root reaped, group empty, no remembered member alive. */
   isGone(): boolean {
     if (this.rootRunning()) return false;
+    // An owner that exited on its own had no process left below it: nothing to look for.
+    if (this.owner?.emptied()) return true;
     // Without /proc the group is all we can see. With it, a full scan also discounts zombies
     // (an unreaped zombie still answers `kill(-pgid, 0)`).
     if (!procAvailable) return !this.groupAlive();
@@ -117,7 +137,9 @@ export class ProcessTree {
 
   /** Cheap check without a full scan: root reaped, group empty, every remembered member gone. */
   looksGone(): boolean {
-    return !this.rootRunning() && !this.groupAlive() && !this.knownAlive();
+    if (this.rootRunning()) return false;
+    if (this.owner?.emptied()) return true;
+    return !this.groupAlive() && !this.knownAlive();
   }
 
   /**
@@ -125,6 +147,7 @@ export class ProcessTree {
    * @returns how many processes or groups were signalled.
    */
   signal(signal: NodeJS.Signals): number {
+    if (this.owner) return this.signalBelowOwner(signal);
     let count = 0;
     const members = this.members();
     const rootRunning = this.rootRunning();
@@ -139,6 +162,40 @@ export class ProcessTree {
     for (const member of members) {
       if (groupSignalled && member.pgrp === this.rootPid) continue; // the group signal reached it
       if (signalPid(member.pid, signal)) count++;
+    }
+    return count;
+  }
+
+  /**
+   * An owned tree: every member's process group gets the signal (a group in the tree's sessions
+   * holds tree members only, and a group signal also reaches a child forked since the walk), and
+   * members in the owner's own group are signalled one by one; the owner never is.
+   */
+  private signalBelowOwner(signal: NodeJS.Signals): number {
+    let count = 0;
+    const members = this.members();
+    // Just after spawn the owner may not have forked the command yet: it holds a catchable signal
+    // until then and passes it on, so the command still gets it, once. KILL would end the owner.
+    if (
+      signal !== 'SIGKILL' &&
+      this.rootRunning() &&
+      !members.some((member) => member.ppid === this.rootPid)
+    ) {
+      if (signalPid(this.rootPid, signal)) count++;
+    } else if (signal === 'SIGCONT' && this.rootRunning()) {
+      // A stopped owner could neither reap nor report: it must run to see its tree end.
+      signalPid(this.rootPid, signal);
+    }
+    const reached = new Set<number>();
+    for (const member of members) {
+      if (member.pgrp === this.rootPid || member.pgrp <= 0 || reached.has(member.pgrp)) continue;
+      if (signalGroup(member.pgrp, signal)) {
+        reached.add(member.pgrp);
+        count++;
+      }
+    }
+    for (const member of members) {
+      if (!reached.has(member.pgrp) && signalPid(member.pid, signal)) count++;
     }
     return count;
   }

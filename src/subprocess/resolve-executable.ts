@@ -4,7 +4,7 @@
  * separator are refused because their base would be a guess.
  * @module
  */
-import { constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { describeValue } from '../errors/describe-value.js';
@@ -104,4 +104,41 @@ export async function findExecutable(
     command,
     `${command} was not found on PATH (${dirs.length} absolute entries searched); install it, pass an absolute path, or set env.PATH`,
   );
+}
+
+/** Why `path` cannot be executed, synchronously: the errno a direct exec would have failed with. */
+function executableErrno(path: string): 'ENOENT' | 'EACCES' | undefined {
+  try {
+    if (!statSync(path).isFile()) return 'EACCES';
+    accessSync(path, constants.X_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'EACCES' || code === 'EPERM' ? 'EACCES' : 'ENOENT';
+  }
+}
+
+/**
+ * Where a spawn of `command` would exec, found synchronously as `execvp` would (absolute entries of
+ * `pathValue` in order; an entry that exists but cannot be executed is remembered and reported
+ * only when nothing later works), or the errno a direct spawn would have failed with.
+ * @param command - an absolute path or a bare name (the spec's validation already ran).
+ */
+export function locateExecutableSync(
+  command: string,
+  pathValue: string | undefined,
+): { readonly path: string } | { readonly errno: 'ENOENT' | 'EACCES' } {
+  if (isAbsolute(command)) {
+    const errno = executableErrno(command);
+    return errno ? { errno } : { path: command };
+  }
+  let denied = false;
+  for (const dir of (pathValue ?? '/usr/bin:/bin').split(':')) {
+    if (!isAbsolute(dir)) continue;
+    const candidate = join(dir, command);
+    const errno = executableErrno(candidate);
+    if (errno === undefined) return { path: candidate };
+    if (errno === 'EACCES') denied = true;
+  }
+  return { errno: denied ? 'EACCES' : 'ENOENT' };
 }

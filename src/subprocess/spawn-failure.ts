@@ -58,3 +58,12 @@ export function spawnErrorFrom(error: unknown, command: string, cwd: string): Sp
       );
   }
 }
+
+/** The supervisor exited with its setup-failure code before starting `command`. */
+export function supervisorSetupError(command: string): SpawnError {
+  return new SpawnError(
+    'other',
+    command,
+    `berth's process supervisor could not set up ${command} (it exited 125 and wrote its reason to the command's stderr); check that prctl and fork are allowed here, or run with supervise: false`,
+  );
+}

@@ -5,13 +5,14 @@
  */
 import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDiskFull } from '../errors/write-failure.js';
 import type { PrivateDirectory } from './private-dir.js';
 
 /** A spill file's place: a path, or a name in a private directory berth holds open. */
 export type SpillTarget = string | { readonly dir: PrivateDirectory; readonly name: string };
 
-/** Why a spill was discarded. */
-export type SpillDiscardReason = 'cap-exceeded' | 'io-error';
+/** Why a spill was discarded: over its cap, the disk full (`ENOSPC`, `EDQUOT`), or another I/O error. */
+export type SpillDiscardReason = 'cap-exceeded' | 'disk-full' | 'io-error';
 
 /**
  * Writes synchronously: one pipe chunk (at most 64 KiB) into the page cache costs microseconds,
@@ -83,7 +84,7 @@ export class SpillFile {
       this.written += chunk.length;
     } catch (error) {
       this.discardError = error;
-      this.discard('io-error');
+      this.discard(isDiskFull(error) ? 'disk-full' : 'io-error');
     }
   }
 

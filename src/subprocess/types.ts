@@ -78,8 +78,8 @@ export interface CollectedOutput {
   readonly spillPath: string | undefined;
   /** True when a spill was requested but discarded because the stream exceeded its cap. */
   readonly spillDiscarded: boolean;
-  /** Why the spill was discarded: the stream outgrew its cap, or the file could not be created/written. */
-  readonly spillDiscardReason?: 'cap-exceeded' | 'io-error' | undefined;
+  /** Why the spill was discarded: over its cap, the disk full (ENOSPC, EDQUOT), or another write error. */
+  readonly spillDiscardReason?: 'cap-exceeded' | 'disk-full' | 'io-error' | undefined;
 }
 
 /** One incremental read. */

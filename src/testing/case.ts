@@ -32,6 +32,11 @@ export interface ConformanceCase {
   readonly needsAbsent?: readonly BooleanCapability[] | undefined;
   /** Further condition on the options (e.g. spilling is on). */
   readonly when?: ((options: ResolvedOptions) => boolean) | undefined;
+  /**
+   * Registered only when the context has these optional methods that no capability switches
+   * (`readFileRange`): a backend that has the method must honor it; one without it is not judged.
+   */
+  readonly needsMethods?: readonly (keyof ExecutionContext)[] | undefined;
   /** Capabilities marked exercised when the case starts; default `needs` and `needsAbsent`. */
   readonly exercises?: readonly BooleanCapability[] | undefined;
   readonly run: (scope: CaseScope) => Promise<void>;
@@ -43,13 +48,19 @@ export interface ConformanceSection {
   readonly cases: readonly ConformanceCase[];
 }
 
-/** Whether `c` applies to a context with `capabilities`, run with `options`. */
+/**
+ * Whether `c` applies to a context with `capabilities`, run with `options`.
+ * @param context - the context itself, for `needsMethods` (a case needing methods never applies
+ * without it).
+ */
 export function caseApplies(
   c: ConformanceCase,
   capabilities: ContextCapabilities,
   options: ResolvedOptions,
+  context?: ExecutionContext,
 ): boolean {
   if (!c.needs.every((cap) => capabilities[cap] === true)) return false;
+  if (!(c.needsMethods ?? []).every((method) => typeof context?.[method] === 'function')) return false;
   if (!(c.needsAbsent ?? []).every((cap) => capabilities[cap] !== true)) return false;
   return c.when ? c.when(options) : true;
 }

@@ -25,6 +25,7 @@ export {
   StaleExpectedFailureError,
 } from './case.js';
 export type { Fixture } from './fixture.js';
+export { killMarked, pidsWithMarker, waitForNoMarker } from './host-markers.js';
 export {
   type ConformanceOptions,
   type HandleVisibility,
@@ -33,6 +34,17 @@ export {
   resolveConformanceOptions,
   type SpillLocation,
 } from './options.js';
+export {
+  type OrphanSoakOptions,
+  runOrphanSoak,
+  SOAK_SCENARIOS,
+  type SoakHost,
+  type SoakReport,
+  type SoakRun,
+  type SoakScenario,
+  type SoakScenarioSummary,
+  supportedScenarios,
+} from './orphan-soak.js';
 export type { PlantedProcess, ProcessWatch } from './process-watch.js';
 export { CONFORMANCE_SECTIONS } from './sections/index.js';
 export { conformanceCaseIds, runConformanceSuite } from './suite.js';

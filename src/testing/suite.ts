@@ -64,7 +64,9 @@ export function runConformanceSuite(
     const fx = new Fixture(context, resolved);
     const allIds = new Set(conformanceCaseIds(sections));
     const applicable = new Set(
-      sections.flatMap((s) => s.cases.filter((c) => caseApplies(c, capabilities, resolved)).map((c) => c.id)),
+      sections.flatMap((s) =>
+        s.cases.filter((c) => caseApplies(c, capabilities, resolved, context)).map((c) => c.id),
+      ),
     );
 
     beforeAll(() => fx.setUp());

@@ -15,10 +15,11 @@ import {
 } from './command-output.js';
 import { resolveContextPath } from './context-path.js';
 import { defineTool } from './define-tool.js';
+import { joinCut } from './head-tail-text.js';
 import { formatBytes, formatCount, formatDuration } from './human-units.js';
 import { type ResolvedLimits, resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
-import { readLogBytes, sliceLog } from './task-log.js';
+import { logStateLine, readLogWindow } from './task-log.js';
 import { errorResult, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions, ToolResult, ToolSession } from './types.js';
 
@@ -211,33 +212,37 @@ async function yieldResult(
       `[Cancelled: the command was killed${killed !== null ? ` after ${formatDuration(killed.durationMs)}` : ''}.]`,
     );
   }
-  const bytes = await readLogBytes(context, handle, task.outputPath);
+  // The log's two ends only, however large it grew: a whole read of it would load it all.
+  const log = await readLogWindow(context, handle, task.outputPath, limits.outputBudgetChars);
+  const show = (where: string) =>
+    log.whole !== null
+      ? cutForModel(log.whole, limits.outputBudgetChars, 'output', async () => where)
+      : Promise.resolve(
+          joinCut(
+            { head: log.head, tail: log.tail, omittedChars: 0, omittedLines: 0 },
+            `[… ${formatBytes(log.omittedBytes)} of output omitted here. ${where} …]`,
+          ),
+        );
+  const empty = log.totalBytes === 0;
   if (exit !== null) {
     session.settledTaskIds.add(task.id);
-    const text = sliceLog(bytes, 0, bytes.length).text;
-    const shown = await cutForModel(
-      text,
-      limits.outputBudgetChars,
-      'output',
-      async () => `Full output (${formatBytes(bytes.length)}): ${task.outputPath}`,
-    );
-    const parts = [text.length === 0 ? '(no output)' : trimEnd(shown)];
-    if (exit.logTruncated) parts.push('[The output log reached its size cap; later output was dropped.]');
+    const shown = await show(`Full output (${formatBytes(log.totalBytes)}): ${task.outputPath}`);
+    const parts = [empty ? '(no output)' : trimEnd(shown)];
+    const logState = logStateLine(exit);
+    if (logState !== null) parts.push(logState);
     parts.push(exitStatusLine(exit));
     return textResult(parts.join('\n'));
   }
-  const slice = sliceLog(bytes, 0, bytes.length);
-  const shown = await cutForModel(
-    slice.text,
-    limits.outputBudgetChars,
-    'output',
-    async () => `Full output so far: ${task.outputPath}`,
-  );
+  const shown = await show(`Full output so far: ${task.outputPath}`);
+  // A log that stopped being written while the task runs on says so now, not at its end.
+  const running = (await context.listBackground?.(handle))?.find((info) => info.id === task.id);
+  const logState = running ? logStateLine(running) : null;
   return textResult(
     [
-      slice.text.length === 0 ? '(no output yet)' : trimEnd(shown),
+      empty ? '(no output yet)' : trimEnd(shown),
+      ...(logState === null ? [] : [logState]),
       `[Still running after ${formatDuration(yieldMs)}: moved to the background as task ${task.id} (pid ${task.pid}). ` +
-        `Its output goes to ${task.outputPath}. Continue reading with task_output ${JSON.stringify({ task_id: task.id, offset: slice.nextOffset })}; ` +
+        `Its output goes to ${task.outputPath}. Continue reading with task_output ${JSON.stringify({ task_id: task.id, offset: log.nextOffset })}; ` +
         'wait with task_wait; stop it with task_kill.]',
     ].join('\n'),
   );

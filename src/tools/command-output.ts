@@ -61,6 +61,12 @@ export function execLocator(
 }
 
 function contextDropped(name: string, facts: StreamFacts): string {
+  if (facts.spillFailure === 'disk-full') {
+    return (
+      `The disk is full where berth writes spill files, so no full copy of ${name} exists: the start and end shown are all that was kept (${formatBytes(facts.omittedBytes)} of ${formatBytes(facts.bytesTotal)} dropped); ` +
+      'free space there (or point TMPDIR elsewhere) and rerun'
+    );
+  }
   return (
     `The context kept only the start and end of ${name} (${formatBytes(facts.omittedBytes)} of ${formatBytes(facts.bytesTotal)} dropped) and no full copy exists; ` +
     'rerun with the output redirected to a file (e.g. `cmd > out.log 2>&1`) and read it in ranges'

@@ -6,7 +6,7 @@ import { defineTool } from './define-tool.js';
 import { formatBytes, formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
-import { readLogBytes, sliceLog } from './task-log.js';
+import { logStateLine, readLogSlice } from './task-log.js';
 import { describeStatus, findTask, shortCommand, TASK_ID_FIELD } from './task-lookup.js';
 import { errorResult, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions } from './types.js';
@@ -40,13 +40,20 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
     },
     async run(args) {
       const task = await findTask(context, handle, args.task_id, session.settledTaskIds);
-      const bytes = await readLogBytes(context, handle, task.outputPath);
       const offset = args.offset ?? 0;
-      if (offset > bytes.length)
+      // Only the page asked for is read, however large the log is.
+      const slice = await readLogSlice(
+        context,
+        handle,
+        task.outputPath,
+        offset,
+        limits.outputBudgetChars,
+        true,
+      );
+      if (offset > slice.totalBytes)
         return errorResult(
-          `offset ${offset} is past the end of the output of task ${task.id}, which has ${formatCount(bytes.length)} bytes. Use an offset from 0 to ${bytes.length}.`,
+          `offset ${offset} is past the end of the output of task ${task.id}, which has ${formatCount(slice.totalBytes)} bytes. Use an offset from 0 to ${slice.totalBytes}.`,
         );
-      const slice = sliceLog(bytes, offset, limits.outputBudgetChars, true);
       const remaining = slice.totalBytes - slice.nextOffset;
       const header = `Task ${task.id} (pid ${task.pid}) ${describeStatus(task)}: ${shortCommand(task.command)}`;
       const range =
@@ -61,8 +68,8 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
             : `[next_offset: ${slice.nextOffset}. This is the end of the output.]`;
       const parts = [header, range];
       if (slice.text.length > 0) parts.push(slice.text.endsWith('\n') ? slice.text.slice(0, -1) : slice.text);
-      if (task.exit?.logTruncated === true)
-        parts.push('[The log reached its size cap; later output was dropped.]');
+      const state = logStateLine({ logFailure: task.logFailure, logTruncated: task.exit?.logTruncated });
+      if (state !== null) parts.push(state);
       parts.push(next);
       return textResult(parts.join('\n'));
     },

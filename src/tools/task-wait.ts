@@ -8,7 +8,7 @@ import { cutHeadTail } from './head-tail-text.js';
 import { formatCount, formatDuration } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
-import { readLogBytes, sliceLog } from './task-log.js';
+import { readLogWindow } from './task-log.js';
 import { describeStatus, findTask, shortCommand, TASK_ID_FIELD } from './task-lookup.js';
 import { errorResult, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions } from './types.js';
@@ -49,25 +49,25 @@ export function createTaskWaitTool(options: ToolOptions): BerthTool {
           `Stopped waiting for task ${before.id}: the call was cancelled. The task was left as it was.`,
         );
       const task = await findTask(context, handle, args.task_id, session.settledTaskIds);
-      const bytes = await readLogBytes(context, handle, task.outputPath);
-      const all = sliceLog(bytes, 0, bytes.length);
-      const cut = cutHeadTail(all.text, TAIL_CHARS * 2);
-      const tail = cut === null ? all.text : cut.tail;
+      // The log's ends only, however large it is: its tail is what is shown.
+      const log = await readLogWindow(context, handle, task.outputPath, TAIL_CHARS * 4);
+      const cut = log.whole === null ? null : cutHeadTail(log.whole, TAIL_CHARS * 2);
+      const tail = log.whole === null ? log.tail.slice(-TAIL_CHARS) : cut === null ? log.whole : cut.tail;
       const head =
         task.exit === null
           ? `Task ${task.id} is still running after waiting ${formatDuration(timeoutMs)} (${describeStatus(task)}): ${shortCommand(task.command)}`
           : `Task ${task.id} ${describeStatus(task)}: ${shortCommand(task.command)}`;
       const parts = [head];
-      if (all.text.length === 0) parts.push('(no output)');
+      if (log.totalBytes === 0) parts.push('(no output)');
       else {
         parts.push(
-          cut === null
-            ? `[Output, ${formatCount(bytes.length)} bytes:]`
-            : `[Last ${formatCount(tail.length)} characters of ${formatCount(bytes.length)} bytes of output; read the rest with task_output from offset 0:]`,
+          log.whole !== null && cut === null
+            ? `[Output, ${formatCount(log.totalBytes)} bytes:]`
+            : `[Last ${formatCount(tail.length)} characters of ${formatCount(log.totalBytes)} bytes of output; read the rest with task_output from offset 0:]`,
         );
         parts.push(tail.endsWith('\n') ? tail.slice(0, -1) : tail);
       }
-      parts.push(`[next_offset for task_output: ${all.nextOffset}]`);
+      parts.push(`[next_offset for task_output: ${log.nextOffset}]`);
       return textResult(parts.join('\n'));
     },
   });

@@ -46,6 +46,13 @@ export function toFsError(error: unknown, path: string, operation: string): Erro
       return isDirectoryError(path, operation);
     case 'ENOTDIR':
       return notDirectoryError(path, operation);
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return new BerthError(
+        'E_IO',
+        `${operation} ${JSON.stringify(path)}: the disk is full (${errno}); free space on its filesystem and retry (what was written before may be incomplete)`,
+        { cause: error },
+      );
     case 'EACCES':
     case 'EPERM':
       return new BerthError(

@@ -90,6 +90,49 @@ export class LocalFileSystem implements FileSystem {
     }
   }
 
+  /**
+   * At most `length` bytes from byte `offset` (fewer at the end, none past it), reading only
+   * those. `length` may not exceed the read limit.
+   */
+  async readRange(
+    path: string,
+    offset: number,
+    length: number,
+    options: PathOptions = {},
+  ): Promise<Uint8Array> {
+    if (!Number.isSafeInteger(offset) || offset < 0) {
+      throw new InvalidArgumentError('offset', `must be a non-negative integer, got ${String(offset)}`);
+    }
+    if (!Number.isSafeInteger(length) || length < 0 || length > this.maxReadBytes) {
+      throw new InvalidArgumentError(
+        'length',
+        `must be an integer from 0 to the read limit (${this.maxReadBytes}), got ${String(length)}; read larger spans in pieces`,
+      );
+    }
+    const opened = await this.openPath(path, options, 'read', 'readFileRange');
+    try {
+      const stat = await opened.handle.stat();
+      if (stat.isDirectory()) throw isDirectoryError(path, 'readFileRange');
+      if (!stat.isFile()) throw notRegular(path, 'readFileRange');
+      // Sized by the file as it is now (it may still grow), never by the request alone.
+      const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(length, stat.size - offset)));
+      let filled = 0;
+      while (filled < buffer.length) {
+        const { bytesRead } = await opened.handle.read(
+          buffer,
+          filled,
+          buffer.length - filled,
+          offset + filled,
+        );
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return buffer.subarray(0, filled);
+    } finally {
+      await opened.handle.close();
+    }
+  }
+
   async writeFile(path: string, data: Uint8Array, options: WriteOptions = {}): Promise<void> {
     if (!(data instanceof Uint8Array)) {
       throw new InvalidArgumentError('content', 'must be a string or a Uint8Array');

@@ -1,5 +1,6 @@
 /**
- * What `npm install berth` ships: the build, the docs and the license, nothing else (no sources,
+ * What `npm install berth` ships: the build, the docs, the license and the supervisor's C source
+ * (compiled on first use), nothing else (no sources,
  * tests, fixtures, benchmarks or build stamps), and every file an `exports` entry names.
  */
 import { execFileSync } from 'node:child_process';
@@ -10,7 +11,7 @@ import { expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 /** Files outside dist/ and docs/ that the package needs at install or run time. */
-const EXTRA_FILES = ['package.json', 'README.md', 'ARCHITECTURE.md', 'LICENSE'];
+const EXTRA_FILES = ['package.json', 'README.md', 'ARCHITECTURE.md', 'LICENSE', 'native/supervise.c'];
 
 function packedPaths(): string[] {
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
@@ -22,7 +23,7 @@ function packedPaths(): string[] {
   return (report?.files ?? []).map((f) => f.path);
 }
 
-it('packs only dist/, docs/, the readme, the architecture notes and the license', () => {
+it('packs only dist/, docs/, the readme, the architecture notes, the license and the supervisor source', () => {
   const paths = packedPaths();
   const unexpected = paths.filter(
     (p) => !(p.startsWith('dist/') || p.startsWith('docs/') || EXTRA_FILES.includes(p)),

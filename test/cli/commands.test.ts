@@ -205,6 +205,7 @@ describe('berth doctor', () => {
     expect(report.checks.map((c: { id: string }) => c.id)).toEqual([
       'node',
       'node-pty',
+      'supervisor',
       'sandbox',
       'docker',
       'gvisor',
@@ -227,6 +228,7 @@ describe('berth doctor', () => {
     expect(status).toMatchObject({
       node: 'ok',
       'node-pty': 'ok',
+      supervisor: 'ok',
       sandbox: 'ok',
       docker: 'ok',
       gvisor: 'ok',

@@ -52,7 +52,7 @@ describe('--context kubernetes: flags', () => {
       );
     }
     expect(() => chooseContext({ context: 'pods' }, '/')).toThrow(
-      /--context: must be process, docker, kubernetes, e2b or daytona, got "pods"/,
+      /--context: must be process, docker, kubernetes, e2b, daytona or virtual, got "pods"/,
     );
   });
 

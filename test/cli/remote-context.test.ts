@@ -34,9 +34,9 @@ describe('--context e2b | daytona', () => {
     );
   });
 
-  it('an unknown context lists the five', () => {
+  it('an unknown context lists the six', () => {
     expect(() => chooseContext({ context: 'e2bb' }, process.cwd())).toThrow(
-      /must be process, docker, e2b, daytona or virtual/,
+      /must be process, docker, kubernetes, e2b, daytona or virtual/,
     );
   });
 });

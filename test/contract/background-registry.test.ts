@@ -26,8 +26,8 @@ function machinery(
     pid: child.pid!,
     outputPath: `/logs/${child.pid}.log`,
     command: script,
-    terminate: () => child.kill('SIGTERM'),
-    killNow: () => child.kill('SIGKILL'),
+    terminate: () => void child.kill('SIGTERM'),
+    killNow: () => void child.kill('SIGKILL'),
     settled,
     logBytes: () => 0,
     logTruncated: () => false,
@@ -87,6 +87,26 @@ describe('BackgroundRegistry', () => {
     const exit = await registry.kill('a', task.id);
     expect(exit).toMatchObject({ killed: true, signal: 'SIGTERM', exitCode: null });
     expect(registry.list('a')[0]!.status).toBe('killed');
+  });
+
+  it('kill rejects with the backend error when the task could not be ended, without waiting for an exit', async () => {
+    const registry = new BackgroundRegistry();
+    const unreachable = new Error('the engine does not answer');
+    const task = registry.register(
+      {
+        pid: 1,
+        outputPath: '/logs/stuck.log',
+        command: 'sleep 1000',
+        terminate: () => Promise.reject(unreachable),
+        killNow: () => undefined,
+        settled: new Promise(() => {}), // never settles: only the rejection can end the wait
+        logBytes: () => 0,
+        logTruncated: () => false,
+      },
+      { handleId: 'a', stallMs: 60_000 },
+    );
+    await expect(registry.kill('a', task.id)).rejects.toBe(unreachable);
+    expect((await registry.list('a'))[0]).toMatchObject({ status: 'running' });
   });
 
   it('rejects bad wait options with the field named', async () => {

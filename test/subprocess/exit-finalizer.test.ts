@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packagedSupervisorPath } from '../../src/subprocess/supervisor-location.js';
 import { alive, fixture, waitFor } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -44,9 +45,12 @@ interface HostReport {
   sigtermListeners: number;
 }
 
-/** Start the fixture host; resolve its report once the tree is up, and its exit facts later. */
-function startHost(mode: string) {
-  const host = spawn(process.execPath, [fixture('exit-host.mjs'), moduleUrl, mode], {
+/**
+ * Start the fixture host; resolve its report once the tree is up, and its exit facts later.
+ * @param supervisor - the supervisor path, or `off` for a runtime without one.
+ */
+function startHost(mode: string, supervisor = packagedSupervisorPath()) {
+  const host = spawn(process.execPath, [fixture('exit-host.mjs'), moduleUrl, mode, supervisor], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -91,20 +95,42 @@ describe('host-exit finalizer', () => {
     }
   });
 
-  it("installs no signal handler: the host's own SIGTERM behaviour is untouched", async () => {
+  it('installs no signal handler, and the tree still dies with a host killed by SIGTERM', async () => {
     const { host, report, exited } = startHost('wait');
     const { root: treeRoot, descendants } = await report;
     expect((await report).sigtermListeners).toBe(0);
     host.kill('SIGTERM');
     expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
-    // Death by an unhandled signal runs no 'exit' listener (a documented limit): clean up here.
+    // No 'exit' listener ran; the supervisor saw its host die and killed the tree itself.
     for (const pid of [treeRoot, ...descendants]) {
+      await waitFor(() => !alive(pid), `pid ${pid} to be gone after the host died of SIGTERM`);
+    }
+  });
+
+  it('kills every live tree, setsid and orphaned members included, when the host is SIGKILLed', async () => {
+    const { host, report, exited } = startHost('wait');
+    const { root: treeRoot, descendants } = await report;
+    host.kill('SIGKILL');
+    expect(await exited).toEqual({ code: null, signal: 'SIGKILL' });
+    for (const pid of [treeRoot, ...descendants]) {
+      await waitFor(() => !alive(pid), `pid ${pid} to be gone after the host was SIGKILLed`);
+    }
+  });
+
+  it('without the supervisor, a host dying of a signal leaves the tree running (the documented limit)', async () => {
+    const { host, report, exited } = startHost('wait', 'off');
+    const { root: treeRoot, descendants } = await report;
+    host.kill('SIGTERM');
+    expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
+    const survivors = [treeRoot, ...descendants].filter((pid) => alive(pid));
+    expect(survivors.length).toBeGreaterThan(0);
+    for (const pid of survivors) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
         // already gone
       }
     }
-    for (const pid of [treeRoot, ...descendants]) await waitFor(() => !alive(pid), `pid ${pid} cleanup`);
+    for (const pid of survivors) await waitFor(() => !alive(pid), `pid ${pid} cleanup`);
   });
 });

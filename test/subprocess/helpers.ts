@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { scanProcesses } from '../../src/subprocess/proc-stat.js';
 import type { SubprocessOutputReader, SubprocessSpawnSpec } from '../../src/subprocess/types.js';
 
 /** Absolute path of a fixture in test/fixtures/subprocess. */
@@ -63,4 +64,11 @@ export function patternBytes(from: number, to: number): Uint8Array {
   const out = new Uint8Array(Math.max(0, to - from));
   for (let i = from; i < to; i++) out[i - from] = pattern(i);
   return out;
+}
+
+/** The command a supervisor at `supervisorPid` runs: its child (the only one right after spawn). */
+export function commandPid(supervisorPid: number): number {
+  const child = scanProcesses().find((stat) => stat.ppid === supervisorPid);
+  if (!child) throw new Error(`supervisor ${supervisorPid} has no child`);
+  return child.pid;
 }

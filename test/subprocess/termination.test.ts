@@ -1,11 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalSubprocessRuntime, readProcStat } from '../../src/subprocess/index.js';
-import { alive, fixture, spec, treePids, waitFor } from './helpers.js';
+import { alive, commandPid, fixture, spec, treePids, waitFor } from './helpers.js';
 
-const runtime = new LocalSubprocessRuntime();
-afterAll(() => runtime.dispose());
+// Every case holds with the per-command supervisor (the default) and without it.
+describe.each([
+  ['supervised', {}],
+  ['unsupervised', { supervise: false }],
+] as const)('tree-scoped termination (%s)', (mode, options) => {
+  const runtime = new LocalSubprocessRuntime(options);
+  afterAll(() => runtime.dispose());
 
-describe('tree-scoped termination', () => {
   it('leads its own session and process group', async () => {
     const handle = runtime.spawn(spec(['/bin/sleep', '1000']));
     const stat = await waitFor(() => readProcStat(handle.pid), 'the child in /proc');
@@ -28,9 +32,16 @@ describe('tree-scoped termination', () => {
 
     await waitFor(() => readProcStat(pids.orphan)?.comm === 'sleep', 'the orphan-to-be to exec sleep');
 
+    const shell = readProcStat(pids.orphan)!.ppid;
     handle.terminate();
-    // The root dies of the TERM at once; the orphan ignores it and is reparented away from the tree.
-    await waitFor(() => readProcStat(pids.orphan)?.ppid !== handle.pid, 'the orphan to be reparented');
+    // The shell dies of the TERM at once; the orphan ignores it and is reparented: to its owner,
+    // the supervisor, when there is one, else away from the tree (to init).
+    const adopted = await waitFor(() => {
+      const stat = readProcStat(pids.orphan);
+      return stat && stat.ppid !== shell && stat;
+    }, 'the orphan to be reparented');
+    if (mode === 'supervised') expect(adopted.ppid).toBe(handle.pid);
+    else expect(adopted.ppid).not.toBe(handle.pid);
     expect(alive(pids.orphan)).toBe(true);
     expect(await handle.waitForExit()).toBe(true);
     for (const pid of [handle.pid, ...Object.values(pids)]) expect(alive(pid), `pid ${pid}`).toBe(false);
@@ -48,8 +59,10 @@ describe('tree-scoped termination', () => {
       }),
     );
     await waitFor(() => handle.collected.stdout!.readFrom(0).text === 'armed\n', 'the trap to be set');
-    process.kill(handle.pid, 'SIGSTOP');
-    await waitFor(() => readProcStat(handle.pid)?.state === 'T', 'the shell to be stopped');
+    // Supervised, handle.pid is the supervisor (a STOP cannot be passed on): stop the shell itself.
+    const shell = mode === 'supervised' ? commandPid(handle.pid) : handle.pid;
+    process.kill(shell, 'SIGSTOP');
+    await waitFor(() => readProcStat(shell)?.state === 'T', 'the shell to be stopped');
     handle.terminate();
     expect(await handle.done).toEqual({ exitCode: 7, signal: null });
     expect(handle.collected.stdout!.readFrom(0).text).toBe('armed\ncleaned\n');
@@ -216,7 +229,7 @@ describe('tree-scoped termination', () => {
   });
 
   it('dispose terminates every live tree and waits for it', async () => {
-    const local = new LocalSubprocessRuntime();
+    const local = new LocalSubprocessRuntime(options);
     const first = local.spawn(spec(['/bin/sh', fixture('tree.sh')], { graceMs: 200 }));
     const second = local.spawn(spec(['/bin/sleep', '1000']));
     const pids = await treePids(first.collected.stdout!);
@@ -232,7 +245,7 @@ describe('tree-scoped termination', () => {
   });
 
   it('dispose ends many trees at once', async () => {
-    const local = new LocalSubprocessRuntime();
+    const local = new LocalSubprocessRuntime(options);
     const handles = Array.from({ length: 20 }, () =>
       local.spawn(spec(['/bin/sh', '-c', 'sleep 1000 & echo $!; wait'], { graceMs: 1000 })),
     );
@@ -250,7 +263,7 @@ describe('tree-scoped termination', () => {
   });
 
   it('forgets trees that finished on their own', async () => {
-    const local = new LocalSubprocessRuntime();
+    const local = new LocalSubprocessRuntime(options);
     const handle = local.spawn(spec(['/bin/true']));
     await handle.done;
     expect(local.liveTreeCount).toBe(0);

@@ -105,6 +105,15 @@ describe('case planning', () => {
     expect(caseApplies(make({ when: (o) => o.outputPolicy.maxSpillBytes > 0 }), caps, resolved)).toBe(false);
   });
 
+  it('a case needing an optional method applies only to a context that has it', () => {
+    const caps = { ...MEMORY_CAPABILITIES, shell: true };
+    const ranged = make({ needsMethods: ['readFileRange'] });
+    const withRange = { readFileRange: async () => new Uint8Array() } as unknown as ExecutionContext;
+    expect(caseApplies(ranged, caps, resolved, withRange)).toBe(true);
+    expect(caseApplies(ranged, caps, resolved, {} as ExecutionContext)).toBe(false);
+    expect(caseApplies(ranged, caps, resolved)).toBe(false);
+  });
+
   it('every case id is unique and shaped section/name', () => {
     const ids = conformanceCaseIds();
     expect(new Set(ids).size).toBe(ids.length);

@@ -11,6 +11,7 @@ import { checkKubernetes, type KubernetesChoice } from '../doctor/kubernetes-che
 import { checkNode, checkNodePty } from '../doctor/node-check.js';
 import { checkRemoteContexts } from '../doctor/remote-check.js';
 import { checkSandbox } from '../doctor/sandbox-check.js';
+import { checkSupervisor } from '../doctor/supervisor-check.js';
 import { checkVirtual } from '../doctor/virtual-check.js';
 import type { CliIo } from '../io.js';
 import { startSpinner } from '../spinner.js';
@@ -20,7 +21,7 @@ import { berthVersion } from '../version.js';
 export const doctorSpec: CommandSpec = {
   name: 'berth doctor',
   summary:
-    'check what works here: node-pty, the OS sandbox, the Docker engine, gVisor, a Kubernetes cluster, E2B, Daytona, the virtual context',
+    'check what works here: node-pty, the process supervisor, the OS sandbox, the Docker engine, gVisor, a Kubernetes cluster, E2B, Daytona, the virtual context',
   usage: ['[--json] [--image IMAGE] [--kubeconfig FILE] [--kube-context NAME] [--namespace NAME]'],
   positionals: 'none',
   flags: {
@@ -90,12 +91,13 @@ async function runChecks(
   kubernetes: KubernetesChoice,
 ): Promise<{ checks: DoctorCheck[]; sandboxReport: SandboxReport | null }> {
   const spinner = startSpinner(
-    'checking node-pty, the OS sandbox, the Docker engine and a Kubernetes cluster',
+    'checking node-pty, the supervisor, the OS sandbox, the Docker engine and a Kubernetes cluster',
     io.stderr,
   );
   try {
-    const [pty, sandbox, docker, cluster, remote, virtual] = await Promise.all([
+    const [pty, supervisor, sandbox, docker, cluster, remote, virtual] = await Promise.all([
       checkNodePty(),
+      checkSupervisor(),
       checkSandbox(),
       checkDocker(io.env),
       checkKubernetes(kubernetes),
@@ -105,7 +107,17 @@ async function runChecks(
     spinner.update('starting a gVisor test container');
     const gvisor = await checkGvisor(docker.facts, image);
     return {
-      checks: [checkNode(), pty, sandbox.check, docker.check, gvisor, cluster, ...remote, virtual],
+      checks: [
+        checkNode(),
+        pty,
+        supervisor,
+        sandbox.check,
+        docker.check,
+        gvisor,
+        cluster,
+        ...remote,
+        virtual,
+      ],
       sandboxReport: sandbox.report,
     };
   } finally {

@@ -8,7 +8,13 @@ import { InvalidArgumentError } from '../../errors/index.js';
 import { createMcpServer } from '../../mcp/index.js';
 import { createReviewTools, createTools } from '../../tools/index.js';
 import { type CommandSpec, type FlagValues, formatHelp, parseArgs, stringFlag } from '../args.js';
-import { CONTEXT_DETAILS, CONTEXT_FLAGS, chooseContext, openContext } from '../context-setup.js';
+import {
+  CONTEXT_DETAILS,
+  CONTEXT_FLAGS,
+  chooseContext,
+  type OpenContext,
+  openContext,
+} from '../context-setup.js';
 import { parseDuration } from '../duration.js';
 import type { CliIo } from '../io.js';
 import { runMcpCheck } from '../mcp-check.js';
@@ -76,6 +82,9 @@ berth discard (in --root, or with --session ID).
 
 ${CONTEXT_DETAILS}`,
 };
+
+/** TERM → KILL grace for the work still running when the server stops (well within 2 s). */
+export const SHUTDOWN_GRACE_MS = 1000;
 
 /** `berth mcp` */
 export async function mcpCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -150,9 +159,26 @@ export async function mcpCommand(argv: readonly string[], io: CliIo): Promise<nu
     } finally {
       stopped.dispose();
     }
+    await shutDown(open);
     return 0;
   } finally {
     await open.dispose();
+  }
+}
+
+/**
+ * Stop within what clients give a server: the SDK's stdio client closes stdin, waits 2 s, then
+ * sends SIGTERM and waits 2 s more before SIGKILL. Everything ends in parallel with a short grace
+ * ({@link SHUTDOWN_GRACE_MS}), so the server is gone within the first 2 s; a termination signal
+ * that arrives meanwhile cuts the grace to nothing (a second one exits at once, see
+ * `installSignalGuard`; the exit hooks still kill every tree and remove the private files).
+ */
+async function shutDown(open: OpenContext): Promise<void> {
+  const stopHearing = onTerminationSignal(() => void open.dispose({ graceMs: 0 }).catch(() => undefined));
+  try {
+    await open.dispose({ graceMs: SHUTDOWN_GRACE_MS });
+  } finally {
+    stopHearing();
   }
 }
 

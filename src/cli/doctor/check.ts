@@ -7,7 +7,7 @@ export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
 /** One finding of `berth doctor`. */
 export interface DoctorCheck {
-  /** Stable identifier: `node`, `node-pty`, `sandbox`, `docker`, `gvisor`, `kubernetes` (its permissions: `kubernetes-rbac`). */
+  /** Stable identifier: `node`, `node-pty`, `supervisor`, `sandbox`, `docker`, `gvisor`, `kubernetes` (its permissions: `kubernetes-rbac`). */
   readonly id: string;
   readonly title: string;
   readonly status: CheckStatus;

@@ -9,10 +9,13 @@
  */
 import type { Duplex, Readable } from 'node:stream';
 import type { BackgroundMachinery, TaskOutcome } from '../../contract/background-registry.js';
+import { logCapMarker, logDroppedNote } from '../../contract/log-markers.js';
+import { cutAtCodePoint } from '../../subprocess/utf8-boundary.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, inspectExec, startExecHijacked, startExecStream } from './engine-exec.js';
+import { DockerUnavailableError } from './errors.js';
 import { FrameDemuxer } from './frame-demuxer.js';
-import { exitFacts, terminateTagged } from './run-exec.js';
+import { ENGINE_SLACK_MS, exitFacts, terminateTagged } from './run-exec.js';
 import { newExecTag, tagEnv } from './tagged-termination.js';
 
 // $1 = command, $2 = log path. fd 3 keeps the wrapper's stderr as the control channel.
@@ -73,6 +76,9 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
     throw error;
   }
   let bytes = 0;
+  /** Output bytes written to the log (the rest, past the cap, was dropped). */
+  let kept = 0;
+  let capped = false;
   let control = '';
   let status: number | null = null;
   let killed = false;
@@ -87,9 +93,21 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
       const room = spec.maxLogBytes - bytes;
       bytes += payload.length;
       spec.onActivity();
-      if (room > 0 && !writer.socket.destroyed) {
-        const slice = payload.length > room ? payload.subarray(0, room) : payload;
-        if (!writer.socket.write(Buffer.from(slice))) output.pause();
+      if (!capped && !writer.socket.destroyed) {
+        let open = true;
+        if (payload.length <= room) {
+          kept += payload.length;
+          open = writer.socket.write(Buffer.from(payload));
+        } else {
+          // The first byte over the cap (even at a chunk boundary): what fits, cut on a code-point
+          // boundary so the log stays valid UTF-8, then the marker every backend writes.
+          capped = true;
+          const slice = payload.subarray(0, cutAtCodePoint(payload, room));
+          kept += slice.length;
+          if (slice.length > 0) open = writer.socket.write(Buffer.from(slice));
+          open = writer.socket.write(logCapMarker(spec.maxLogBytes)) && open;
+        }
+        if (!open) output.pause();
       }
       return;
     }
@@ -116,45 +134,72 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
     output.once('close', () => resolve());
     output.once('error', () => resolve());
   });
+  let termination: Promise<void> | undefined;
   const settled: Promise<TaskOutcome> = ended.then(async () => {
     resolvePid(0);
     // The log is complete once the writer drained its stdin and exited.
+    if (bytes > kept && !writer.socket.destroyed) writer.socket.write(logDroppedNote(bytes - kept));
     writer.socket.end();
     const flushTimer = setTimeout(() => writer.socket.destroy(), 10_000);
     await writer.closed;
     clearTimeout(flushTimer);
+    // Killed: the task has ended once every tagged process is gone, not when its shell exited.
+    if (killed && termination) await termination.catch(() => undefined);
+    // No status line and nobody ended it: the engine's connection broke under a running task.
+    // Nothing may run on unobserved, so its processes are ended (when the engine answers).
+    if (status === null && !killed) {
+      await terminateTagged(spec.client, spec.containerId, tag, spec.graceMs).catch(() => undefined);
+    }
     let code: number | null = null;
     try {
-      let state = await inspectExec(spec.client, execId);
+      const limits = { timeoutMs: ENGINE_SLACK_MS };
+      let state = await inspectExec(spec.client, execId, limits);
       for (let attempt = 0; state.running && attempt < 50; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 10));
-        state = await inspectExec(spec.client, execId);
+        state = await inspectExec(spec.client, execId, limits);
       }
       code = state.exitCode;
     } catch {
-      // The container is gone: the task went with it.
+      // The container is gone (the task went with it), or the engine does not answer.
     }
     const final = status ?? code;
     if (final === null) return { exitCode: null, signal: killed ? 'SIGKILL' : null };
     return exitFacts(final);
   });
   const pid = await Promise.race([pidKnown, ended.then(() => 0)]);
-  let termination: Promise<void> | undefined;
-  const end = (graceMs: number) => {
+  /**
+   * End the tree; resolves once every tagged process is gone. When the engine does not answer, the
+   * task's streams are let go (so it settles) and the promise rejects naming the engine.
+   */
+  const end = (graceMs: number): Promise<void> => {
     killed = true;
-    const run = terminateTagged(spec.client, spec.containerId, tag, graceMs).catch(() => undefined);
-    termination = termination ? termination.then(() => run) : run;
+    const run = terminateTagged(spec.client, spec.containerId, tag, graceMs).catch((error: unknown) => {
+      output.destroy();
+      writer.socket.destroy();
+      throw error instanceof DockerUnavailableError
+        ? new DockerUnavailableError(
+            spec.client.endpointLabel,
+            `the engine did not answer the request ending background task ${JSON.stringify(spec.command.slice(0, 60))}; its processes in container ${spec.containerId.slice(0, 12)} may still run`,
+            { cause: error },
+          )
+        : error;
+    });
+    termination = termination
+      ? termination.then(
+          () => run,
+          () => run,
+        )
+      : run;
+    return termination;
   };
   return {
     pid,
     outputPath: spec.logPath,
     command: spec.command,
-    terminate: () => {
-      if (termination === undefined) end(spec.graceMs);
-    },
+    terminate: () => termination ?? end(spec.graceMs),
     killNow: () => end(0),
     settled,
-    logBytes: () => Math.min(bytes, spec.maxLogBytes),
-    logTruncated: () => bytes > spec.maxLogBytes,
+    logBytes: () => kept,
+    logTruncated: () => capped,
   };
 }

@@ -55,13 +55,15 @@ export async function collectExec(
     stdin: options.stdin !== undefined,
   });
   let output: Readable;
+  // A helper's output is part of the call that needs it: the call's patience covers it.
+  const limits = { longLived: false };
   if (options.stdin !== undefined) {
-    const { socket, head } = await startExecHijacked(client, execId, false);
+    const { socket, head } = await startExecHijacked(client, execId, false, limits);
     if (head.length > 0) socket.unshift(head);
     socket.end(options.stdin);
     output = socket;
   } else {
-    output = await startExecStream(client, execId, false);
+    output = await startExecStream(client, execId, false, limits);
   }
   const stdout: Buffer[] = [];
   let stdoutBytes = 0;

@@ -84,13 +84,25 @@ export async function startContainer(
     const cwd = config.cwd ?? (setup.stdout.toString('utf8').trim() || '/');
     return { containerId, cwd };
   } catch (error) {
-    await removeContainer(client, containerId).catch(() => undefined);
+    await removeContainer(client, containerId).catch(() => noteUnremoved(containerId));
     if (error instanceof DockerApiError) {
       const hint = runtimeHint(error, config);
       if (hint) throw new DockerApiError(error.statusCode, error.request, error.engineMessage, hint);
     }
     throw error;
   }
+}
+
+/**
+ * Containers this process failed to remove (the engine did not answer, or refused): `sweep()`
+ * retries them, since their owner (this process) is alive and the ownership labels alone would
+ * never mark them abandoned.
+ */
+const unremoved = new Set<string>();
+
+/** Remember a container whose removal failed, for the next sweep. */
+export function noteUnremoved(containerId: string): void {
+  unremoved.add(containerId);
 }
 
 /** The image's own working directory (`''` when it names none). A missing image is its own error. */
@@ -116,8 +128,12 @@ export async function removeContainer(client: EngineClient, containerId: string)
       path: `/containers/${encodeURIComponent(containerId)}`,
       query: { force: true, v: true },
     });
+    unremoved.delete(containerId);
   } catch (error) {
-    if (error instanceof DockerApiError && error.statusCode === 404) return;
+    if (error instanceof DockerApiError && error.statusCode === 404) {
+      unremoved.delete(containerId);
+      return;
+    }
     // Removal already in progress (a concurrent destroy or sweep) counts as removed.
     if (
       error instanceof DockerApiError &&
@@ -152,16 +168,23 @@ export async function mappedPort(
   return null;
 }
 
-/** Containers carrying berth's label whose owner process on this host is gone; removes them. */
+/**
+ * Containers carrying berth's label whose owner process on this host is gone, and those this
+ * process failed to remove before; removes them.
+ */
 export async function sweepAbandoned(client: EngineClient): Promise<string[]> {
+  const removed: string[] = [];
+  for (const containerId of [...unremoved]) {
+    await removeContainer(client, containerId);
+    removed.push(containerId);
+  }
   const { body } = await client.json<{ Id: string; Labels: Record<string, string> | null }[]>({
     method: 'GET',
     path: '/containers/json',
     query: { all: true, filters: JSON.stringify({ label: [`${MANAGED_LABEL}=true`] }) },
   });
-  const removed: string[] = [];
   for (const container of body) {
-    if (!isAbandoned(container.Labels ?? {})) continue;
+    if (!isAbandoned(container.Labels ?? {}) || removed.includes(container.Id)) continue;
     await removeContainer(client, container.Id);
     removed.push(container.Id);
   }

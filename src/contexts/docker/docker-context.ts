@@ -52,6 +52,7 @@ import { readContainerFile, statFollow, writeContainerFile } from './container-f
 import {
   imageWorkingDir,
   mappedPort,
+  noteUnremoved,
   removeContainer,
   startContainer,
   sweepAbandoned,
@@ -64,7 +65,8 @@ import {
   resolveDockerOptions,
 } from './context-options.js';
 import { EngineClient } from './engine-client.js';
-import { readViaExec, sizeViaExec, writeViaExec } from './exec-files.js';
+import { ContainerGoneError, DockerUnavailableError } from './errors.js';
+import { readRangeViaExec, readViaExec, sizeViaExec, writeViaExec } from './exec-files.js';
 import { openExecStream } from './exec-stream.js';
 import { needsImageWorkdir } from './hardening.js';
 import { runExec } from './run-exec.js';
@@ -128,7 +130,7 @@ class DockerExecutionContext implements DockerContext {
   private readonly handles = new Map<string, HandleState>();
   private readonly registry = new BackgroundRegistry('bg-');
   /** Running background tasks per container (whoever owns them now). */
-  private readonly hostedTasks = new Map<string, Set<object>>();
+  private readonly hostedTasks = new Map<string, Set<string>>();
   /** Containers of destroyed handles kept for tasks another handle owns. */
   private readonly retiredContainers = new Set<string>();
   private readonly removals = new Set<Promise<void>>();
@@ -147,7 +149,7 @@ class DockerExecutionContext implements DockerContext {
 
   async spawn(config: SpawnConfig = {}): Promise<ContextHandle> {
     if (this.closed) throw closedError();
-    const spawning = this.spawnContainer(config);
+    const spawning = this.client.call('spawn', () => this.spawnContainer(config));
     this.spawning.add(spawning);
     try {
       return await spawning;
@@ -168,7 +170,7 @@ class DockerExecutionContext implements DockerContext {
     const started = await startContainer(this.client, id, config, plan);
     if (this.closed) {
       // close() ran while the container was being made: it must not outlive the context.
-      await removeContainer(this.client, started.containerId);
+      await this.remove(started.containerId, id);
       throw closedError();
     }
     const handle: ContextHandle = Object.freeze({ id, type: 'docker', cwd: started.cwd });
@@ -228,27 +230,29 @@ class DockerExecutionContext implements DockerContext {
     const stallMs = durationMs(input.stallMs, 'options.stallMs', this.options.stallMs);
     const maxLogBytes = byteCount(input.maxLogBytes, 'options.maxLogBytes', this.options.maxLogBytes);
     let taskId: string | undefined;
-    const machinery = await startBackgroundTask({
-      client: this.client,
-      containerId: state.containerId,
-      command: script,
-      prelude: unsetLine(env),
-      env: env.set,
-      workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
-      logPath: `${STATE_DIR}/task-${randomBytes(8).toString('hex')}.log`,
-      maxLogBytes,
-      graceMs: this.options.killGraceMs,
-      onActivity: () => {
-        if (taskId !== undefined) this.registry.noteOutput(taskId);
-      },
-    });
+    const machinery = await this.client.call('execBackground', () =>
+      startBackgroundTask({
+        client: this.client,
+        containerId: state.containerId,
+        command: script,
+        prelude: unsetLine(env),
+        env: env.set,
+        workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
+        logPath: `${STATE_DIR}/task-${randomBytes(8).toString('hex')}.log`,
+        maxLogBytes,
+        graceMs: this.options.killGraceMs,
+        onActivity: () => {
+          if (taskId !== undefined) this.registry.noteOutput(taskId);
+        },
+      }),
+    );
     // The task runs in this container whichever handle owns it later (reassignBackground).
-    const hosted = this.hostedTasks.get(state.containerId) ?? new Set<object>();
+    const hosted = this.hostedTasks.get(state.containerId) ?? new Set<string>();
     this.hostedTasks.set(state.containerId, hosted);
-    const token = {};
-    hosted.add(token);
+    let ended = false;
     const settled = machinery.settled.then((outcome) => {
-      this.taskEnded(state.containerId, token);
+      ended = true;
+      if (taskId !== undefined) this.taskEnded(state.containerId, taskId);
       return outcome;
     });
     const task = this.registry.register(
@@ -256,6 +260,7 @@ class DockerExecutionContext implements DockerContext {
       { handleId: handle.id, stallMs, onExit, onStall },
     );
     taskId = task.id;
+    if (!ended) hosted.add(task.id);
     return task;
   }
 
@@ -312,18 +317,20 @@ class DockerExecutionContext implements DockerContext {
       argv = prelude === '' ? list : ['/bin/sh', '-c', `${prelude}exec "$@"`, 'berth-stream', ...list];
     }
     let end: (() => Promise<void>) | undefined;
-    const stream = await openExecStream({
-      client: this.client,
-      containerId: state.containerId,
-      argv,
-      env: env.set,
-      workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
-      graceMs: this.options.killGraceMs,
-      signal: abortSignal(input.signal, 'options.signal'),
-      onClosed: () => {
-        if (end) state.live.delete(end);
-      },
-    });
+    const stream = await this.client.call('execStream', () =>
+      openExecStream({
+        client: this.client,
+        containerId: state.containerId,
+        argv,
+        env: env.set,
+        workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
+        graceMs: this.options.killGraceMs,
+        signal: abortSignal(input.signal, 'options.signal'),
+        onClosed: () => {
+          if (end) state.live.delete(end);
+        },
+      }),
+    );
     end = stream.terminate;
     state.live.add(end);
     return {
@@ -346,19 +353,21 @@ class DockerExecutionContext implements DockerContext {
     const argv =
       prelude === '' ? shell : ['/bin/sh', '-c', `${prelude}exec "$@"`, 'berth-terminal', ...shell];
     let end: (() => Promise<void>) | undefined;
-    const terminal = await openContainerTerminal({
-      client: this.client,
-      containerId: state.containerId,
-      argv,
-      env: env.set,
-      workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
-      cols,
-      rows,
-      graceMs: this.options.killGraceMs,
-      onClosed: () => {
-        if (end) state.live.delete(end);
-      },
-    });
+    const terminal = await this.client.call('openTerminal', () =>
+      openContainerTerminal({
+        client: this.client,
+        containerId: state.containerId,
+        argv,
+        env: env.set,
+        workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
+        cols,
+        rows,
+        graceMs: this.options.killGraceMs,
+        onClosed: () => {
+          if (end) state.live.delete(end);
+        },
+      }),
+    );
     end = terminal.terminate;
     state.live.add(end);
     return {
@@ -379,9 +388,36 @@ class DockerExecutionContext implements DockerContext {
   async readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array> {
     const state = this.state(handle);
     const absolute = this.resolvePath(state, path);
-    if (state.filesViaExec)
-      return readViaExec(this.client, state.containerId, absolute, this.options.maxReadBytes);
-    return readContainerFile(this.client, state.containerId, absolute, this.options.maxReadBytes);
+    const max = this.options.maxReadBytes;
+    return this.client.call(`readFile ${absolute}`, () =>
+      state.filesViaExec
+        ? readViaExec(this.client, state.containerId, absolute, max)
+        : readContainerFile(this.client, state.containerId, absolute, max),
+    );
+  }
+
+  async readFileRange(
+    handle: ContextHandle,
+    path: string,
+    offset: number,
+    length: number,
+  ): Promise<Uint8Array> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    if (!Number.isSafeInteger(offset) || offset < 0) {
+      throw new InvalidArgumentError('offset', `must be a non-negative integer, got ${String(offset)}`);
+    }
+    const max = this.options.maxReadBytes;
+    if (!Number.isSafeInteger(length) || length < 0 || length > max) {
+      throw new InvalidArgumentError(
+        'length',
+        `must be an integer from 0 to the read limit (${max}), got ${String(length)}; read larger spans in pieces`,
+      );
+    }
+    // Through an exec on every runtime: the archive API can only send the whole file.
+    return this.client.call(`readFileRange ${absolute}`, () =>
+      readRangeViaExec(this.client, state.containerId, absolute, offset, length),
+    );
   }
 
   async writeFile(
@@ -406,29 +442,43 @@ class DockerExecutionContext implements DockerContext {
     } else {
       throw new InvalidArgumentError('content', 'must be a string or a Uint8Array');
     }
-    if (state.filesViaExec) await writeViaExec(this.client, state.containerId, absolute, data);
-    else await writeContainerFile(this.client, state.containerId, absolute, data, state.readOnlyRoot);
+    await this.client.call(`writeFile ${absolute}`, () =>
+      state.filesViaExec
+        ? writeViaExec(this.client, state.containerId, absolute, data)
+        : writeContainerFile(this.client, state.containerId, absolute, data, state.readOnlyRoot),
+    );
   }
 
   async listFiles(handle: ContextHandle, path: string): Promise<FileEntry[]> {
     const state = this.state(handle);
     const absolute = this.resolvePath(state, path);
     const limits = { maxEntries: this.options.maxEntries, maxListingBytes: 64 * 1024 * 1024 };
-    if (hasGlobMagic(path)) return listGlob(this.client, state.containerId, absolute, limits);
-    return listDirectory(this.client, state.containerId, absolute, limits);
+    return this.client.call(`listFiles ${absolute}`, () =>
+      hasGlobMagic(path)
+        ? listGlob(this.client, state.containerId, absolute, limits)
+        : listDirectory(this.client, state.containerId, absolute, limits),
+    );
   }
 
   async fileSize(handle: ContextHandle, path: string): Promise<number | null> {
     const state = this.state(handle);
     const absolute = this.resolvePath(state, path);
-    try {
-      if (state.filesViaExec) return await sizeViaExec(this.client, state.containerId, absolute);
-      const stat = await statFollow(this.client, state.containerId, absolute);
-      return stat?.type === 'file' ? stat.size : null;
-    } catch (error) {
-      if (error instanceof InvalidArgumentError) throw error;
-      return null;
-    }
+    return this.client.call(`fileSize ${absolute}`, async () => {
+      try {
+        if (state.filesViaExec) return await sizeViaExec(this.client, state.containerId, absolute);
+        const stat = await statFollow(this.client, state.containerId, absolute);
+        return stat?.type === 'file' ? stat.size : null;
+      } catch (error) {
+        // A path that is not there (or not a file) is null; an engine or container failure is not.
+        if (
+          error instanceof InvalidArgumentError ||
+          error instanceof DockerUnavailableError ||
+          error instanceof ContainerGoneError
+        )
+          throw error;
+        return null;
+      }
+    });
   }
 
   async getMappedPort(handle: ContextHandle, containerPort: number): Promise<number | null> {
@@ -439,7 +489,7 @@ class DockerExecutionContext implements DockerContext {
         `must be an integer from 1 to 65535, got ${String(containerPort)}`,
       );
     }
-    return mappedPort(this.client, state.containerId, containerPort);
+    return this.client.call('getMappedPort', () => mappedPort(this.client, state.containerId, containerPort));
   }
 
   async destroy(handle: ContextHandle): Promise<void> {
@@ -453,29 +503,44 @@ class DockerExecutionContext implements DockerContext {
   }
 
   async sweep(): Promise<string[]> {
-    return sweepAbandoned(this.client);
+    return this.client.call('sweep', () => sweepAbandoned(this.client));
   }
 
+  /**
+   * Destroy every handle, then release the engine connection. Every handle is tried; when some
+   * container could not be removed, close still releases the connection and then rejects with the
+   * first such error (`sweep()` retries those containers).
+   */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.allSettled(this.spawning);
-    await Promise.all([...this.handles.values()].map((state) => this.destroy(state.handle)));
-    // Containers kept alive for tasks handed to other handles go now, with those tasks.
-    await Promise.all([...this.retiredContainers].map((id) => this.removeRetired(id)));
-    await Promise.all(this.removals);
-    this.client.close();
+    try {
+      await Promise.allSettled(this.spawning);
+      const destroyed = await Promise.allSettled(
+        [...this.handles.values()].map((state) => this.destroy(state.handle)),
+      );
+      // Containers kept alive for tasks handed to other handles go now, with those tasks.
+      await Promise.all([...this.retiredContainers].map((id) => this.removeRetired(id)));
+      await Promise.all(this.removals);
+      const failed = destroyed.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
+    } finally {
+      this.client.close();
+    }
   }
 
   private async teardown(state: HandleState): Promise<void> {
     try {
       await this.registry.destroyHandle(state.handle.id, this.options.destroyGraceMs);
       await Promise.all([...state.live].map((end) => end().catch(() => undefined)));
-      if ((this.hostedTasks.get(state.containerId)?.size ?? 0) > 0) {
+      // Only tasks another handle owns now keep the container (this handle's are forgotten above,
+      // whether or not they could be ended).
+      const hosted = [...(this.hostedTasks.get(state.containerId) ?? [])];
+      if (hosted.some((id) => this.registry.isTracked(id))) {
         // Tasks reassigned to another handle still run here: the container goes when they end.
         this.retiredContainers.add(state.containerId);
       } else {
         this.hostedTasks.delete(state.containerId);
-        await removeContainer(this.client, state.containerId);
+        await this.remove(state.containerId, state.handle.id);
       }
       await Promise.all(this.removals);
     } finally {
@@ -485,17 +550,37 @@ class DockerExecutionContext implements DockerContext {
   }
 
   /** A background task ended: a retired container with no task left is removed. */
-  private taskEnded(containerId: string, token: object): void {
+  private taskEnded(containerId: string, taskId: string): void {
     const hosted = this.hostedTasks.get(containerId);
-    hosted?.delete(token);
+    hosted?.delete(taskId);
     if ((hosted?.size ?? 0) === 0 && this.retiredContainers.has(containerId))
       void this.removeRetired(containerId);
+  }
+
+  /**
+   * Remove a handle's container, or throw saying it could not: the container is then remembered,
+   * and `sweep()` (of any context in this process) retries it.
+   */
+  private async remove(containerId: string, handleId: string): Promise<void> {
+    try {
+      await this.client.call(`removing the container of ${handleId}`, () =>
+        removeContainer(this.client, containerId),
+      );
+    } catch (error) {
+      noteUnremoved(containerId);
+      const why = error instanceof Error ? error.message : String(error);
+      throw new BerthError(
+        error instanceof DockerUnavailableError ? 'E_DOCKER_UNAVAILABLE' : 'E_DOCKER_API',
+        `container ${containerId.slice(0, 12)} of handle ${handleId} could not be removed and may still be running (${why}); call sweep() once the engine answers, or remove it with \`docker rm -f ${containerId.slice(0, 12)}\``,
+        { cause: error },
+      );
+    }
   }
 
   private removeRetired(containerId: string): Promise<void> {
     this.retiredContainers.delete(containerId);
     this.hostedTasks.delete(containerId);
-    const removal = removeContainer(this.client, containerId).catch(() => undefined);
+    const removal = removeContainer(this.client, containerId).catch(() => noteUnremoved(containerId));
     this.removals.add(removal);
     void removal.then(() => this.removals.delete(removal));
     return removal;
@@ -567,7 +652,7 @@ export async function sweepDockerContainers(
   );
   const client = new EngineClient(resolved.endpoint, resolved.requestTimeoutMs);
   try {
-    return await sweepAbandoned(client);
+    return await client.call('sweep', () => sweepAbandoned(client));
   } finally {
     client.close();
   }

@@ -8,6 +8,14 @@ import type { Duplex, Readable } from 'node:stream';
 import type { EngineClient } from './engine-client.js';
 import { ContainerGoneError, DockerApiError } from './errors.js';
 
+/** Per-request limits a caller with its own deadline passes down (see `EngineRequest`). */
+export interface RequestLimits {
+  readonly signal?: AbortSignal | undefined;
+  readonly timeoutMs?: number | undefined;
+  /** For a start: the output outlives the call (see `EngineRequest.longLived`). Default true. */
+  readonly longLived?: boolean | undefined;
+}
+
 /** What to run. */
 export interface ExecCreateSpec {
   readonly argv: readonly string[];
@@ -46,9 +54,11 @@ export async function createExec(
   client: EngineClient,
   containerId: string,
   spec: ExecCreateSpec,
+  limits: RequestLimits = {},
 ): Promise<string> {
   try {
     const { body } = await client.json<{ Id: string }>({
+      ...limits,
       method: 'POST',
       path: `/containers/${encodeURIComponent(containerId)}/exec`,
       json: {
@@ -72,8 +82,15 @@ export async function createExec(
  * Start an exec without stdin: the response body is the output stream (framed unless TTY). The
  * request deadline covers only the response head; the stream itself has none.
  */
-export async function startExecStream(client: EngineClient, execId: string, tty: boolean): Promise<Readable> {
+export async function startExecStream(
+  client: EngineClient,
+  execId: string,
+  tty: boolean,
+  limits: RequestLimits = {},
+): Promise<Readable> {
   return client.stream({
+    ...limits,
+    longLived: limits.longLived ?? true,
     method: 'POST',
     path: `/exec/${encodeURIComponent(execId)}/start`,
     json: { Detach: false, Tty: tty },
@@ -85,8 +102,11 @@ export async function startExecHijacked(
   client: EngineClient,
   execId: string,
   tty: boolean,
+  limits: RequestLimits = {},
 ): Promise<{ socket: Duplex; head: Buffer }> {
   return client.hijack({
+    ...limits,
+    longLived: limits.longLived ?? true,
     method: 'POST',
     path: `/exec/${encodeURIComponent(execId)}/start`,
     json: { Detach: false, Tty: tty },
@@ -94,8 +114,13 @@ export async function startExecHijacked(
 }
 
 /** Read an exec's state. */
-export async function inspectExec(client: EngineClient, execId: string): Promise<ExecState> {
+export async function inspectExec(
+  client: EngineClient,
+  execId: string,
+  limits: RequestLimits = {},
+): Promise<ExecState> {
   const { body } = await client.json<{ Running: boolean; ExitCode: number | null; Pid: number }>({
+    ...limits,
     method: 'GET',
     path: `/exec/${encodeURIComponent(execId)}/json`,
   });
@@ -120,10 +145,18 @@ export async function resizeExec(
   });
 }
 
-/** Whether the container is still running; false when it is stopped or gone. */
-export async function containerRunning(client: EngineClient, containerId: string): Promise<boolean> {
+/**
+ * Whether the container is still running; false when it is stopped or gone.
+ * @throws DockerUnavailableError when the engine does not answer: that says nothing of the container.
+ */
+export async function containerRunning(
+  client: EngineClient,
+  containerId: string,
+  limits: RequestLimits = {},
+): Promise<boolean> {
   try {
     const { body } = await client.json<{ State?: { Running?: boolean } }>({
+      ...limits,
       method: 'GET',
       path: `/containers/${encodeURIComponent(containerId)}/json`,
     });
@@ -137,15 +170,18 @@ export async function containerRunning(client: EngineClient, containerId: string
 /**
  * Whether the container stopped (or is gone), allowing `patienceMs` for the engine to notice: a
  * container killed from outside ends its processes a moment before the engine marks it stopped.
+ * @throws DockerUnavailableError when the engine does not answer (the container's state is unknown
+ * then, and the error names the engine, not the container).
  */
 export async function containerStopped(
   client: EngineClient,
   containerId: string,
   patienceMs = 300,
+  limits: RequestLimits = {},
 ): Promise<boolean> {
   const deadline = Date.now() + patienceMs;
   for (;;) {
-    if (!(await containerRunning(client, containerId).catch(() => false))) return true;
+    if (!(await containerRunning(client, containerId, limits))) return true;
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -27,6 +27,17 @@ s=$(stat -L -c %s -- "$p") || exit ${MISSING}
 if [ "$s" -gt "$2" ]; then echo "$s" >&2; exit ${TOO_LARGE}; fi
 exec cat -- "$p"`;
 
+// $1 = path, $2 = offset, $3 = byte count. dd skips whole 64 KiB blocks (seeking, with 64-bit
+// offsets where tail -c +N has none), and only the blocks holding the range are read and cut.
+const RANGE_SCRIPT = `p="$1"
+if [ -d "$p" ]; then exit ${IS_DIRECTORY}; fi
+if [ ! -e "$p" ]; then exit ${MISSING}; fi
+if [ ! -r "$p" ]; then exit ${DENIED}; fi
+if [ "$3" -eq 0 ]; then exit 0; fi
+b=65536
+into=$(($2 % b))
+dd if="$p" bs=$b skip=$(($2 / b)) count=$(((into + $3 + b - 1) / b)) 2>/dev/null | tail -c +$((into + 1)) | head -c "$3"`;
+
 // $1 = path; the bytes arrive on stdin.
 const WRITE_SCRIPT = `p="$1"
 if [ -d "$p" ]; then exit ${IS_DIRECTORY}; fi
@@ -62,6 +73,24 @@ function failure(exitCode: number, path: string, operation: string, stderr: stri
         `${operation} ${JSON.stringify(path)} failed (exit ${exitCode}): ${stderr.trim() || 'no message'}`,
       );
   }
+}
+
+/** Bytes `[offset, offset + length)` of a file (fewer at its end), as the container's user. */
+export async function readRangeViaExec(
+  client: EngineClient,
+  containerId: string,
+  path: string,
+  offset: number,
+  length: number,
+): Promise<Uint8Array> {
+  const result = await collectExec(
+    client,
+    containerId,
+    ['/bin/sh', '-c', RANGE_SCRIPT, 'berth-range', path, String(offset), String(length)],
+    { maxStdoutBytes: length, what: `readFileRange ${JSON.stringify(path)}` },
+  );
+  if (result.exitCode !== 0) throw failure(result.exitCode, path, 'readFileRange', result.stderr);
+  return result.stdout;
 }
 
 /** Read a file as the container's user. */

@@ -9,7 +9,7 @@ import type { ExecStream } from '../../contract/types.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, startExecHijacked } from './engine-exec.js';
 import { FrameDemuxer } from './frame-demuxer.js';
-import { hijackedTeardown } from './hijacked-teardown.js';
+import { endIfOrphaned, hijackedTeardown } from './hijacked-teardown.js';
 import { finalExitCode } from './run-exec.js';
 import { newExecTag, tagEnv } from './tagged-termination.js';
 
@@ -71,6 +71,7 @@ export async function openExecStream(spec: StreamSpec): Promise<ExecStream & { t
     stdout.end();
     stderr.end();
     spec.onClosed();
+    await endIfOrphaned(spec.client, execId, kill);
     return finalExitCode(spec.client, spec.containerId, execId).catch(() => null);
   });
   const stdin = new Writable({
@@ -89,8 +90,10 @@ export async function openExecStream(spec: StreamSpec): Promise<ExecStream & { t
   stdin.on('error', () => undefined);
   const kill = hijackedTeardown({ ...spec, tag, socket, closed });
   if (spec.signal) {
-    if (spec.signal.aborted) void kill();
-    else spec.signal.addEventListener('abort', () => void kill(), { once: true });
+    // The abort has no caller to tell when the engine does not answer; kill() reports it.
+    const ended = () => void kill().catch(() => undefined);
+    if (spec.signal.aborted) ended();
+    else spec.signal.addEventListener('abort', ended, { once: true });
   }
   return {
     stdin,

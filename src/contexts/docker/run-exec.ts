@@ -20,7 +20,7 @@ import {
   startExecHijacked,
   startExecStream,
 } from './engine-exec.js';
-import { ContainerGoneError } from './errors.js';
+import { ContainerGoneError, DockerUnavailableError } from './errors.js';
 import { FrameDemuxer } from './frame-demuxer.js';
 import { newExecTag, tagEnv, terminationArgv } from './tagged-termination.js';
 
@@ -73,38 +73,76 @@ const RUNTIME_START_FAILURE =
   /^OCI runtime exec failed: .*?(chdir to cwd|executable file not found|no such file or directory)/;
 
 /**
- * End every process carrying `tag` inside the container and wait until none remains.
- * Resolves quietly when the container is already gone (its processes went with it).
+ * How long the engine may take to answer a request berth makes at a command's deadline (the
+ * termination exec, a late create or start, the final inspect) before the engine counts as hung.
+ */
+export const ENGINE_SLACK_MS = 2000;
+
+/**
+ * End every process carrying `tag` inside the container and wait until none remains. Resolves
+ * quietly when the container is already gone (its processes went with it). The engine gets
+ * {@link ENGINE_SLACK_MS} to answer each request; the script itself then runs up to the grace
+ * period plus its KILL check.
+ * @throws DockerUnavailableError when the engine does not answer in time (the processes may run on).
  */
 export async function terminateTagged(
   client: EngineClient,
   containerId: string,
   tag: string,
   graceMs: number,
+  signal?: AbortSignal,
 ): Promise<void> {
+  const limits = { timeoutMs: ENGINE_SLACK_MS, signal };
   let execId: string;
   try {
-    execId = await createExec(client, containerId, { argv: terminationArgv(tag, graceMs) });
+    execId = await createExec(client, containerId, { argv: terminationArgv(tag, graceMs) }, limits);
   } catch (error) {
     if (error instanceof ContainerGoneError) return;
     throw error;
   }
-  const stream = await startExecStream(client, execId, false);
+  const stream = await startExecStream(client, execId, false, limits);
   stream.resume();
-  await new Promise<void>((resolve) => {
-    stream.once('end', resolve);
-    stream.once('close', resolve);
-    stream.once('error', () => resolve());
-  });
+  // The script ends within the grace plus its KILL check; an engine that stops mid-way is hung.
+  const bound = setTimeout(
+    () =>
+      stream.destroy(
+        new DockerUnavailableError(
+          client.endpointLabel,
+          `ending a command's processes took longer than the grace (${graceMs} ms) plus ${TERMINATION_CHECK_MS} ms`,
+        ),
+      ),
+    graceMs + TERMINATION_CHECK_MS,
+  );
+  try {
+    await new Promise<void>((resolve, reject) => {
+      stream.once('end', resolve);
+      stream.once('close', resolve);
+      stream.once('error', reject);
+    });
+  } finally {
+    clearTimeout(bound);
+  }
 }
 
-/** Inspect until the engine reports the exec finished (it can lag the stream's end briefly). */
-async function settledState(client: EngineClient, execId: string): Promise<ExecState | null> {
+/** The termination script's own KILL check and its report, plus the engine's round trips. */
+const TERMINATION_CHECK_MS = 5000 + 2 * ENGINE_SLACK_MS;
+
+/**
+ * Inspect until the engine reports the exec finished (it can lag the stream's end briefly); null
+ * when it still runs after that or the exec is unknown.
+ * @throws DockerUnavailableError when the engine does not answer.
+ */
+async function settledState(
+  client: EngineClient,
+  execId: string,
+  signal?: AbortSignal,
+): Promise<ExecState | null> {
   for (let attempt = 0; attempt < 50; attempt++) {
     let state: ExecState;
     try {
-      state = await inspectExec(client, execId);
-    } catch {
+      state = await inspectExec(client, execId, { timeoutMs: ENGINE_SLACK_MS, signal });
+    } catch (error) {
+      if (error instanceof DockerUnavailableError || signal?.aborted) throw error;
       return null;
     }
     if (!state.running) return state;
@@ -123,12 +161,23 @@ export async function finalExitCode(
   execId: string,
 ): Promise<number | null> {
   const state = await settledState(client, execId);
-  if (state === null || (deathLikeStatus(state.exitCode) && (await containerStopped(client, containerId))))
+  const limits = { timeoutMs: ENGINE_SLACK_MS };
+  if (
+    state === null ||
+    (deathLikeStatus(state.exitCode) && (await containerStopped(client, containerId, 300, limits)))
+  )
     return null;
   return exitFacts(state.exitCode).exitCode;
 }
 
-/** Run one command to completion. A non-zero exit is a result; a vanished container throws. */
+/**
+ * Run one command to completion. A non-zero exit is a result; a vanished container throws.
+ *
+ * The deadline runs from the call, not from the start of the command: `timeoutMs` (or the abort)
+ * ends the command, and an engine that does not answer within {@link ENGINE_SLACK_MS} of that
+ * moment (the create or start still pending, the termination exec unanswered) fails the call with
+ * `DockerUnavailableError` naming the engine, so the call settles whatever the engine does.
+ */
 export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
   const started = performance.now();
   const tag = newExecTag();
@@ -144,66 +193,123 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
   });
   let timedOut = false;
   let aborted = false;
+  // Abandons every engine request of this exec: the engine did not answer in time after the end.
+  const engine = new AbortController();
+  let slackTimer: NodeJS.Timeout | undefined;
+  let output: Readable | undefined;
+  let execId: string | undefined;
   let termination: Promise<void> | undefined;
+  let terminationError: unknown;
+  // destroy() asked for the end (the result then says neither timedOut nor aborted).
+  let ending = false;
+  let markStarted!: () => void;
+  // Settles once the termination runs, or the engine was given up on before it could.
+  const terminationStarted = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  engine.signal.addEventListener('abort', () => markStarted(), { once: true });
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   let untrack: (() => void) | undefined;
+  const hung = (what: string) =>
+    new DockerUnavailableError(
+      spec.client.endpointLabel,
+      `${what} within ${ENGINE_SLACK_MS} ms of the command's ${timedOut ? `timeout (${spec.timeoutMs} ms)` : 'abort'}; its processes in container ${spec.containerId.slice(0, 12)} may still run (destroy the handle once the engine answers)`,
+    );
+  const terminate = () => {
+    if (termination) return;
+    if (output === undefined) {
+      // The command is not started yet: the engine gets a short slack to answer, then it is hung.
+      slackTimer ??= setTimeout(
+        () => engine.abort(hung('the engine did not answer the request starting the command')),
+        ENGINE_SLACK_MS,
+      );
+      return;
+    }
+    const stream = output;
+    markStarted();
+    termination = terminateTagged(spec.client, spec.containerId, tag, spec.graceMs, engine.signal).then(
+      // Everything tagged is gone; an escaped holder of the pipe must not hold the result.
+      () => {
+        setTimeout(() => stream.destroy(), 1000).unref();
+      },
+      (error: unknown) => {
+        terminationError =
+          error instanceof DockerUnavailableError
+            ? hung('the engine did not answer the request ending it')
+            : error;
+        stream.destroy();
+      },
+    );
+  };
+  const end = (why: 'timeout' | 'abort') => {
+    if (timedOut || aborted) return;
+    if (why === 'timeout') timedOut = true;
+    else aborted = true;
+    terminate();
+  };
   try {
     if (spec.signal?.aborted) {
       aborted = true;
-      return await execResultOf(spec, started, stdout, stderr, { exitCode: null, signal: null }, false, true);
+      return await settle(stdout, stderr, started, { exitCode: null, signal: null }, false, true);
     }
-    const execId = await createExec(spec.client, spec.containerId, {
-      argv: ['/bin/sh', '-c', spec.script],
-      env: [...spec.env, tagEnv(tag)],
-      workingDir: spec.workingDir,
-      stdin: spec.stdin !== undefined,
+    if (spec.timeoutMs > 0) timer = setTimeout(() => end('timeout'), spec.timeoutMs);
+    if (spec.signal) {
+      onAbort = () => end('abort');
+      spec.signal.addEventListener('abort', onAbort, { once: true });
+    }
+    untrack = spec.track?.(async () => {
+      ending = true;
+      terminate();
+      await terminationStarted;
+      await termination;
     });
-    let output: Readable;
+    const limits = { signal: engine.signal };
+    execId = await createExec(
+      spec.client,
+      spec.containerId,
+      {
+        argv: ['/bin/sh', '-c', spec.script],
+        env: [...spec.env, tagEnv(tag)],
+        workingDir: spec.workingDir,
+        stdin: spec.stdin !== undefined,
+      },
+      limits,
+    );
     if (spec.stdin !== undefined) {
-      const { socket, head } = await startExecHijacked(spec.client, execId, false);
+      const { socket, head } = await startExecHijacked(spec.client, execId, false, {
+        ...limits,
+        longLived: true,
+      });
       if (head.length > 0) socket.unshift(head);
       socket.end(spec.stdin); // the half-close is the child's EOF
       output = socket;
     } else {
-      output = await startExecStream(spec.client, execId, false);
+      output = await startExecStream(spec.client, execId, false, limits);
     }
-    const terminate = () => {
-      termination ??= terminateTagged(spec.client, spec.containerId, tag, spec.graceMs).then(
-        // Everything tagged is gone; an escaped holder of the pipe must not hold the result.
-        () => {
-          setTimeout(() => output.destroy(), 1000).unref();
-        },
-        () => {
-          output.destroy();
-        },
-      );
-    };
-    untrack = spec.track?.(async () => {
-      terminate();
-      await termination;
-    });
-    if (spec.timeoutMs > 0) {
-      timer = setTimeout(() => {
-        if (!aborted) timedOut = true;
-        terminate();
-      }, spec.timeoutMs);
-    }
-    if (spec.signal) {
-      onAbort = () => {
-        if (!timedOut) aborted = true;
-        terminate();
-      };
-      spec.signal.addEventListener('abort', onAbort, { once: true });
-      if (spec.signal.aborted) onAbort(); // aborted while the exec was being created
-    }
+    clearTimeout(slackTimer);
+    // The end came while the command was being started (or destroy asked): it ends now.
+    if (timedOut || aborted || ending) terminate();
     const streamError = await pump(output, stdout, stderr);
     if (timer) clearTimeout(timer);
     if (termination) await termination;
-    const state = await settledState(spec.client, execId);
-    const killedByBerth = timedOut || aborted;
-    if (state === null || streamError !== undefined || (deathLikeStatus(state.exitCode) && !killedByBerth)) {
-      if (await containerStopped(spec.client, spec.containerId)) {
+    if (terminationError !== undefined) throw terminationError;
+    const killedByBerth = timedOut || aborted || ending;
+    if (streamError !== undefined && !killedByBerth) await brokenStream(spec, tag, streamError);
+    const state = await settledState(spec.client, execId, engine.signal).catch((error: unknown) => {
+      // Berth ended it and saw every tagged process gone: only the exact status is unknown.
+      if (killedByBerth && error instanceof DockerUnavailableError) return null;
+      throw error;
+    });
+    // The output ended cleanly but the command runs on (or is unknown): the connection broke.
+    if (state === null && !killedByBerth) {
+      await brokenStream(spec, tag, new Error('the output ended while the command was still running'));
+    }
+    if (state === null || (deathLikeStatus(state.exitCode) && !killedByBerth)) {
+      if (
+        !killedByBerth &&
+        (await containerStopped(spec.client, spec.containerId, 300, { timeoutMs: ENGINE_SLACK_MS }))
+      ) {
         throw new ContainerGoneError(spec.containerId, 'it stopped while a command was running', {
           cause: streamError,
         });
@@ -223,15 +329,49 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
         );
       }
     }
-    return await execResultOf(spec, started, stdout, stderr, exitFacts(code), timedOut, aborted);
+    return await settle(stdout, stderr, started, exitFacts(code), timedOut, aborted);
   } catch (error) {
     await Promise.all([stdout.discard(), stderr.discard()]);
+    // A request abandoned because the engine was hung says so, not "aborted".
+    if (engine.signal.aborted) throw engine.signal.reason;
     throw error;
   } finally {
     if (timer) clearTimeout(timer);
+    clearTimeout(slackTimer);
     if (onAbort) spec.signal?.removeEventListener('abort', onAbort);
     untrack?.();
   }
+}
+
+/**
+ * The output stream broke before the command ended. A stopped container is gone; otherwise the
+ * engine's connection died under a running container: its processes are ended (best effort) and
+ * the error names the engine.
+ */
+async function brokenStream(spec: RunExecSpec, tag: string, cause: Error): Promise<void> {
+  const limits = { timeoutMs: ENGINE_SLACK_MS };
+  let stopped: boolean;
+  try {
+    stopped = await containerStopped(spec.client, spec.containerId, 300, limits);
+  } catch (error) {
+    throw new DockerUnavailableError(
+      spec.client.endpointLabel,
+      `the connection carrying a command's output broke (${cause.message}) and the engine does not answer (${(error as Error).message}); container ${spec.containerId.slice(0, 12)} may still run it`,
+      { cause },
+    );
+  }
+  if (stopped) {
+    throw new ContainerGoneError(spec.containerId, 'it stopped while a command was running', { cause });
+  }
+  const ended = await terminateTagged(spec.client, spec.containerId, tag, spec.graceMs).then(
+    () => 'its processes were ended',
+    () => 'its processes could not be ended',
+  );
+  throw new DockerUnavailableError(
+    spec.client.endpointLabel,
+    `the engine's connection carrying a command's output broke (${cause.message}) while container ${spec.containerId.slice(0, 12)} kept running; ${ended}`,
+    { cause },
+  );
 }
 
 /** Feed the framed stream into the captures; resolves at its end with the error that ended it, if any. */
@@ -265,17 +405,15 @@ function pump(output: Readable, stdout: OutputCapture, stderr: OutputCapture): P
   });
 }
 
-async function execResultOf(
-  spec: RunExecSpec,
-  started: number,
+async function settle(
   stdout: OutputCapture,
   stderr: OutputCapture,
+  started: number,
   exit: { exitCode: number | null; signal: string | null },
   timedOut: boolean,
   aborted: boolean,
 ): Promise<ExecResult> {
   const [out, err] = await Promise.all([stdout.finish(), stderr.finish()]);
-  void spec;
   return {
     exitCode: exit.exitCode,
     signal: exit.signal,

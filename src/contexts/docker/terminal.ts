@@ -6,7 +6,7 @@
 import type { Terminal } from '../../contract/types.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, inspectExec, resizeExec, startExecHijacked } from './engine-exec.js';
-import { hijackedTeardown } from './hijacked-teardown.js';
+import { endIfOrphaned, hijackedTeardown } from './hijacked-teardown.js';
 import { finalExitCode } from './run-exec.js';
 import { newExecTag, tagEnv } from './tagged-termination.js';
 
@@ -73,6 +73,7 @@ export async function openContainerTerminal(
   const state = await inspectExec(spec.client, execId).catch(() => ({ pid: 0 }));
   const exited = closed.then(async () => {
     spec.onClosed();
+    await endIfOrphaned(spec.client, execId, terminate);
     return finalExitCode(spec.client, spec.containerId, execId).catch(() => null);
   });
   const terminate = hijackedTeardown({ ...spec, tag, socket, closed });

@@ -82,6 +82,12 @@ export async function startBackground(
     await child.done; // rejects with the SpawnError
   }
   let id = '';
+  // A kill resolves once the whole tree is gone, not just once the command ended.
+  let killed = false;
+  const kill = () => {
+    killed = true;
+    child.terminate();
+  };
   const onChunk = (chunk: Uint8Array) => {
     log.write(chunk);
     deps.registry.noteOutput(id);
@@ -89,10 +95,11 @@ export async function startBackground(
   child.stdout?.on('data', onChunk);
   child.stderr?.on('data', onChunk);
   const settled = child.done.then(
-    (outcome) => {
+    async (outcome) => {
       child.stdout?.destroy();
       child.stderr?.destroy();
-      endLeftovers(child);
+      if (killed) await child.waitForExit();
+      else endLeftovers(child, state);
       log.close();
       return confined.settle(outcome);
     },
@@ -106,12 +113,13 @@ export async function startBackground(
       pid: child.pid,
       outputPath: log.path,
       command: text,
-      terminate: () => child.terminate(),
+      terminate: kill,
       // terminate() is already escalating to KILL after the same grace; it is idempotent.
-      killNow: () => child.terminate(),
+      killNow: kill,
       settled,
       logBytes: () => log.bytesWritten,
       logTruncated: () => log.truncated,
+      logFailure: () => log.failureNote,
     },
     owner,
   );

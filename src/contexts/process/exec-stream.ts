@@ -17,6 +17,7 @@ import { confine, SANDBOX_REFUSED_EXIT_CODE, startConfined } from './confine.js'
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';
 import type { HandleState, LiveWork } from './handle-table.js';
+import { endLeftovers } from './leftovers.js';
 
 export async function openStream(
   deps: ProcessDeps,
@@ -53,7 +54,11 @@ export async function openStream(
     await child.done; // rejects with the SpawnError
   }
   const exited = child.done.then(
-    (outcome) => confined.settle(outcome).exitCode,
+    (outcome) => {
+      // Daemons the command left end with it, as after exec.
+      endLeftovers(child, state);
+      return confined.settle(outcome).exitCode;
+    },
     () => null,
   );
   let killing: Promise<void> | undefined;

@@ -22,11 +22,19 @@ export class ProcessFiles {
   constructor(private readonly deps: ProcessDeps) {}
 
   async readBytes(state: HandleState, path: unknown): Promise<Uint8Array> {
-    refuseOverlay(state);
     assertPathArgument(path);
     const log = this.ownLog(state, path);
     if (log !== undefined) return this.deps.files.readLog(log, this.deps.config.maxReadBytes);
+    refuseOverlay(state);
     return this.deps.fs.readFile(path, { cwd: state.cwd });
+  }
+
+  async readRange(state: HandleState, path: unknown, offset: number, length: number): Promise<Uint8Array> {
+    assertPathArgument(path);
+    const log = this.ownLog(state, path);
+    if (log !== undefined) return this.deps.files.readLogRange(log, offset, length);
+    refuseOverlay(state);
+    return this.deps.fs.readRange(path, offset, length, { cwd: state.cwd });
   }
 
   async readText(state: HandleState, path: unknown): Promise<string> {
@@ -53,18 +61,18 @@ export class ProcessFiles {
   }
 
   async size(state: HandleState, path: unknown): Promise<number | null> {
-    refuseOverlay(state);
     assertPathArgument(path);
     const log = this.ownLog(state, path);
     if (log !== undefined) return this.deps.files.logSize(log);
+    refuseOverlay(state);
     return this.deps.fs.size(path, { cwd: state.cwd });
   }
 
   async realPath(state: HandleState, path: unknown): Promise<string> {
-    refuseOverlay(state);
     assertPathArgument(path);
     const log = this.ownLog(state, path);
     if (log !== undefined) return log;
+    refuseOverlay(state);
     return this.deps.fs.realPath(path, { cwd: state.cwd });
   }
 
@@ -94,7 +102,8 @@ function toBytes(content: unknown, encoding: unknown): Uint8Array {
 
 /**
  * berth's own file methods read and write the host's workspace, not a handle's overlay: refused
- * there rather than reading past (or writing around) the handle's pending changes.
+ * there rather than reading past (or writing around) the handle's pending changes. The handle's
+ * own task logs (berth's private files, outside the workspace) stay readable.
  */
 function refuseOverlay(state: HandleState): void {
   if (state.overlay) {

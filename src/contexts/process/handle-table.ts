@@ -13,6 +13,8 @@ import type { OverlaySession } from './overlay-session.js';
 export interface LiveWork {
   /** End it and resolve once it is gone. */
   end(): Promise<void>;
+  /** What a finished command left behind, already being ended (not work a caller still runs). */
+  readonly leftover?: boolean;
 }
 
 /** The context-side state of one handle. */

@@ -8,6 +8,8 @@
  */
 import { closeSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { logCapMarker, logDroppedNote } from '../../contract/log-markers.js';
+import { describeWriteFailure } from '../../errors/write-failure.js';
 import type { FileIdentity, PrivateDirectory } from '../../subprocess/private-dir.js';
 import { cutAtCodePoint } from '../../subprocess/utf8-boundary.js';
 
@@ -42,35 +44,37 @@ export class LogFile {
     return this.capped;
   }
 
+  /**
+   * Why the log could not be written, with what it kept (a full disk named as such), or undefined
+   * while every write succeeded.
+   */
+  get failureNote(): string | undefined {
+    return this.failure === undefined
+      ? undefined
+      : describeWriteFailure(this.failure, "the task's log", this.path, this.written);
+  }
+
   /** Append output; past the cap it is counted and dropped. */
   write(chunk: Uint8Array): void {
     this.seen += chunk.length;
     if (this.capped || this.fd === undefined) return;
     const room = this.maxBytes - this.written;
     if (chunk.length <= room) {
-      this.append(chunk);
-      this.written += chunk.length;
+      this.written += this.append(chunk);
       return;
     }
     // Cut on a code-point boundary so the log stays valid UTF-8 up to the marker.
     const cut = cutAtCodePoint(chunk, room);
-    this.append(chunk.subarray(0, cut));
-    this.written += cut;
+    this.written += this.append(chunk.subarray(0, cut));
     this.capped = true;
-    this.append(
-      Buffer.from(
-        `\n[berth: the log reached maxLogBytes=${this.maxBytes}; later output is dropped while the task keeps running]\n`,
-      ),
-    );
+    this.append(Buffer.from(logCapMarker(this.maxBytes)));
   }
 
   /** Write the closing note (how much was dropped) and close. Idempotent. */
   close(): void {
     if (this.fd === undefined) return;
     if (this.capped) {
-      this.append(
-        Buffer.from(`[berth: ${this.seen - this.written} bytes of output were dropped in total]\n`),
-      );
+      this.append(Buffer.from(logDroppedNote(this.seen - this.written)));
     }
     const fd = this.fd;
     this.fd = undefined;
@@ -86,15 +90,17 @@ export class LogFile {
     this.append(Buffer.from(text));
   }
 
-  private append(bytes: Uint8Array): void {
-    if (this.fd === undefined || this.failure !== undefined) return;
+  /** Write `bytes`; returns how many reached the file (all of them unless a write failed). */
+  private append(bytes: Uint8Array): number {
+    if (this.fd === undefined || this.failure !== undefined) return 0;
+    let offset = 0;
     try {
-      let offset = 0;
       while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
     } catch (error) {
       // Disk full or similar: stop writing, mark the log as truncated, keep the task.
       this.failure = error;
       this.capped = true;
     }
+    return offset;
   }
 }

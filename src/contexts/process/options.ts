@@ -67,6 +67,15 @@ export interface ProcessContextOptions {
   readonly maxReadBytes?: number | undefined;
   /** Most entries one `listFiles` returns. Default 100000. */
   readonly maxListEntries?: number | undefined;
+  /**
+   * Run every command under berth's per-command supervisor (default true on Linux): a
+   * double-forked daemon stays in its command's tree and ends with it, every process dies with the
+   * host (SIGKILL included), and commands start with only fds 0-2. `false` runs them without one.
+   * The supervisor is built on first use (`spawn`) with the system's C compiler, once per user and
+   * berth version; when it is on and that cannot be done, commands fail with
+   * `SupervisorUnavailableError` saying what to install.
+   */
+  readonly supervise?: boolean | undefined;
 }
 
 /** The `overlay` option. */
@@ -90,6 +99,7 @@ export interface ProcessContextConfig {
   readonly stallMs: number;
   readonly maxReadBytes: number;
   readonly maxListEntries: number;
+  readonly supervise: boolean;
 }
 
 const KNOWN_OPTIONS = optionKeys<ProcessContextOptions>({
@@ -106,6 +116,7 @@ const KNOWN_OPTIONS = optionKeys<ProcessContextOptions>({
   stallMs: true,
   maxReadBytes: true,
   maxListEntries: true,
+  supervise: true,
 });
 
 /** Validate options; every error is an `InvalidArgumentError` naming `options.<field>`. */
@@ -136,6 +147,7 @@ export function resolveProcessOptions(options: ProcessContextOptions | undefined
     stallMs: durationMs(input.stallMs, 'options.stallMs', DEFAULT_STALL_MS),
     maxReadBytes: byteCount(input.maxReadBytes, 'options.maxReadBytes', DEFAULT_MAX_READ_BYTES),
     maxListEntries: byteCount(input.maxListEntries, 'options.maxListEntries', DEFAULT_MAX_ENTRIES),
+    supervise: booleanOption(input.supervise, 'options.supervise', process.platform === 'linux'),
   };
 }
 

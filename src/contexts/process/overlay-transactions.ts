@@ -49,7 +49,7 @@ export async function overlayCommit(
   const input = knownOptions(options, 'options', COMMIT_OPTION_KEYS, 'commit');
   const force = booleanOption(input.force, 'options.force', false);
   const paths = inward(session, input.paths, state.cwd);
-  assertStopped(deps, state, 'commit');
+  await assertStopped(deps, state, 'commit');
   return session.whileUnmounted(async () => {
     await session.overlay.rescan();
     try {
@@ -75,7 +75,7 @@ export async function overlayDiscard(
 ): Promise<void> {
   const input = knownOptions(options, 'options', CHANGE_SELECTION_KEYS, 'discard');
   const paths = inward(session, input.paths, state.cwd);
-  assertStopped(deps, state, 'discard');
+  await assertStopped(deps, state, 'discard');
   await session.whileUnmounted(async () => {
     await session.overlay.rescan();
     await session.overlay.discard({ paths });
@@ -95,7 +95,12 @@ export function newStateDirectory(stateRoot: string): string {
   return mkdtempSync(join(stateRoot, 'handle-'));
 }
 
-function assertStopped(deps: ProcessDeps, state: HandleState, what: string): void {
+/**
+ * Refuse while the handle runs anything; first wait for what finished commands left behind (it is
+ * already being ended, within the kill grace), since it may still write to the overlay.
+ */
+async function assertStopped(deps: ProcessDeps, state: HandleState, what: string): Promise<void> {
+  await Promise.all([...state.live].filter((work) => work.leftover).map((work) => work.end()));
   const running = deps.registry.list(state.id).filter((task) => task.status === 'running');
   if (state.live.size > 0 || running.length > 0) {
     throw new InvalidArgumentError(

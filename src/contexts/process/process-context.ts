@@ -31,7 +31,14 @@ import type {
   WaitOptions,
   WorkspaceChange,
 } from '../../contract/types.js';
-import { callback, envRecord, knownOptions, pathOption } from '../../contract/validate-options.js';
+import {
+  callback,
+  durationMs,
+  envRecord,
+  knownOptions,
+  optionKeys,
+  pathOption,
+} from '../../contract/validate-options.js';
 import {
   BerthError,
   CapabilityError,
@@ -118,6 +125,7 @@ export class ProcessContext implements ExecutionContext {
   private readonly files: ProcessFiles;
   private readonly defaultCwd: string;
   private closed = false;
+  private closing: Promise<void> | undefined;
 
   constructor(options?: ProcessContextOptions) {
     const config = resolveProcessOptions(options);
@@ -129,7 +137,7 @@ export class ProcessContext implements ExecutionContext {
     this.defaultCwd = config.cwd ?? fs.root ?? process.cwd();
     this.deps = {
       config,
-      runtime: new LocalSubprocessRuntime(),
+      runtime: new LocalSubprocessRuntime({ supervise: config.supervise }),
       files: new PrivateFiles(),
       registry: new BackgroundRegistry('bg-'),
       fs,
@@ -232,6 +240,10 @@ export class ProcessContext implements ExecutionContext {
     for (const [name, value] of Object.entries(env ?? {})) {
       if (value === undefined) throw new InvalidArgumentError(`config.env.${name}`, 'must be a string');
     }
+    // Build the supervisor (first use only) off the event loop before a command needs it. A failure
+    // is left to the first command, which throws the same SupervisorUnavailableError: the file
+    // methods of the handle work without it.
+    await this.deps.runtime.prepare().catch(() => undefined);
     const state = this.handles.create(cwd, env as Record<string, string> | undefined);
     const overlay = this.deps.config.overlay;
     if (overlay && root !== null) {
@@ -317,6 +329,10 @@ export class ProcessContext implements ExecutionContext {
     return this.run(() => this.files.readBytes(this.handles.get(handle), path));
   }
 
+  readFileRange(handle: ContextHandle, path: string, offset: number, length: number): Promise<Uint8Array> {
+    return this.run(() => this.files.readRange(this.handles.get(handle), path, offset, length));
+  }
+
   writeFile(
     handle: ContextHandle,
     path: string,
@@ -363,10 +379,26 @@ export class ProcessContext implements ExecutionContext {
 
   /**
    * Destroy every handle, stop the subprocess runtime, and remove the private directory. Not part
-   * of the contract: for hosts that own the whole context's lifetime.
+   * of the contract: for hosts that own the whole context's lifetime. Everything ends in parallel
+   * (TERM); whatever still runs `graceMs` later (default `killGraceMs`) is KILLed, so a host with a
+   * shutdown budget (an MCP server its client stops) passes that. A later call with a shorter
+   * grace hastens a close under way; every call resolves when it is done.
+   * @throws InvalidArgumentError for a bad `graceMs`.
    */
-  async close(): Promise<void> {
+  async close(options?: { readonly graceMs?: number | undefined }): Promise<void> {
+    const input = knownOptions(options, 'options', CLOSE_OPTION_KEYS, 'close');
+    const graceMs = durationMs(input.graceMs, 'options.graceMs', this.deps.config.killGraceMs, true);
     this.closed = true;
+    const escalation = setTimeout(() => this.deps.runtime.killAllNow(), graceMs);
+    try {
+      this.closing ??= this.closeOnce();
+      await this.closing;
+    } finally {
+      clearTimeout(escalation);
+    }
+  }
+
+  private async closeOnce(): Promise<void> {
     await Promise.all(
       this.handles.all().map((state) => this.destroy({ id: state.id, type: CONTEXT_TYPE, cwd: state.cwd })),
     );
@@ -380,6 +412,8 @@ export class ProcessContext implements ExecutionContext {
     return body();
   }
 }
+
+const CLOSE_OPTION_KEYS = optionKeys<{ graceMs?: number }>({ graceMs: true });
 
 let ptyLoadable: boolean | undefined;
 

@@ -89,7 +89,7 @@ export async function runExec(
     child.stdout?.destroy();
     child.stderr?.destroy();
     if (cause) await child.waitForExit();
-    else endLeftovers(child);
+    else endLeftovers(child, state);
     const [stdout, stderr] = await Promise.all([out.finish(), err.finish()]);
     return {
       exitCode: outcome.exitCode,

@@ -36,17 +36,33 @@ interface Spec {
 class Output {
   readonly parts: Uint8Array[] = [];
   size = 0;
+  /** Text not yet encoded: most output is short text pieces, encoded once per chunk, not per piece. */
+  private pending = '';
   constructor(
     private readonly sh: Shell,
     private readonly toVar: boolean,
   ) {}
 
   async text(s: string): Promise<void> {
-    await this.bytes(encodeText(s));
+    if (s.length === 0) return;
+    this.pending += s;
+    if (this.pending.length >= CHUNK) this.settleText();
+    if (this.size >= CHUNK) await this.flush();
+  }
+
+  /** Move the pending text into the byte parts (counting it against the budget). */
+  private settleText(): void {
+    if (this.pending === '') return;
+    const b = encodeText(this.pending);
+    this.pending = '';
+    this.sh.rt.budget.string(this.toVar ? this.size + b.length : b.length);
+    this.parts.push(b);
+    this.size += b.length;
   }
 
   async bytes(b: Uint8Array): Promise<void> {
     if (b.length === 0) return;
+    this.settleText();
     this.sh.rt.budget.string(this.size + b.length > 0 && this.toVar ? this.size + b.length : b.length);
     if (this.toVar) {
       this.parts.push(b);
@@ -60,14 +76,27 @@ class Output {
 
   /** `n` copies of one byte, written in chunks. */
   async repeat(byte: number, n: number): Promise<void> {
+    if (byte < 0x80 && n < CHUNK) {
+      await this.text(String.fromCharCode(byte).repeat(n));
+      return;
+    }
+    this.settleText();
     if (this.toVar) {
       this.sh.rt.budget.string(this.size + n);
       this.parts.push(new Uint8Array(n).fill(byte));
       this.size += n;
       return;
     }
+    // A short pad (the common `%06d`) joins the pending output; only a huge one is written in
+    // chunks with a checkpoint between them, so it never exists whole and the host keeps running.
+    if (n < CHUNK) {
+      this.parts.push(new Uint8Array(n).fill(byte));
+      this.size += n;
+      if (this.size >= CHUNK) await this.flush();
+      return;
+    }
     let left = n;
-    const chunk = new Uint8Array(Math.min(n, CHUNK)).fill(byte);
+    const chunk = new Uint8Array(CHUNK).fill(byte);
     while (left > 0) {
       const k = Math.min(left, CHUNK);
       this.parts.push(k === chunk.length ? chunk : chunk.subarray(0, k));
@@ -79,7 +108,9 @@ class Output {
   }
 
   async flush(): Promise<void> {
-    if (this.toVar || this.parts.length === 0) return;
+    if (this.toVar) return;
+    this.settleText();
+    if (this.parts.length === 0) return;
     const all = join(this.parts, this.size);
     this.parts.length = 0;
     this.size = 0;
@@ -87,6 +118,7 @@ class Output {
   }
 
   value(): string {
+    this.settleText();
     return decodeBytes(join(this.parts, this.size));
   }
 }
@@ -325,6 +357,18 @@ function parseSpec(format: string, at: number): { spec: Spec; end: number } | un
   return { spec: { flags, width, precision, conv }, end: i + 1 };
 }
 
+/** Pad `text` (a number's ASCII text) to the width, as {@link emitPadded} does for bytes. */
+async function emitPaddedText(out: Output, spec: Spec, text: string, zeroPad: boolean): Promise<void> {
+  const fill = (spec.width ?? 0) - text.length;
+  if (fill <= 0) return out.text(text);
+  if (fill >= CHUNK) return emitPadded(out, spec, encodeText(text), zeroPad);
+  if (spec.flags.includes('-')) return out.text(text + ' '.repeat(fill));
+  if (!zeroPad) return out.text(' '.repeat(fill) + text);
+  // Zeros go after the sign / prefix.
+  const m = /^([+\- ]?(?:0[xX])?)(.*)$/s.exec(text) as RegExpExecArray;
+  return out.text(`${m[1] as string}${'0'.repeat(fill)}${m[2] as string}`);
+}
+
 /** Pad `body` (bytes) to the width. */
 async function emitPadded(out: Output, spec: Spec, body: Uint8Array, zeroPad = false): Promise<void> {
   const width = spec.width ?? 0;
@@ -402,7 +446,7 @@ async function convert(
     case 'd':
     case 'i': {
       const n = toInteger(sh, arg ?? '0', state);
-      await emitPadded(out, spec, encodeText(formatInteger(n, spec, 10, false)), zero(spec));
+      await emitPaddedText(out, spec, formatInteger(n, spec, 10, false), zero(spec));
       return false;
     }
     case 'o':
@@ -418,12 +462,12 @@ async function convert(
         if (spec.conv === 'x') text = `0x${text}`;
         if (spec.conv === 'X') text = `0X${text}`;
       }
-      await emitPadded(out, spec, encodeText(text), zero(spec));
+      await emitPaddedText(out, spec, text, zero(spec));
       return false;
     }
     default: {
       const v = toFloat(sh, arg ?? '0', state);
-      await emitPadded(out, spec, encodeText(formatFloat(v, spec)), zero(spec) && Number.isFinite(v));
+      await emitPaddedText(out, spec, formatFloat(v, spec), zero(spec) && Number.isFinite(v));
       return false;
     }
   }

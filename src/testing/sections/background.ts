@@ -3,7 +3,9 @@
  * context, list, wait, kill, options, log completeness and cap, and stall.
  * @module
  */
+
 import { expect } from 'vitest';
+import { logCapMarker } from '../../contract/log-markers.js';
 import type { BackgroundStall } from '../../contract/types.js';
 import { shQuote } from '../../subprocess/shell-quote.js';
 import { numberedBytes, numberedBytesCommand } from '../byte-patterns.js';
@@ -269,6 +271,9 @@ const cases: ConformanceCase[] = [
         log.startsWith(new TextDecoder().decode(numberedBytes(1000))),
         'the log keeps the start of the output',
       ).toBe(true);
+      // The log itself says where output stopped and how much was dropped, on every backend.
+      expect(log, 'the cap marker line').toContain(logCapMarker(maxLogBytes));
+      expect(log, 'the closing note').toMatch(/\[berth: \d+ bytes of output were dropped in total\]\n$/);
     },
   },
   {

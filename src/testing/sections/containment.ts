@@ -57,6 +57,13 @@ async function expectReadsRefused(scope: CaseScope, path: string, what: string):
   if (context.readFileBytes) {
     await expectBerthError(context.readFileBytes(handle, path), 'E_CONTAINMENT', `readFileBytes(${what})`);
   }
+  if (context.readFileRange) {
+    await expectBerthError(
+      context.readFileRange(handle, path, 0, 1),
+      'E_CONTAINMENT',
+      `readFileRange(${what})`,
+    );
+  }
   expect(await fileSizeOf(scope, path), `fileSize(${what}) must not leak a size`).toBeNull();
   if (context.realPath) {
     await expectBerthError(context.realPath(handle, path), 'E_CONTAINMENT', `realPath(${what})`);

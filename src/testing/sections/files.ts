@@ -300,6 +300,80 @@ export const filesSection: ConformanceSection = {
       },
     },
     {
+      id: 'files/read-range',
+      title:
+        'readFileRange returns exactly the bytes asked for: inside, across the end, at and past it, length 0, relative paths',
+      needs: ['filesystem'],
+      needsMethods: ['readFileRange'],
+      run: async (scope) => {
+        const { context, handle, dir } = scope;
+        const read = context.readFileRange!.bind(context);
+        const bytes = primeCycleBytes(300 * 1024);
+        const path = `${dir}/ranged.bin`;
+        await context.writeFile(handle, path, bytes);
+        const expectRange = async (offset: number, length: number, expected: Uint8Array) => {
+          const got = await read(handle, path, offset, length);
+          expect(got, `readFileRange(${offset}, ${length})`).toBeInstanceOf(Uint8Array);
+          expect(got.length, `length of readFileRange(${offset}, ${length})`).toBe(expected.length);
+          expect(firstDifference(got, expected), `first differing byte of (${offset}, ${length})`).toBe(-1);
+        };
+        await expectRange(0, 10, bytes.subarray(0, 10));
+        await expectRange(1000, 70_000, bytes.subarray(1000, 71_000));
+        await expectRange(bytes.length - 10, 100, bytes.subarray(bytes.length - 10));
+        await expectRange(bytes.length, 10, new Uint8Array());
+        await expectRange(bytes.length + 5, 10, new Uint8Array());
+        await expectRange(5, 0, new Uint8Array());
+        // Relative paths resolve against the handle's cwd, as for every file method.
+        const relative = posix.relative(scope.handle.cwd, path);
+        expect(Buffer.from(await read(handle, relative, 7, 3))).toEqual(Buffer.from(bytes.subarray(7, 10)));
+      },
+    },
+    {
+      id: 'files/read-range-errors',
+      title:
+        'readFileRange: a missing path is NotFoundError, a directory E_IS_DIRECTORY, bad numbers InvalidArgumentError',
+      needs: ['filesystem'],
+      needsMethods: ['readFileRange'],
+      run: async ({ context, handle, dir }) => {
+        const read = context.readFileRange!.bind(context);
+        await context.writeFile(handle, `${dir}/small.txt`, 'abc');
+        await expectBerthError(read(handle, `${dir}/missing.txt`, 0, 1), 'E_NOT_FOUND', 'a missing path');
+        await expectBerthError(read(handle, dir, 0, 1), 'E_IS_DIRECTORY', 'a directory');
+        for (const [offset, length] of [
+          [-1, 1],
+          [0.5, 1],
+          [0, -1],
+          [0, 1.5],
+          [Number.NaN, 1],
+          ['1', 1],
+          [0, 2 ** 60],
+        ] as [number, number][]) {
+          await expectBerthError(
+            read(handle, `${dir}/small.txt`, offset, length),
+            'E_INVALID_ARGUMENT',
+            `offset ${String(offset)}, length ${String(length)}`,
+          );
+        }
+      },
+    },
+    {
+      id: 'files/read-range-huge',
+      title: 'readFileRange reads the last bytes of a 5 GiB (sparse) file, past any whole-file read limit',
+      needs: ['filesystem', 'shell'],
+      needsMethods: ['readFileRange'],
+      exercises: ['filesystem'],
+      run: async (scope) => {
+        const path = `${scope.dir}/huge-range.bin`;
+        await scope.fx.sh(
+          `dd if=/dev/zero of=${shQuote(path)} bs=1048576 count=0 seek=5120 2>/dev/null && printf tail >> ${shQuote(path)}`,
+        );
+        const end = 5 * 1024 ** 3 + 4;
+        const got = await scope.context.readFileRange!(scope.handle, path, end - 6, 100);
+        expect(Buffer.from(got).toString('latin1')).toBe('\0\0tail');
+        await scope.fx.sh(`rm -f ${shQuote(path)}`);
+      },
+    },
+    {
       id: 'files/file-size-huge',
       title: 'fileSize reports a 5 GiB (sparse) file exactly, without reading it',
       needs: ['filesystem', 'shell'],

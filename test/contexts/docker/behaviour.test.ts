@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { NotFoundError } from '../../../src/contexts/docker/index.js';
+import { logCapMarker, logDroppedNote } from '../../../src/contract/log-markers.js';
 import type { ContextHandle } from '../../../src/contract/types.js';
 import { describeDocker, testContext } from './docker-engine.js';
 
@@ -139,8 +140,10 @@ describeDocker('docker context behaviour', () => {
     const exit = await context.waitBackground!(handle, task.id, { timeoutMs: 10_000 });
     expect(exit).toMatchObject({ exitCode: 0, logTruncated: true, killed: false });
     const final = await context.readFile(handle, task.outputPath);
-    expect(final.length).toBe(1000);
+    // The first 1000 bytes of output, then the same marker and closing note as on every backend.
     expect(final.startsWith('first\nerr\nxxx')).toBe(true);
+    expect(final).toBe(`${final.slice(0, 1000)}${logCapMarker(1000)}${logDroppedNote(2010)}`);
+    expect(final.slice(0, 1000)).toMatch(/^first\nerr\nx{990}$/);
   });
 
   it('streams stdin with a half-close: the child sees EOF while its output still flows back', async () => {

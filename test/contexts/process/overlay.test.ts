@@ -237,6 +237,10 @@ describe('the overlay option', () => {
       const handle = await context.spawn({ cwd: ws });
       await expect(context.readFile(handle, 'file.txt')).rejects.toMatchObject({ code: 'E_CAPABILITY' });
       await expect(context.writeFile(handle, 'new.txt', 'x')).rejects.toMatchObject({ code: 'E_CAPABILITY' });
+      // The handle's own task logs are berth's files, not the workspace's: readable as ever.
+      const task = await context.execBackground(handle, 'echo logged');
+      await context.waitBackground(handle, task.id, { timeoutMs: 10_000 });
+      expect(await context.readFile(handle, task.outputPath)).toBe('logged\n');
       expect(readdirSync(ws)).toEqual(['file.txt']);
       await context.destroy(handle);
     });

@@ -239,12 +239,13 @@ describe('external commands', () => {
     contexts.push(host);
     const hostHandle = await host.spawn({ cwd: tmpdir() });
     const context = open({
-      external: { context: host, handle: hostHandle, allow: ['uname'], mapCwd: () => tmpdir() },
+      // Host programs the shell has no command of its own for.
+      external: { context: host, handle: hostHandle, allow: ['getconf'], mapCwd: () => tmpdir() },
     });
     const handle = await context.spawn();
-    const allowed = await context.exec(handle, 'uname -s');
-    expect(allowed.stdout).toBe('Linux\n');
-    const refused = await context.exec(handle, 'hostname');
+    const allowed = await context.exec(handle, 'getconf PAGESIZE');
+    expect(allowed.stdout).toMatch(/^\d+\n$/);
+    const refused = await context.exec(handle, 'getent passwd root');
     expect(refused.exitCode).toBe(127);
   });
 });
