@@ -30,6 +30,16 @@ async function write(w, text) {
   await w.write(typeof text === 'string' ? enc.encode(text) : text);
 }
 
+function concat(parts) {
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
+}
+
 /** Handlers by file name; each gets a `CommandContext`. `encodeText` is the kernel's. */
 export function oilsHelpers(encodeText) {
   return {
@@ -46,11 +56,14 @@ export function oilsHelpers(encodeText) {
     },
     'stdout_stderr.py': async (ctx) => {
       const [, out = 'STDOUT', err = 'STDERR', status = '0'] = ctx.argv;
-      await write(ctx.stdout, `${out}\n`);
+      // stderr is unbuffered, stdout (a pipe or a file here) is flushed at exit.
       await write(ctx.stderr, `${err}\n`);
+      await write(ctx.stdout, `${out}\n`);
       return Number.parseInt(status, 10) || 0;
     },
     'read_from_fd.py': async (ctx) => {
+      // Python's stdout to a pipe is block-buffered: what it prints leaves in one write at exit.
+      const out = [];
       for (const arg of ctx.argv.slice(1)) {
         const fd = Number.parseInt(arg, 10);
         let data;
@@ -59,12 +72,13 @@ export function oilsHelpers(encodeText) {
           data = await h.read(1024);
           await h.close();
         } catch {
+          await write(ctx.stdout, concat(out));
           await write(ctx.stderr, `FATAL: Error reading from fd ${fd}: [Errno 9] Bad file descriptor\n`);
           return 1;
         }
-        await write(ctx.stdout, `${fd}: `);
-        await write(ctx.stdout, data);
+        out.push(enc.encode(`${fd}: `), data);
       }
+      await write(ctx.stdout, concat(out));
       return 0;
     },
   };

@@ -62,6 +62,8 @@ export function parseSpecFile(file, text) {
         i++;
         for (; i < lines.length; i++) {
           const d = classify(lines[i]);
+          // A `# note` line inside a block is a comment (`loop#14`), not its end.
+          if (d.kind === 'comment') continue;
           if (d.kind !== 'code' && d.kind !== 'blank') break;
           body.push(lines[i]);
         }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ExecResult, StreamFacts } from '../contract/types.js';
-import { BerthError } from '../errors/index.js';
+import { IoError } from '../errors/index.js';
 
 const hasProcFd = existsSync('/proc/self/fd');
 
@@ -47,7 +47,7 @@ async function copyOwnFile(from: string, to: string): Promise<void> {
       !(await source.stat()).isFile() ||
       (hasProcFd && (await readlink(`/proc/self/fd/${source.fd}`)) !== from)
     ) {
-      throw new BerthError('E_IO', `the spill file ${from} was replaced; berth does not copy it`);
+      throw new IoError(`the spill file ${from} was replaced; berth does not copy it`);
     }
     const target = await open(to, 'wx', 0o600);
     // Streamed: a spill can be as large as maxSpillBytes. The streams close their handles.

@@ -59,6 +59,41 @@ export class BerthError extends Error {
   }
 }
 
+/** A read or a write failed for a reason of the system, not of the arguments (a full disk, a file replaced under berth, an engine that broke the stream). */
+export class IoError extends BerthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_IO', message, options);
+  }
+}
+
+/** A file is larger than the limit of the call that would load it whole; the message names the limit and what to use instead. */
+export class FileTooLargeError extends BerthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_FILE_TOO_LARGE', message, options);
+  }
+}
+
+/** The handle or the context was destroyed or closed while the call was made or ran. */
+export class ContextDestroyedError extends BerthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_CONTEXT_DESTROYED', message, options);
+  }
+}
+
+/** A file method that needs a file was given a directory. */
+export class IsDirectoryError extends BerthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_IS_DIRECTORY', message, options);
+  }
+}
+
+/** A path component that must be a directory is not one. */
+export class NotDirectoryError extends BerthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_NOT_DIRECTORY', message, options);
+  }
+}
+
 /** A caller passed a missing, ill-typed or out-of-range value. `field` names it. */
 export class InvalidArgumentError extends BerthError {
   /** Dotted path of the offending field, e.g. `stdio.stdout.maxBytes`. */

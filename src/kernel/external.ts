@@ -42,7 +42,7 @@ export function createExternalGate(spec: ExternalCommands): ExternalGate {
   const names = Array.isArray(allow) ? new Set(allow as readonly string[]) : undefined;
   const allows = (argv: readonly string[]): boolean => {
     const name = argv[0];
-    if (name === undefined) return false;
+    if (name === undefined || name === '') return false;
     if (names !== undefined) return names.has(name) || names.has(name.slice(name.lastIndexOf('/') + 1));
     try {
       return (allow as (argv: readonly string[]) => boolean)(argv) === true;

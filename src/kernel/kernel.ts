@@ -409,6 +409,16 @@ export class Kernel {
     // The script may ignore its cancellation (a command that never returns): give up on it
     // `graceMs` after the cancel, keeping whatever it wrote.
     let status = await raceCancel(run(), controller.signal, graceMs + 50);
+    // A process substitution still running holds the call's output, as it holds bash's pipe:
+    // the call ends when it does (or at the timeout).
+    if (status !== undefined && call.tracked.size > 0) {
+      const done = status;
+      status = await raceCancel(
+        Promise.allSettled([...call.tracked]).then(() => done),
+        controller.signal,
+        graceMs + 50,
+      );
+    }
     if (status === undefined)
       status = (controller.signal.reason as CancelControl | undefined)?.reason === 'timeout' ? 124 : 130;
     const reason = controller.signal.aborted
@@ -506,7 +516,7 @@ export class Kernel {
         void work.finally(() => tracked.delete(work));
       },
     };
-    const call: CallState = { rt };
+    const call: CallState = { rt, tracked };
     return call;
   }
 
@@ -556,6 +566,8 @@ export class Kernel {
 
 interface CallState {
   readonly rt: Runtime;
+  /** Concurrent work of the call (process substitutions). */
+  readonly tracked: ReadonlySet<Promise<unknown>>;
 }
 
 /** Point a session's shell (and its future forks) at a new call's runtime. */

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { durationMs, knownOptions, optionKeys } from '../contract/validate-options.js';
-import { BerthError, InvalidArgumentError } from '../errors/index.js';
+import { InvalidArgumentError, IoError } from '../errors/index.js';
 import { checkRequest, generateToken, validateToken } from './http-guard.js';
 import { SessionTable } from './http-sessions.js';
 
@@ -138,8 +138,7 @@ export async function listenHttp(
     const onError = (error: NodeJS.ErrnoException): void => {
       if (error.code === 'EADDRINUSE') {
         reject(
-          new BerthError(
-            'E_IO',
+          new IoError(
             `port ${port} on 127.0.0.1 is already in use; choose another port, or 0 for a free one`,
             { cause: error },
           ),

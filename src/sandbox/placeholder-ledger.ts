@@ -19,7 +19,7 @@ import {
   rmdirSync,
   writeSync,
 } from 'node:fs';
-import { BerthError } from '../errors/index.js';
+import { IoError } from '../errors/index.js';
 import { type PrivateDirectory, privateBase } from '../subprocess/private-dir.js';
 import { isTagAlive, ownProcessTag } from '../subprocess/process-identity.js';
 
@@ -127,8 +127,7 @@ function lock(dir: PrivateDirectory): void {
       continue;
     }
     if (Date.now() > deadline) {
-      throw new BerthError(
-        'E_IO',
+      throw new IoError(
         `the placeholder ledger in ${dir.path} stayed locked by ${holder ?? 'another process'} for ${LOCK_WAIT_MS} ms; if no berth process is stuck, remove ${dir.path}/${LOCK_NAME}`,
       );
     }

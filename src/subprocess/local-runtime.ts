@@ -6,7 +6,7 @@
 import { readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { describeValue } from '../errors/describe-value.js';
-import { BerthError, InvalidArgumentError } from '../errors/index.js';
+import { ContextDestroyedError, InvalidArgumentError } from '../errors/index.js';
 import { type HandleOwner, LocalProcessHandle } from './local-process-handle.js';
 import { awaitSessionReady, LocalTerminalHandle, type TerminalOwner } from './local-terminal.js';
 import { createPrivateDir } from './private-dir.js';
@@ -254,8 +254,7 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
 
   private assertOpen(): void {
     if (this.disposing) {
-      throw new BerthError(
-        'E_CONTEXT_DESTROYED',
+      throw new ContextDestroyedError(
         'this LocalSubprocessRuntime was disposed; create a new runtime to spawn again',
       );
     }

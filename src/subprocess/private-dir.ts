@@ -27,7 +27,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { BerthError } from '../errors/index.js';
+import { type BerthError, IoError } from '../errors/index.js';
 import { isTagAlive, ownProcessTag } from './process-identity.js';
 
 const PROC_FD = '/proc/self/fd';
@@ -67,7 +67,7 @@ export class PrivateDirectory {
     const uid = process.getuid?.();
     if (!stat.isDirectory() || (stat.mode & 0o077) !== 0 || (uid !== undefined && stat.uid !== uid)) {
       closeSync(fd);
-      throw new BerthError('E_IO', `private directory ${path} is not a 0700 directory owned by this user`);
+      throw new IoError(`private directory ${path} is not a 0700 directory owned by this user`);
     }
     return new PrivateDirectory(path, fd, parent);
   }
@@ -160,7 +160,7 @@ export class PrivateDirectory {
 
   /** The path that reaches `name` in this very directory, whatever became of its path since. */
   at(name: string): string {
-    if (this.fd === undefined) throw new BerthError('E_IO', `private directory ${this.path} is closed`);
+    if (this.fd === undefined) throw new IoError(`private directory ${this.path} is closed`);
     return hasProcFd ? `${PROC_FD}/${this.fd}/${name}` : join(this.path, name);
   }
 
@@ -178,8 +178,7 @@ export class PrivateDirectory {
 
   private assertInPlace(): void {
     if (!this.inPlace) {
-      throw new BerthError(
-        'E_IO',
+      throw new IoError(
         `berth's private directory ${this.path} was moved or replaced while in use; berth refuses to create files there (something with this user's rights changed it)`,
       );
     }
@@ -187,8 +186,7 @@ export class PrivateDirectory {
 }
 
 function replaced(path: string, by: string): BerthError {
-  return new BerthError(
-    'E_IO',
+  return new IoError(
     `${path} was replaced by ${by} since berth wrote it; berth does not follow it (something with this user's rights changed berth's private directory)`,
   );
 }

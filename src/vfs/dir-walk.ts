@@ -9,7 +9,7 @@
 import { constants, existsSync } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readlink } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { BerthError, ContainmentError } from '../errors/index.js';
+import { type BerthError, ContainmentError, IoError } from '../errors/index.js';
 import { errnoOf, isDirectoryError, notDirectoryError, toFsError } from './fs-errors.js';
 import { isWithin, type PathScope } from './path-scope.js';
 
@@ -50,8 +50,7 @@ const FINAL_FLAGS: Record<OpenPurpose, number> = {
 };
 
 function loopError(operation: string, original: string): BerthError {
-  return new BerthError(
-    'E_IO',
+  return new IoError(
     `${operation} ${JSON.stringify(original)}: more than ${MAX_SYMLINK_HOPS} symlinks on the way (a loop?); fix the links`,
     { cause: Object.assign(new Error('too many symlinks'), { code: 'ELOOP' }) },
   );
@@ -273,8 +272,7 @@ export class DirWalker {
           if (errno === 'ENOTDIR') throw notDirectoryError(original, request.operation);
         }
         if (errno === 'ENXIO') {
-          throw new BerthError(
-            'E_IO',
+          throw new IoError(
             `${request.operation} ${JSON.stringify(original)}: not a regular file (a FIFO or socket without a peer)`,
           );
         }

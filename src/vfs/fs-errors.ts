@@ -3,7 +3,7 @@
  * classify by `code` and never parse errno strings.
  * @module
  */
-import { BerthError, NotFoundError } from '../errors/index.js';
+import { BerthError, IoError, IsDirectoryError, NotDirectoryError, NotFoundError } from '../errors/index.js';
 
 /** The errno code of a Node system error, if it has one. */
 export function errnoOf(error: unknown): string | undefined {
@@ -16,16 +16,14 @@ export function errnoOf(error: unknown): string | undefined {
 
 /** A path that names a directory where a file was needed. */
 export function isDirectoryError(path: string, operation: string): BerthError {
-  return new BerthError(
-    'E_IS_DIRECTORY',
+  return new IsDirectoryError(
     `${operation} ${JSON.stringify(path)}: it is a directory, not a file; use listFiles to see its entries`,
   );
 }
 
 /** A path that names a file (or runs through one) where a directory was needed. */
 export function notDirectoryError(path: string, operation: string): BerthError {
-  return new BerthError(
-    'E_NOT_DIRECTORY',
+  return new NotDirectoryError(
     `${operation} ${JSON.stringify(path)}: a component of the path is not a directory; check the path`,
   );
 }
@@ -48,21 +46,18 @@ export function toFsError(error: unknown, path: string, operation: string): Erro
       return notDirectoryError(path, operation);
     case 'ENOSPC':
     case 'EDQUOT':
-      return new BerthError(
-        'E_IO',
+      return new IoError(
         `${operation} ${JSON.stringify(path)}: the disk is full (${errno}); free space on its filesystem and retry (what was written before may be incomplete)`,
         { cause: error },
       );
     case 'EACCES':
     case 'EPERM':
-      return new BerthError(
-        'E_IO',
+      return new IoError(
         `${operation} ${JSON.stringify(path)}: permission denied (${errno}); check the file's mode and owner`,
         { cause: error },
       );
     default:
-      return new BerthError(
-        'E_IO',
+      return new IoError(
         `${operation} ${JSON.stringify(path)} failed: ${error instanceof Error ? error.message : String(error)}`,
         { cause: error },
       );

@@ -7,7 +7,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { type FileHandle, lstat, readdir } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { BerthError, InvalidArgumentError } from '../errors/index.js';
+import { type BerthError, FileTooLargeError, InvalidArgumentError, IoError } from '../errors/index.js';
 import { childPath, DirWalker, type OpenedPath, selfPath } from './dir-walk.js';
 import { errnoOf, isDirectoryError, toFsError } from './fs-errors.js';
 import { compileGlob, expandBraces, type GlobSegment, matchParts } from './glob.js';
@@ -360,22 +360,19 @@ function positiveInteger(value: number | undefined, field: string, fallback: num
 }
 
 function notRegular(path: string, operation: string): BerthError {
-  return new BerthError(
-    'E_IO',
+  return new IoError(
     `${operation} ${JSON.stringify(path)}: not a regular file (a device, FIFO or socket); only regular files are read and written`,
   );
 }
 
 function tooLarge(path: string, size: number, maxBytes: number): BerthError {
-  return new BerthError(
-    'E_FILE_TOO_LARGE',
+  return new FileTooLargeError(
     `readFile ${JSON.stringify(path)}: the file holds ${size} bytes, more than maxReadBytes=${maxBytes}; check fileSize first and read a part with a command (head -c, tail -c)`,
   );
 }
 
 function tooManyEntries(path: string, maxEntries: number): BerthError {
-  return new BerthError(
-    'E_IO',
+  return new IoError(
     `listFiles ${JSON.stringify(path)}: more than maxEntries=${maxEntries} entries; narrow the path or the pattern`,
   );
 }

@@ -282,6 +282,15 @@ describe('the external-command gate', () => {
     expect(await k.classify('lsblk')).toBe('external');
   });
 
+  it('never hands an empty command name to the gate, even when its predicate allows everything', async () => {
+    const { context, ran } = fakeContext();
+    const { k } = kernel({ external: { context, handle: {} as ContextHandle, allow: () => true } });
+    const r = await k.exec('x=; "$x"; echo $?; if \'\'; then echo yes; else echo no; fi');
+    expect(ran).toEqual([]);
+    expect(r.stdout).toBe('127\nno\n');
+    expect(r.stderr).toBe('bash: line 1: : command not found\nbash: line 1: : command not found\n');
+  });
+
   it('applies to what the dispatcher runs (a command never smuggles a refused one)', async () => {
     const { context, ran } = fakeContext();
     const { k } = kernel({ external: { context, handle: {} as ContextHandle, allow: ['lsblk'] } });

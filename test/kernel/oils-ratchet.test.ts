@@ -47,6 +47,6 @@ describe('Oils ratchet', () => {
       const r = await runOilsCase(env, c);
       if (!r.result.pass) failing.push(`${id} ${c.name} [${r.result.problems.join(',')}]`);
     }
-    expect(failing).toEqual([]);
+    expect(failing, `listed cases failing:\n${failing.join('\n')}`).toEqual([]);
   }, 300_000);
 });

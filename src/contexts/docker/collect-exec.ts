@@ -6,7 +6,7 @@
  */
 
 import type { Readable } from 'node:stream';
-import { BerthError } from '../../errors/index.js';
+import { IoError } from '../../errors/index.js';
 import type { EngineClient } from './engine-client.js';
 import {
   containerStopped,
@@ -97,8 +97,7 @@ export async function collectExec(
     output.once('error', (error) => (overflow ? resolve() : reject(error)));
   });
   if (overflow) {
-    throw new BerthError(
-      'E_IO',
+    throw new IoError(
       `${options.what}: the output exceeded ${options.maxStdoutBytes} bytes; narrow the request`,
     );
   }

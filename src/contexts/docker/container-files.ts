@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { encodeTar, TarDecoder } from '../../archive/tar-codec.js';
-import { BerthError, NotFoundError } from '../../errors/index.js';
+import { BerthError, FileTooLargeError, IoError, NotFoundError } from '../../errors/index.js';
 import { isDirectoryError, notDirectoryError } from '../../vfs/fs-errors.js';
 import type { EngineClient } from './engine-client.js';
 import { containerErrorOf } from './engine-exec.js';
@@ -124,8 +124,7 @@ export async function statFollow(
 }
 
 function tooLarge(path: string, size: number, maxBytes: number): BerthError {
-  return new BerthError(
-    'E_FILE_TOO_LARGE',
+  return new FileTooLargeError(
     `readFile ${JSON.stringify(path)}: the file has ${size} bytes, more than the ${maxBytes}-byte read limit; read a part with exec (e.g. head -c) or raise maxReadBytes`,
   );
 }
@@ -167,7 +166,7 @@ export async function readContainerFile(
     }
     return collectFirstFile(res, path, maxBytes);
   }
-  throw new BerthError('E_IO', `readFile ${JSON.stringify(path)}: more than ${MAX_LINK_HOPS} symlink hops`);
+  throw new IoError(`readFile ${JSON.stringify(path)}: more than ${MAX_LINK_HOPS} symlink hops`);
 }
 
 function collectFirstFile(
@@ -211,7 +210,7 @@ function collectFirstFile(
     const finish = () => {
       if (failed) return;
       if (!seen) {
-        fail(new BerthError('E_IO', `readFile ${JSON.stringify(path)}: the engine sent an empty archive`));
+        fail(new IoError(`readFile ${JSON.stringify(path)}: the engine sent an empty archive`));
         return;
       }
       const out = new Uint8Array(size);
@@ -281,8 +280,7 @@ export async function writeContainerFile(
     });
   } catch (error) {
     if (error instanceof DockerApiError && error.statusCode !== 404) {
-      throw new BerthError(
-        'E_IO',
+      throw new IoError(
         `writeFile ${JSON.stringify(path)} failed: ${error.engineMessage}${readOnlyRoot ? ' (the root filesystem is read-only: files can be written only in mounts and volumes, such as the working directory and /tmp of hardening "recommended")' : ''}`,
         { cause: error },
       );

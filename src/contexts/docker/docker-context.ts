@@ -43,7 +43,12 @@ import {
   knownOptions,
   pathOption,
 } from '../../contract/validate-options.js';
-import { BerthError, InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
+import {
+  BerthError,
+  ContextDestroyedError,
+  InvalidArgumentError,
+  UnknownHandleError,
+} from '../../errors/index.js';
 import { openPrivateDirectory, type PrivateDirectory } from '../../subprocess/private-dir.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { startBackgroundTask } from './background-task.js';
@@ -616,8 +621,7 @@ class DockerExecutionContext implements DockerContext {
 }
 
 function closedError(): BerthError {
-  return new BerthError(
-    'E_CONTEXT_DESTROYED',
+  return new ContextDestroyedError(
     'this docker context was closed; create a new one with createDockerContext()',
   );
 }

@@ -6,7 +6,7 @@
  * the sandbox where the archive API does not see it.
  * @module
  */
-import { BerthError, NotFoundError } from '../../errors/index.js';
+import { FileTooLargeError, IoError, NotFoundError } from '../../errors/index.js';
 import { isDirectoryError, notDirectoryError } from '../../vfs/fs-errors.js';
 import { collectExec } from './collect-exec.js';
 import type { EngineClient } from './engine-client.js';
@@ -58,18 +58,15 @@ function failure(exitCode: number, path: string, operation: string, stderr: stri
     case NOT_DIRECTORY:
       return notDirectoryError(path, operation);
     case DENIED:
-      return new BerthError(
-        'E_IO',
+      return new IoError(
         `${operation} ${JSON.stringify(path)}: permission denied for the container user; check the file's mode and owner`,
       );
     case TOO_LARGE:
-      return new BerthError(
-        'E_FILE_TOO_LARGE',
+      return new FileTooLargeError(
         `readFile ${JSON.stringify(path)}: the file has ${stderr.trim()} bytes, more than the ${maxBytes}-byte read limit; read a part with exec (e.g. head -c) or raise maxReadBytes`,
       );
     default:
-      return new BerthError(
-        'E_IO',
+      return new IoError(
         `${operation} ${JSON.stringify(path)} failed (exit ${exitCode}): ${stderr.trim() || 'no message'}`,
       );
   }

@@ -9,7 +9,7 @@
  */
 import { Readable, Writable } from 'node:stream';
 import { envRecord } from '../../contract/validate-options.js';
-import { BerthError, InvalidArgumentError, SpawnError } from '../../errors/index.js';
+import { BerthError, ContextDestroyedError, InvalidArgumentError, SpawnError } from '../../errors/index.js';
 import { OutputCollector } from '../../subprocess/output-collector.js';
 import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
 import { SubprocessRuntime } from '../../subprocess/runtime.js';
@@ -196,8 +196,7 @@ case $r in /*) printf '%s path ' "$2"; printf '%s' "$r" | base64 | tr -d '\\n'; 
 
   private assertOpen(): void {
     if (this.disposing) {
-      throw new BerthError(
-        'E_CONTEXT_DESTROYED',
+      throw new ContextDestroyedError(
         'this E2BSubprocessRuntime was disposed; create a new one to spawn again',
       );
     }

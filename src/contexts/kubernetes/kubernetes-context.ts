@@ -43,7 +43,12 @@ import {
   knownOptions,
   pathOption,
 } from '../../contract/validate-options.js';
-import { BerthError, InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
+import {
+  type BerthError,
+  ContextDestroyedError,
+  InvalidArgumentError,
+  UnknownHandleError,
+} from '../../errors/index.js';
 import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { LOGIN_SHELL_ARGV } from '../docker/terminal.js';
@@ -572,8 +577,7 @@ async function setUpPod(session: PodSession): Promise<{ cwd: string; canCloseStd
 }
 
 function closedError(): BerthError {
-  return new BerthError(
-    'E_CONTEXT_DESTROYED',
+  return new ContextDestroyedError(
     'this kubernetes context was closed; create a new one with createKubernetesContext()',
   );
 }

@@ -11,7 +11,7 @@
 
 import { TarDecoder } from '../../archive/tar-codec.js';
 import type { FileEntry } from '../../contract/types.js';
-import { BerthError, NotFoundError } from '../../errors/index.js';
+import { type BerthError, FileTooLargeError, IoError, NotFoundError } from '../../errors/index.js';
 import { isDirectoryError, notDirectoryError } from '../../vfs/fs-errors.js';
 import { listDirectory, listGlob } from '../shared/find-listing.js';
 import { type PodSession, runHelper } from './pod-session.js';
@@ -52,21 +52,18 @@ function failure(exitCode: number, path: string, operation: string, stderr: stri
     case NOT_DIRECTORY:
       return notDirectoryError(path, operation);
     case DENIED:
-      return new BerthError(
-        'E_IO',
+      return new IoError(
         `${operation} ${JSON.stringify(path)}: permission denied for the pod's user (or a read-only filesystem); check the file's mode and owner, and that the path is writable in the pod`,
       );
     default:
-      return new BerthError(
-        'E_IO',
+      return new IoError(
         `${operation} ${JSON.stringify(path)} failed (exit ${exitCode}): ${stderr.trim() || 'no message'}`,
       );
   }
 }
 
 function tooLarge(path: string, size: number, maxBytes: number): BerthError {
-  return new BerthError(
-    'E_FILE_TOO_LARGE',
+  return new FileTooLargeError(
     `readFile ${JSON.stringify(path)}: the file has ${size} bytes, more than the ${maxBytes}-byte read limit; read a part with exec (e.g. head -c) or raise maxReadBytes`,
   );
 }
@@ -97,8 +94,7 @@ export async function readPodFile(session: PodSession, path: string, maxBytes: n
   if (result.exitCode !== 0) throw failure(result.exitCode, path, 'readFile', result.stderr);
   decoder.end();
   if (!seen) {
-    throw new BerthError(
-      'E_IO',
+    throw new IoError(
       `readFile ${JSON.stringify(path)}: tar in the pod sent no entry (${result.stderr.trim() || 'no message'}); the image needs tar`,
     );
   }

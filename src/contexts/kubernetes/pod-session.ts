@@ -5,7 +5,7 @@
  * files, listings) run to completion with stdout collected up to a cap.
  * @module
  */
-import { BerthError, NotFoundError } from '../../errors/index.js';
+import { IoError, NotFoundError } from '../../errors/index.js';
 import type { HelperResult } from '../shared/find-listing.js';
 import { KubernetesUnavailableError, PodEvictedError, PodGoneError } from './errors.js';
 import type { LoadedClient } from './load-client.js';
@@ -167,17 +167,13 @@ export async function runHelper(
   const outcome = await exec.outcome;
   if (sinkError !== undefined) throw sinkError;
   if (overflow) {
-    throw new BerthError(
-      'E_IO',
+    throw new IoError(
       `${options.what}: the output exceeded ${options.maxStdoutBytes} bytes; narrow the request`,
     );
   }
   if (outcome.kind !== 'exited') {
     if (outcome.kind === 'failed' && /executable file not found|no such file/i.test(outcome.message)) {
-      throw new BerthError(
-        'E_IO',
-        `${options.what}: the pod's image lacks a tool berth needs (${outcome.message})`,
-      );
+      throw new IoError(`${options.what}: the pod's image lacks a tool berth needs (${outcome.message})`);
     }
     throw await lostExecError(session, outcome, options.what);
   }

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { BerthError } from '../../errors/index.js';
+import { FileTooLargeError, IoError } from '../../errors/index.js';
 import {
   type FileIdentity,
   openPrivateDirectory,
@@ -74,8 +74,7 @@ export class PrivateFiles {
     try {
       const size = fstatSync(fd).size;
       if (size > maxBytes) {
-        throw new BerthError(
-          'E_FILE_TOO_LARGE',
+        throw new FileTooLargeError(
           `readFile ${JSON.stringify(path)}: the log holds ${size} bytes, more than maxReadBytes=${maxBytes}; read it in ranges`,
         );
       }
@@ -154,7 +153,7 @@ export class PrivateFiles {
   private openLog(path: string): number {
     const identity = this.logIdentities.get(path);
     if (identity === undefined || this.logs === undefined || dirname(path) !== this.logs.path) {
-      throw new BerthError('E_IO', `${JSON.stringify(path)} is not a log of this context`);
+      throw new IoError(`${JSON.stringify(path)} is not a log of this context`);
     }
     return this.logs.openFile(basename(path), identity);
   }

@@ -40,9 +40,9 @@ import {
   pathOption,
 } from '../../contract/validate-options.js';
 import {
-  BerthError,
   CapabilityError,
   ContainmentError,
+  ContextDestroyedError,
   InvalidArgumentError,
   NotFoundError,
 } from '../../errors/index.js';
@@ -208,8 +208,7 @@ export class ProcessContext implements ExecutionContext {
    */
   async spawn(config?: SpawnConfig): Promise<ContextHandle> {
     if (this.closed) {
-      throw new BerthError(
-        'E_CONTEXT_DESTROYED',
+      throw new ContextDestroyedError(
         'this process context was closed; create a new one with createProcessContext()',
       );
     }

@@ -6,7 +6,8 @@
  * @module
  */
 import type { BackgroundMachinery, TaskOutcome } from '../../contract/background-registry.js';
-import { BerthError, NotFoundError } from '../../errors/index.js';
+import { LOG_DROPPED_NOTE_FORMAT, logCapMarker } from '../../contract/log-markers.js';
+import { IoError, NotFoundError } from '../../errors/index.js';
 import { ControlReader, readControlLines } from './control-lines.js';
 import { exitFacts } from './remote-exec.js';
 import { BACKGROUND_SCRIPT, newNonce, shLine } from './scripts.js';
@@ -75,6 +76,8 @@ export async function startRemoteBackground(spec: RemoteBackgroundSpec): Promise
       nonce,
       tag,
       spec.command,
+      logCapMarker(spec.maxLogBytes),
+      LOG_DROPPED_NOTE_FORMAT,
     ]);
   const process = await spec.sandbox
     .start({ script, env: spec.env, timeoutMs: 0, onStdout: (text) => reader.push(text) })
@@ -88,10 +91,7 @@ export async function startRemoteBackground(spec: RemoteBackgroundSpec): Promise
   const pid = await Promise.race([pidKnown, ended.then(() => 0)]);
   if (failure === 'cwd') throw new NotFoundError(spec.cwd, 'working directory');
   if (failure) {
-    throw new BerthError(
-      'E_IO',
-      `could not create the task's log ${logPath} inside the sandbox (full disk?)`,
-    );
+    throw new IoError(`could not create the task's log ${logPath} inside the sandbox (full disk?)`);
   }
   const settled: Promise<TaskOutcome> = ended.then(async () => {
     if (exit) return exit;

@@ -44,7 +44,13 @@ import {
   optionKeys,
   pathOption,
 } from '../../contract/validate-options.js';
-import { BerthError, InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
+import {
+  BerthError,
+  ContextDestroyedError,
+  InvalidArgumentError,
+  IoError,
+  UnknownHandleError,
+} from '../../errors/index.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { credentialNames, exportLines, remoteEnv, unsetPrelude } from './command-env.js';
 import { base64Bytes, readControlLines } from './control-lines.js';
@@ -253,8 +259,7 @@ class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
       const lines = readControlLines(result.stdout, nonce);
       const failed = lines.find((line) => line.kind === 'fail');
       if (failed) {
-        throw new BerthError(
-          'E_IO',
+        throw new IoError(
           failed.argument === 'cwd'
             ? `spawn: the working directory ${JSON.stringify(cwd)} cannot be created in the sandbox; choose a writable one`
             : `spawn: berth's state directory ${stateDir} cannot be created in the sandbox (read-only /tmp?)`,
@@ -263,8 +268,7 @@ class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
       const cwdLine = lines.find((line) => line.kind === 'cwd');
       const envLine = lines.find((line) => line.kind === 'env');
       if (!cwdLine || !envLine) {
-        throw new BerthError(
-          'E_IO',
+        throw new IoError(
           `spawn: the sandbox did not answer berth's setup (no /bin/sh or base64 there?): ${result.stderr.slice(0, 300)}`,
         );
       }
@@ -594,8 +598,7 @@ class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
   }
 
   private closedError(): BerthError {
-    return new BerthError(
-      'E_CONTEXT_DESTROYED',
+    return new ContextDestroyedError(
       `this ${providerLabel(this.provider.type)} context was closed; create a new one with ${this.owner}()`,
     );
   }

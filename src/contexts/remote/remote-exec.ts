@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { TextDecoder } from 'node:util';
 import { callListener } from '../../contract/call-listener.js';
 import type { ExecResult, OutputChunk, OutputPolicy } from '../../contract/types.js';
-import { BerthError, NotFoundError } from '../../errors/index.js';
+import { IoError, NotFoundError } from '../../errors/index.js';
 import { signalName } from '../../subprocess/signal-name.js';
 import { capturedStream, type ReportedStream } from './captured-stream.js';
 import { base64Bytes, type ControlLine, ControlReader, readControlLines } from './control-lines.js';
@@ -156,15 +156,13 @@ function settleReport(
   const failure = lines.find((line) => line.kind === 'fail');
   if (failure?.argument === 'cwd') throw new NotFoundError(spec.cwd, 'working directory');
   if (failure) {
-    throw new BerthError(
-      'E_IO',
+    throw new IoError(
       `could not create the command's output files in ${spec.stateDir} inside the sandbox (full disk?); free space in the sandbox or spawn a new handle`,
     );
   }
   const status = lines.find((line) => line.kind === 'status');
   if (status === undefined || !lines.some((line) => line.kind === 'end')) {
-    throw new BerthError(
-      'E_IO',
+    throw new IoError(
       'the sandbox ended the command without its report (its shell was killed from outside, or the sandbox is shutting down); run it again, or spawn a new handle',
     );
   }

@@ -8,7 +8,7 @@
  */
 import { posix } from 'node:path';
 import type { FileEntry } from '../../contract/types.js';
-import { BerthError, NotFoundError } from '../../errors/index.js';
+import { BerthError, FileTooLargeError, IoError, NotFoundError } from '../../errors/index.js';
 import { isDirectoryError, notDirectoryError } from '../../vfs/fs-errors.js';
 import { compileGlob, expandBraces, type GlobSegment, matchParts } from '../../vfs/glob.js';
 import { base64Bytes, readControlLines } from './control-lines.js';
@@ -41,8 +41,7 @@ async function probe(
 }
 
 function tooLarge(path: string, size: number, maxBytes: number): BerthError {
-  return new BerthError(
-    'E_FILE_TOO_LARGE',
+  return new FileTooLargeError(
     `readFile ${JSON.stringify(path)}: the file has ${size} bytes, more than the ${maxBytes}-byte read limit; read a part with exec (e.g. head -c) or raise maxReadBytes`,
   );
 }
@@ -63,20 +62,14 @@ export async function readRemoteFile(
     case 'missing':
       throw new NotFoundError(path, 'file');
     case 'denied':
-      throw new BerthError(
-        'E_IO',
-        `readFile ${JSON.stringify(path)}: permission denied for the sandbox user`,
-      );
+      throw new IoError(`readFile ${JSON.stringify(path)}: permission denied for the sandbox user`);
     case 'ok': {
       const size = Number(answer.argument);
       if (size > maxBytes) throw tooLarge(path, size, maxBytes);
       break;
     }
     default:
-      throw new BerthError(
-        'E_IO',
-        `readFile ${JSON.stringify(path)}: the sandbox did not answer the size probe`,
-      );
+      throw new IoError(`readFile ${JSON.stringify(path)}: the sandbox did not answer the size probe`);
   }
   try {
     return await sandbox.readFile(path);
@@ -102,10 +95,7 @@ export async function writeRemoteFile(
     if (answer?.kind === 'isdir') throw isDirectoryError(path, 'writeFile');
     if (answer?.kind === 'notdir') throw notDirectoryError(path, 'writeFile');
     if (answer?.kind === 'denied')
-      throw new BerthError(
-        'E_IO',
-        `writeFile ${JSON.stringify(path)}: permission denied for the sandbox user`,
-      );
+      throw new IoError(`writeFile ${JSON.stringify(path)}: permission denied for the sandbox user`);
     throw typed;
   }
 }
@@ -189,10 +179,7 @@ async function listTree(
   if (status === 'missing') return 'missing';
   if (status === 'notdir') return 'notdir';
   if (status !== 'list' || !lines.some((line) => line.kind === 'end')) {
-    throw new BerthError(
-      'E_IO',
-      `listFiles ${JSON.stringify(directory)}: the sandbox did not answer the listing`,
-    );
+    throw new IoError(`listFiles ${JSON.stringify(directory)}: the sandbox did not answer the listing`);
   }
   // The base64 body sits between the `list` and `end` lines.
   const at = result.stdout.indexOf(`${nonce} list`);
@@ -203,10 +190,7 @@ async function listTree(
 }
 
 function tooMany(what: string, maxEntries: number): BerthError {
-  return new BerthError(
-    'E_IO',
-    `${what}: more than maxEntries=${maxEntries} entries; narrow the path or the pattern`,
-  );
+  return new IoError(`${what}: more than maxEntries=${maxEntries} entries; narrow the path or the pattern`);
 }
 
 const byPath = (a: FileEntry, b: FileEntry) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { ExecStream } from '../../contract/types.js';
-import { BerthError, NotFoundError } from '../../errors/index.js';
+import { IoError, NotFoundError } from '../../errors/index.js';
 import { readControlLines } from './control-lines.js';
 import { newNonce, STREAM_SETUP_SCRIPT, shLine, streamRunScript } from './scripts.js';
 import { StreamQueue } from './stream-queue.js';
@@ -106,10 +106,7 @@ export async function openRemoteStream(spec: RemoteStreamSpec): Promise<OpenedSt
   if (setupLines.some((line) => line.kind === 'fail' && line.argument === 'cwd'))
     throw new NotFoundError(spec.cwd, 'working directory');
   if (!setupLines.some((line) => line.kind === 'ok')) {
-    throw new BerthError(
-      'E_IO',
-      `could not prepare the stream's FIFO in ${spec.stateDir} inside the sandbox`,
-    );
+    throw new IoError(`could not prepare the stream's FIFO in ${spec.stateDir} inside the sandbox`);
   }
 
   const stdout = new StreamQueue('execStream stdout');

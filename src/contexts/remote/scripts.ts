@@ -102,11 +102,12 @@ printf '%s end\\n' "$n"`;
 
 /**
  * One background task, supervised from inside the sandbox. $1 state dir, $2 task id, $3 cwd,
- * $4 maxLogBytes, $5 nonce, $6 tag, $7 the command. stdout and stderr go, merged in order, through
+ * $4 maxLogBytes, $5 nonce, $6 tag, $7 the command, $8 the cap marker, $9 the closing note's printf
+ * format. stdout and stderr go, merged in order, through
  * a cap that keeps the first maxLogBytes in the log (written as it comes) and counts the rest; the supervisor prints the
  * task's pid, the log's size whenever it grows, and at the end the exit status and the overflow.
  */
-export const BACKGROUND_SCRIPT = `d=$1; id=$2; cwd=$3; max=$4; n=$5; tag=$6; cmd=$7
+export const BACKGROUND_SCRIPT = `d=$1; id=$2; cwd=$3; max=$4; n=$5; tag=$6; cmd=$7; mark=$8; note=$9
 log="$d/$id.log"; st="$d/$id.status"; ov="$d/$id.over"; pf="$d/$id.pid"
 cd -- "$cwd" 2>/dev/null || { printf '%s fail cwd\\n' "$n"; exit 0; }
 { : > "$log"; } 2>/dev/null || { printf '%s fail state\\n' "$n"; exit 0; }
@@ -120,7 +121,15 @@ fi
 (
   BERTH_EXEC=$tag $S /bin/sh -c 'echo $$ > "$1"; exec /bin/sh -c "$2"' berth-task "$pf" "$cmd" </dev/null 2>&1
   echo $? > "$st"
-) | { cap; wc -c > "$ov"; } &
+) | {
+  cap
+  # One byte past the cap (dd reads exactly one): the marker goes in when the cap is reached.
+  c=$(dd bs=1 count=1 2>/dev/null | wc -c)
+  [ "$c" -gt 0 ] && printf '%s' "$mark" >> "$log"
+  t=$((c + $(wc -c)))
+  [ "$t" -gt 0 ] && printf "$note" "$t" >> "$log"
+  echo "$t" > "$ov"
+} &
 i=0; while [ ! -s "$pf" ] && [ ! -e "$st" ] && [ "$i" -lt 200 ]; do sleep 0.02; i=$((i + 1)); done
 printf '%s pid %s\\n' "$n" "$(cat "$pf" 2>/dev/null || echo 0)"
 last=-1

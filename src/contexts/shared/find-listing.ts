@@ -7,7 +7,7 @@
  */
 import { posix } from 'node:path';
 import type { FileEntry } from '../../contract/types.js';
-import { BerthError, NotFoundError } from '../../errors/index.js';
+import { type BerthError, IoError, NotFoundError } from '../../errors/index.js';
 import { notDirectoryError } from '../../vfs/fs-errors.js';
 import { compileGlob, expandBraces, type GlobSegment, matchParts } from '../../vfs/glob.js';
 
@@ -105,19 +105,13 @@ async function listTree(
   if (result.exitCode === NOT_DIRECTORY) return 'not-directory';
   const entries = parseListing(result.stdout.toString('utf8').replace(/\n$/, ''));
   if (result.exitCode !== 0 && entries.length === 0) {
-    throw new BerthError(
-      'E_IO',
-      `${what} failed (exit ${result.exitCode}): ${result.stderr.trim() || 'no message'}`,
-    );
+    throw new IoError(`${what} failed (exit ${result.exitCode}): ${result.stderr.trim() || 'no message'}`);
   }
   return entries;
 }
 
 function tooMany(what: string, maxEntries: number): BerthError {
-  return new BerthError(
-    'E_IO',
-    `${what}: more than maxEntries=${maxEntries} entries; narrow the path or the pattern`,
-  );
+  return new IoError(`${what}: more than maxEntries=${maxEntries} entries; narrow the path or the pattern`);
 }
 
 function toEntry(raw: RawEntry): FileEntry {

@@ -9,7 +9,13 @@
 import { TextDecoder } from 'node:util';
 import type { FileEntry } from '../../contract/types.js';
 import { describeValue } from '../../contract/validate-options.js';
-import { BerthError, ContainmentError, InvalidArgumentError } from '../../errors/index.js';
+import {
+  BerthError,
+  ContainmentError,
+  FileTooLargeError,
+  InvalidArgumentError,
+  IoError,
+} from '../../errors/index.js';
 import { type Filesystem, isVfsError, type VfsFileType } from '../../vfs/filesystem.js';
 import { isDirectoryError, notDirectoryError, toFsError } from '../../vfs/fs-errors.js';
 import { compileGlob, expandBraces, type GlobSegment, hasGlobMagic, matchParts } from '../../vfs/glob.js';
@@ -250,20 +256,18 @@ function entryType(type: VfsFileType): FileEntry['type'] {
 function fileError(error: unknown, path: string, operation: string): Error {
   if (error instanceof BerthError) return error;
   if (isVfsError(error, 'ENOSPC')) {
-    return new BerthError(
-      'E_IO',
+    return new IoError(
       `${operation} ${JSON.stringify(path)}: the virtual filesystem is full (${error.message}); remove files or raise the context's budget`,
       { cause: error },
     );
   }
   if (isVfsError(error, 'EROFS')) {
-    return new BerthError('E_IO', `${operation} ${JSON.stringify(path)}: it is on a read-only mount`, {
+    return new IoError(`${operation} ${JSON.stringify(path)}: it is on a read-only mount`, {
       cause: error,
     });
   }
   if (isVfsError(error, 'ELOOP') || (error as { code?: unknown })?.code === 'ELOOP') {
-    return new BerthError(
-      'E_IO',
+    return new IoError(
       `${operation} ${JSON.stringify(path)}: too many levels of symbolic links (a loop); fix the links`,
       { cause: error },
     );
@@ -272,22 +276,19 @@ function fileError(error: unknown, path: string, operation: string): Error {
 }
 
 function notRegular(path: string): BerthError {
-  return new BerthError(
-    'E_IO',
+  return new IoError(
     `readFile ${JSON.stringify(path)}: not a regular file (a device, FIFO or socket); only regular files are read and written`,
   );
 }
 
 function tooLarge(path: string, size: number, maxBytes: number): BerthError {
-  return new BerthError(
-    'E_FILE_TOO_LARGE',
+  return new FileTooLargeError(
     `readFile ${JSON.stringify(path)}: the file holds ${size} bytes, more than maxReadBytes=${maxBytes}; check fileSize first and read a part with a command (head -c, tail -c)`,
   );
 }
 
 function tooManyEntries(path: string, max: number): BerthError {
-  return new BerthError(
-    'E_IO',
+  return new IoError(
     `listFiles ${JSON.stringify(path)}: more than maxListEntries=${max} entries; narrow the path or pattern`,
   );
 }

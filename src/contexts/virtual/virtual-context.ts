@@ -35,7 +35,7 @@ import type {
   WorkspaceChange,
 } from '../../contract/types.js';
 import { callback, envRecord, knownOptions, pathOption } from '../../contract/validate-options.js';
-import { BerthError, CapabilityError, InvalidArgumentError } from '../../errors/index.js';
+import { CapabilityError, ContextDestroyedError, InvalidArgumentError } from '../../errors/index.js';
 import { ProcessTable } from '../../kernel/process-table.js';
 import type { TrashLike } from '../../kernel/runtime/shell.js';
 import { createTrash, type Trash } from '../../vfs/trash.js';
@@ -418,8 +418,7 @@ export class VirtualContext implements ExecutionContext {
 
   private assertOpen(): void {
     if (this.closed) {
-      throw new BerthError(
-        'E_CONTEXT_DESTROYED',
+      throw new ContextDestroyedError(
         'this virtual context was closed; create a new one with createVirtualContext()',
       );
     }

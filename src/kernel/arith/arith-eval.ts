@@ -16,6 +16,29 @@ export interface ArithScope {
 const MAX_DEPTH = 1024;
 const INT_RE = /^[ \t\n]*(-?)([0-9]+)[ \t\n]*$/;
 
+/**
+ * A plain decimal of up to 15 digits (a counter, a length): its value without a regular
+ * expression or a string-to-BigInt parse. `undefined` for anything else (the general path).
+ */
+function smallDecimal(raw: string): bigint | undefined {
+  const len = raw.length;
+  if (len > 16) return undefined;
+  let i = 0;
+  let negative = false;
+  if (raw.charCodeAt(0) === 45) {
+    negative = true;
+    i = 1;
+  }
+  if (i === len || (raw.charCodeAt(i) === 48 && len - i > 1)) return undefined;
+  let n = 0;
+  for (; i < len; i += 1) {
+    const d = raw.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+    n = n * 10 + d;
+  }
+  return BigInt(negative ? -n : n);
+}
+
 /** Evaluate the expression `text`. */
 export function evaluateArith(text: string, scope: ArithScope): bigint {
   return new Evaluator(scope).evalText(text, 0);
@@ -24,6 +47,9 @@ export function evaluateArith(text: string, scope: ArithScope): bigint {
 class Evaluator {
   constructor(private readonly scope: ArithScope) {}
 
+  /** Evaluates a variable's value at depth 1 (made once: most evaluations are at depth 0). */
+  private readonly nested1 = (t: string): bigint => this.evalText(t, 1);
+
   evalText(text: string, depth: number): bigint {
     const node = parseArith(text);
     if (node === null) return 0n;
@@ -31,8 +57,10 @@ class Evaluator {
   }
 
   private valueOf(v: ArithVar, text: string, depth: number): bigint {
-    const raw = this.scope.get(v, (t) => this.evalText(t, depth + 1));
+    const raw = this.scope.get(v, depth === 0 ? this.nested1 : (t) => this.evalText(t, depth + 1));
     if (raw === undefined || raw === '') return 0n;
+    const quick = smallDecimal(raw);
+    if (quick !== undefined) return quick;
     const m = INT_RE.exec(raw);
     if (m !== null && !(m[2] as string).startsWith('0')) {
       const n = BigInt.asIntN(64, BigInt(m[2] as string));
@@ -44,7 +72,7 @@ class Evaluator {
   }
 
   private store(v: ArithVar, value: bigint, depth: number): void {
-    this.scope.set(v, value, (t) => this.evalText(t, depth + 1));
+    this.scope.set(v, value, depth === 0 ? this.nested1 : (t) => this.evalText(t, depth + 1));
   }
 
   private eval(n: ArithNode, text: string, depth: number): bigint {

@@ -8,7 +8,7 @@ import { shellMessage } from '../exec/messages.js';
 import { runSource, SyntaxAbort } from '../exec/source-loop.js';
 import { runTrap } from '../exec/trap.js';
 import { limitReached } from '../limits.js';
-import { ReturnControl } from '../runtime/control.js';
+import { DiscardControl, ReturnControl } from '../runtime/control.js';
 import { resolvePath } from '../runtime/paths.js';
 import type { Shell } from '../runtime/shell.js';
 import { getVar } from '../runtime/vars.js';
@@ -37,9 +37,11 @@ export const evalBuiltin: Builtin = {
     return nested(sh, async () => {
       const savedLine = sh.line;
       try {
-        return await runSource(sh, text, { kind: 'eval', topLevel: false });
+        return await runSource(sh, text, { kind: 'eval', topLevel: false, firstLine: savedLine });
       } catch (error) {
         if (error instanceof SyntaxAbort) return error.status;
+        // An expansion or assignment error abandons the rest of the text: eval fails with it.
+        if (error instanceof DiscardControl) return error.status;
         throw error;
       } finally {
         sh.line = savedLine;
@@ -111,7 +113,7 @@ function sourceBuiltin(name: 'source' | '.'): Builtin {
         sh.sourceDepth += 1;
         sh.source = file;
         try {
-          return await runSource(sh, text, { kind: 'source', name: file, topLevel: false });
+          return await runSource(sh, text, { kind: 'source', name: file, topLevel: true });
         } catch (error) {
           if (error instanceof ReturnControl) return error.status;
           if (error instanceof SyntaxAbort) return error.status;

@@ -2,10 +2,20 @@
  * Control flow builtins: `exit`, `return`, `break`, `continue`, `shift`.
  * @module
  */
-import { ExitControl, LoopControl, ReturnControl } from '../runtime/control.js';
+import { DiscardControl, ExitControl, LoopControl, ReturnControl } from '../runtime/control.js';
 import type { Shell } from '../runtime/shell.js';
 import { complain } from './support.js';
 import type { Builtin } from './types.js';
+
+/**
+ * `shift 1 2`, `return 1 2`, `break 1 2`, `exit 1 2`: bash abandons the command they are part of
+ * (status 1); `bash -c` ends there with status 1.
+ */
+async function tooManyArguments(sh: Shell, name: string): Promise<never> {
+  await complain(sh, name, 'too many arguments');
+  if (sh.mode === 'c' && !sh.isSubshell && !sh.interactive) throw new ExitControl(1);
+  throw new DiscardControl(1);
+}
 
 /** A numeric argument as bash reads one (`exit 3`, `return -1` wraps to 255). */
 function numeric(text: string): number | undefined {
@@ -28,10 +38,8 @@ export const exit: Builtin = {
       if (n === undefined) {
         await complain(sh, 'exit', `${arg}: numeric argument required`);
         status = 2;
-      } else if (argv.length > 2) {
-        await complain(sh, 'exit', 'too many arguments');
-        return 1;
-      } else status = n;
+      } else if (argv.length > 2) return tooManyArguments(sh, 'exit');
+      else status = n;
     }
     throw new ExitControl(status);
   },
@@ -54,10 +62,7 @@ export const returnBuiltin: Builtin = {
       await complain(sh, 'return', `${arg}: numeric argument required`);
       throw new ReturnControl(2);
     }
-    if (argv.length > 2) {
-      await complain(sh, 'return', 'too many arguments');
-      throw new ReturnControl(2);
-    }
+    if (argv.length > 2) return tooManyArguments(sh, 'return');
     throw new ReturnControl(n);
   },
 };
@@ -89,6 +94,7 @@ function loopBuiltin(kind: 'break' | 'continue'): Builtin {
         await complain(sh, kind, "only meaningful in a `for', `while', or `until' loop");
         return 0;
       }
+      if (argv.length > 2) return tooManyArguments(sh, kind);
       throw new LoopControl(kind, Math.min(levels, sh.loopDepth));
     },
   };
@@ -114,6 +120,7 @@ export const shift: Builtin = {
         await complain(sh, 'shift', `${arg}: numeric argument required`);
         return 1;
       }
+      if (argv.length > 2) return tooManyArguments(sh, 'shift');
       n = Number.parseInt(arg, 10);
     }
     if (n > sh.positional.length) {

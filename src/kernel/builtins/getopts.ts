@@ -4,6 +4,7 @@
  * @module
  */
 import { writeStderr } from '../exec/messages.js';
+import type { Shell } from '../runtime/shell.js';
 import { getVar, isValidName, setVar, unsetVar } from '../runtime/vars.js';
 import { complain, usageLine } from './support.js';
 import type { Builtin } from './types.js';
@@ -19,82 +20,101 @@ export const getopts: Builtin = {
       await usageLine(sh, 'getopts', 'getopts optstring name [arg ...]');
       return 2;
     }
-    if (!isValidName(name)) {
-      await complain(sh, 'getopts', `\`${name}': not a valid identifier`);
-      return 1;
-    }
-    const args = argv.length > 3 ? argv.slice(3) : sh.positional;
-    let optind = Number.parseInt(getVar(sh, 'OPTIND') ?? '1', 10);
-    if (!Number.isFinite(optind) || optind < 1) optind = 1;
-    if (optind !== sh.getoptsLastOptind) sh.getoptsCharIndex = 1;
-    const silent = optstring.startsWith(':');
-    const spec = silent ? optstring.slice(1) : optstring;
-    const report = !silent && getVar(sh, 'OPTERR') !== '0';
-    const end = (): number => {
-      setVar(sh, name, '?');
-      unsetVar(sh, 'OPTARG');
-      setVar(sh, 'OPTIND', String(optind));
-      sh.getoptsLastOptind = optind;
-      sh.getoptsCharIndex = 1;
-      return 1;
-    };
-    const arg = args[optind - 1];
-    if (arg === undefined) return end();
-    if (sh.getoptsCharIndex === 1) {
-      if (arg === '--') {
-        optind += 1;
-        return end();
-      }
-      if (!arg.startsWith('-') || arg === '-') return end();
-    }
-    const letter = arg[sh.getoptsCharIndex] as string;
-    sh.getoptsCharIndex += 1;
-    const last = sh.getoptsCharIndex >= arg.length;
-    const advance = (): void => {
-      if (last) {
-        optind += 1;
-        sh.getoptsCharIndex = 1;
-      }
-    };
-    const at = spec.indexOf(letter);
-    if (at === -1 || letter === ':') {
-      advance();
-      if (report) await writeStderr(sh, `${sh.arg0}: illegal option -- ${letter}\n`);
-      setVar(sh, name, '?');
-      if (silent) setVar(sh, 'OPTARG', letter);
-      else unsetVar(sh, 'OPTARG');
-    } else if (spec[at + 1] === ':') {
-      if (!last) {
-        setVar(sh, 'OPTARG', arg.slice(sh.getoptsCharIndex));
-        optind += 1;
-        sh.getoptsCharIndex = 1;
-        setVar(sh, name, letter);
-      } else {
-        const value = args[optind];
-        optind += 1;
-        sh.getoptsCharIndex = 1;
-        if (value === undefined) {
-          if (report) await writeStderr(sh, `${sh.arg0}: option requires an argument -- ${letter}\n`);
-          if (silent) {
-            setVar(sh, name, ':');
-            setVar(sh, 'OPTARG', letter);
-          } else {
-            setVar(sh, name, '?');
-            unsetVar(sh, 'OPTARG');
-          }
-        } else {
-          optind += 1;
-          setVar(sh, 'OPTARG', value);
-          setVar(sh, name, letter);
-        }
-      }
-    } else {
-      advance();
-      setVar(sh, name, letter);
-      unsetVar(sh, 'OPTARG');
-    }
-    setVar(sh, 'OPTIND', String(optind));
-    sh.getoptsLastOptind = optind;
-    return 0;
+    // An invalid NAME still takes the option (OPTIND, OPTARG move on); only the assignment fails.
+    const valid = isValidName(name);
+    const status = await parseNext(sh, optstring, valid ? name : undefined, argv);
+    if (valid) return status;
+    await complain(sh, 'getopts', `\`${name}': not a valid identifier`);
+    return 1;
   },
 };
+
+/** One step of getopts; `name` undefined: nothing is assigned to it. */
+async function parseNext(
+  sh: Shell,
+  optstring: string,
+  name: string | undefined,
+  argv: readonly string[],
+): Promise<number> {
+  const args = argv.length > 3 ? argv.slice(3) : sh.positional;
+  let optind = Number.parseInt(getVar(sh, 'OPTIND') ?? '1', 10);
+  if (!Number.isFinite(optind) || optind < 1) optind = 1;
+  if (optind !== sh.getoptsLastOptind) sh.getoptsCharIndex = 1;
+  const silent = optstring.startsWith(':');
+  const spec = silent ? optstring.slice(1) : optstring;
+  const report = !silent && getVar(sh, 'OPTERR') !== '0';
+  const end = (): number => {
+    setOpt(sh, name, '?');
+    unsetVar(sh, 'OPTARG');
+    setVar(sh, 'OPTIND', String(optind));
+    sh.getoptsLastOptind = optind;
+    sh.getoptsCharIndex = 1;
+    return 1;
+  };
+  const arg = args[optind - 1];
+  if (arg === undefined) {
+    // Past the end (the arguments changed under it): bash leaves OPTIND just after the last.
+    if (optind > args.length + 1) optind = args.length + 1;
+    return end();
+  }
+  if (sh.getoptsCharIndex === 1) {
+    if (arg === '--') {
+      optind += 1;
+      return end();
+    }
+    if (!arg.startsWith('-') || arg === '-') return end();
+  }
+  const letter = arg[sh.getoptsCharIndex] as string;
+  sh.getoptsCharIndex += 1;
+  const last = sh.getoptsCharIndex >= arg.length;
+  const advance = (): void => {
+    if (last) {
+      optind += 1;
+      sh.getoptsCharIndex = 1;
+    }
+  };
+  const at = spec.indexOf(letter);
+  if (at === -1 || letter === ':') {
+    advance();
+    if (report) await writeStderr(sh, `${sh.arg0}: illegal option -- ${letter}\n`);
+    setOpt(sh, name, '?');
+    if (silent) setVar(sh, 'OPTARG', letter);
+    else unsetVar(sh, 'OPTARG');
+  } else if (spec[at + 1] === ':') {
+    if (!last) {
+      setVar(sh, 'OPTARG', arg.slice(sh.getoptsCharIndex));
+      optind += 1;
+      sh.getoptsCharIndex = 1;
+      setOpt(sh, name, letter);
+    } else {
+      const value = args[optind];
+      optind += 1;
+      sh.getoptsCharIndex = 1;
+      if (value === undefined) {
+        if (report) await writeStderr(sh, `${sh.arg0}: option requires an argument -- ${letter}\n`);
+        if (silent) {
+          setOpt(sh, name, ':');
+          setVar(sh, 'OPTARG', letter);
+        } else {
+          setOpt(sh, name, '?');
+          unsetVar(sh, 'OPTARG');
+        }
+      } else {
+        optind += 1;
+        setVar(sh, 'OPTARG', value);
+        setOpt(sh, name, letter);
+      }
+    }
+  } else {
+    advance();
+    setOpt(sh, name, letter);
+    unsetVar(sh, 'OPTARG');
+  }
+  setVar(sh, 'OPTIND', String(optind));
+  sh.getoptsLastOptind = optind;
+  return 0;
+}
+
+function setOpt(sh: Shell, name: string | undefined, value: string): void {
+  if (name !== undefined) setVar(sh, name, value);
+}

@@ -133,16 +133,17 @@ export const command: Builtin = {
     const rest = argv.slice(i);
     if (rest.length === 0) return 0;
     if (flags.includes('v') || flags.includes('V')) {
-      let status = 0;
+      // bash fails only when none of the names is found.
+      let status = 1;
       let out = '';
       for (const name of rest) {
         const list = await meanings(sh, name, {});
         const m = list[0];
         if (m === undefined) {
           if (flags.includes('V')) await complain(sh, 'command', `${name}: not found`);
-          status = 1;
           continue;
         }
+        status = 0;
         if (flags.includes('V')) out += `${m.text}\n`;
         else if (m.kind === 'alias')
           out += `alias ${name}=${quoteAlias(sh.aliases.get(name)?.value ?? '')}\n`;

@@ -93,7 +93,7 @@ export const wait: Builtin = {
         else if (/^[0-9]+$/.test(id)) await complain(sh, 'wait', `pid ${id} is not a child of this shell`);
         else {
           await complain(sh, 'wait', `\`${id}': not a pid or valid job spec`);
-          status = 2;
+          status = 1;
           continue;
         }
         status = 127;
@@ -171,34 +171,34 @@ export const kill: Builtin = {
         await print(sh, signalList());
         return 0;
       }
-      let out = '';
+      // Each spec on its own line; a bad one is reported and the rest still listed.
+      let status = 0;
       for (const a of args.slice(1)) {
         if (/^[0-9]+$/.test(a)) {
           const n = Number.parseInt(a, 10);
           const num = n > 128 ? n - 128 : n;
-          const name = Object.entries(SIGNALS).find(([, v]) => v === num)?.[0];
+          const name = num === 0 ? 'EXIT' : Object.entries(SIGNALS).find(([, v]) => v === num)?.[0];
           if (name === undefined) {
             await complain(sh, 'kill', `${a}: invalid signal specification`);
-            return 1;
+            status = 1;
+            continue;
           }
-          out += `${name}\n`;
+          await print(sh, `${name}\n`);
         } else {
           const name = signalName(a);
-          if (
-            name === undefined ||
-            name === 'EXIT' ||
-            name === 'ERR' ||
-            name === 'DEBUG' ||
-            name === 'RETURN'
-          ) {
-            await complain(sh, 'kill', `${a}: invalid signal specification`);
-            return 1;
+          if (name === 'EXIT') {
+            await print(sh, '0\n');
+            continue;
           }
-          out += `${SIGNALS[name]}\n`;
+          if (name === undefined || name === 'ERR' || name === 'DEBUG' || name === 'RETURN') {
+            await complain(sh, 'kill', `${a}: invalid signal specification`);
+            status = 1;
+            continue;
+          }
+          await print(sh, `${SIGNALS[name]}\n`);
         }
       }
-      await print(sh, out);
-      return 0;
+      return status;
     }
     let signal = 'TERM';
     let i = 0;

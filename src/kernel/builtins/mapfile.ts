@@ -3,7 +3,9 @@
  * [-c quantum] [array]`: lines of input into an indexed array.
  * @module
  */
+
 import { decodeBytes } from '../../commands/byte-text.js';
+import { isVfsError } from '../../vfs/filesystem.js';
 import { readUntil } from '../exec/read-input.js';
 import { runSource } from '../exec/source-loop.js';
 import type { Shell } from '../runtime/shell.js';
@@ -69,14 +71,21 @@ function mapfileBuiltin(name: 'mapfile' | 'readarray'): Builtin {
       } else if (!(lookup(sh, array)?.variable.value instanceof IndexedArray)) assignArray(sh, array, []);
       for (;;) {
         if (count > 0 && read >= count) break;
-        const r = await readUntil(file, delimiter, { limits: sh.rt.limits });
-        if (r.eof) break;
+        // A read error (a directory) ends the input: bash's mapfile reports nothing.
+        const r = await readUntil(file, delimiter, { limits: sh.rt.limits }).catch((error: unknown) => {
+          if (isVfsError(error)) return undefined;
+          throw error;
+        });
+        if (r === undefined || r.eof) break;
         if (skipped < skip) {
           skipped += 1;
           continue;
         }
-        let text = decodeBytes(r.bytes);
-        if (r.delimited && !trim) text += String.fromCharCode(delimiter);
+        // A bash string ends at a NUL byte: a line is kept up to its first one (then without
+        // its delimiter), and a NUL delimiter is never kept.
+        const nul = r.bytes.indexOf(0);
+        let text = decodeBytes(nul === -1 ? r.bytes : r.bytes.subarray(0, nul));
+        if (r.delimited && !trim && nul === -1 && delimiter !== 0) text += String.fromCharCode(delimiter);
         items.push({ key: String(index), value: text });
         if (callback !== undefined && quantum > 0 && (read + 1) % quantum === 0) {
           assignArray(sh, array, items.splice(0), { append: true });

@@ -6,6 +6,7 @@
  * @module
  */
 import { decodeBytes } from '../../commands/byte-text.js';
+import { describeVfsCode, isVfsError } from '../../vfs/filesystem.js';
 import { readUntil } from '../exec/read-input.js';
 import { CancelControl } from '../runtime/control.js';
 import { ShellError } from '../runtime/errors.js';
@@ -84,55 +85,75 @@ export const read: Builtin = {
       }
       timeoutMs = Number.parseFloat(timeoutText) * 1000;
     }
-    // Read, joining backslash-newline continuations unless -r.
+    // Read, joining backslash-newline continuations unless -r; a backslash quotes the next
+    // character (the delimiter too, which then does not end the read). `-n` counts the
+    // characters that result.
     const chars: Char[] = [];
     let status = 0;
     let timedOut = false;
+    let pendingBackslash = false;
     for (;;) {
+      if (maxChars === 0) break;
       const readPromise = readUntil(file, delimiter, {
         limits: sh.rt.limits,
-        maxChars: maxChars === undefined ? undefined : maxChars - chars.length,
+        maxChars: maxChars === undefined ? undefined : Math.max(1, maxChars - chars.length),
+        // bash's read ignores NUL bytes.
+        dropNul: true,
       });
       let r: Awaited<typeof readPromise>;
-      if (timeoutMs !== undefined) {
-        if (timeoutMs === 0) {
-          // `read -t 0`: is input available? Nothing is consumed.
-          return 0;
-        }
-        let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<'timeout'>((resolve) => {
-          timer = setTimeout(() => resolve('timeout'), timeoutMs);
-        });
-        const won = await Promise.race([readPromise, timeout]);
-        clearTimeout(timer);
-        if (won === 'timeout') {
-          timedOut = true;
-          readPromise.catch(() => {});
-          break;
-        }
-        r = won;
-      } else r = await abortable(sh, readPromise);
-      const text = decodeBytes(r.bytes);
-      if (r.eof) status = 1;
-      else if (!r.delimited && (maxChars === undefined || chars.length + [...text].length < maxChars))
-        status = 1;
-      let continued = false;
-      const list = [...text];
-      for (let i = 0; i < list.length; i += 1) {
-        const c = list[i] as string;
-        if (c === '\\' && !raw) {
-          if (i + 1 < list.length) {
-            chars.push({ c: list[i + 1] as string, q: true });
-            i += 1;
-            continue;
+      try {
+        if (timeoutMs !== undefined) {
+          if (timeoutMs === 0) {
+            // `read -t 0`: is input available? Nothing is consumed.
+            return 0;
           }
-          // A trailing backslash: the delimiter (a newline) is escaped.
-          if (r.delimited && delimiter === 10) continued = true;
+          let timer: NodeJS.Timeout | undefined;
+          const timeout = new Promise<'timeout'>((resolve) => {
+            timer = setTimeout(() => resolve('timeout'), timeoutMs);
+          });
+          const won = await Promise.race([readPromise, timeout]);
+          clearTimeout(timer);
+          if (won === 'timeout') {
+            timedOut = true;
+            readPromise.catch(() => {});
+            break;
+          }
+          r = won;
+        } else r = await abortable(sh, readPromise);
+      } catch (error) {
+        if (!isVfsError(error)) throw error;
+        await complain(sh, 'read', `read error: ${fd}: ${describeVfsCode(error.code)}`);
+        return 1;
+      }
+      const text = decodeBytes(r.bytes);
+      for (const c of text) {
+        if (pendingBackslash) {
+          pendingBackslash = false;
+          if (c !== '\n') chars.push({ c, q: true });
+          continue;
+        }
+        if (c === '\\' && !raw) {
+          pendingBackslash = true;
           continue;
         }
         chars.push({ c, q: false });
       }
-      if (continued && (maxChars === undefined || chars.length < maxChars)) continue;
+      if (pendingBackslash && r.delimited) {
+        // The delimiter itself was quoted: it is data (a newline: a continuation), read on.
+        pendingBackslash = false;
+        if (delimiter !== 10) chars.push({ c: String.fromCharCode(delimiter), q: true });
+        continue;
+      }
+      if (r.eof) {
+        status = 1;
+        break;
+      }
+      if (r.delimited) break;
+      const full = maxChars !== undefined && chars.length >= maxChars && !pendingBackslash;
+      if (full) break;
+      if (maxChars !== undefined && r.bytes.length > 0) continue;
+      // The input ended before the delimiter.
+      status = 1;
       break;
     }
     if (timedOut) status = 142;
@@ -149,6 +170,13 @@ export const read: Builtin = {
       }
       if (names.length === 0) {
         setVar(sh, 'REPLY', chars.map((c) => c.c).join(''));
+        return status;
+      }
+      if (exact !== undefined) {
+        // `-N`: the characters as read, no field splitting.
+        names.forEach((name, i) => {
+          setVar(sh, name, i === 0 ? chars.map((c) => c.c).join('') : '');
+        });
         return status;
       }
       const values = splitInto(chars, ifs, names.length);

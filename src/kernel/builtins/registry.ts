@@ -3,6 +3,7 @@
  * @module
  */
 import { alias, unalias } from './alias.js';
+import { bind } from './bind.js';
 import { compgen, complete, compopt } from './completion.js';
 import { declare, exportBuiltin, local, readonly, typeset, unset } from './declare.js';
 import { cd, dirs, popd, pushd, pwd } from './directories.js';
@@ -28,6 +29,7 @@ import type { Builtin } from './types.js';
 import { ulimit } from './ulimit.js';
 
 const ALL: readonly Builtin[] = [
+  bind,
   colon,
   trueBuiltin,
   falseBuiltin,

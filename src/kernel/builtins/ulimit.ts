@@ -39,21 +39,46 @@ const RESOURCES: readonly Resource[] = [
 
 type Limit = bigint | 'unlimited';
 
+const INITIAL: readonly (readonly [string, Limit])[] = RESOURCES.map((r) => [r.letter, r.initial]);
+
 /** A shell's limits (soft and hard per resource letter). */
 export class ResourceLimits {
-  readonly soft = new Map<string, Limit>(RESOURCES.map((r) => [r.letter, r.initial]));
-  readonly hard = new Map<string, Limit>(RESOURCES.map((r) => [r.letter, r.initial]));
+  private softTable = new Map<string, Limit>(INITIAL);
+  private hardTable = new Map<string, Limit>(INITIAL);
+  /** The tables are a subshell's copy still shared with its parent (copied on first use here). */
+  private shared = false;
 
+  /** Soft limits, to read or change. */
+  get soft(): Map<string, Limit> {
+    this.own();
+    return this.softTable;
+  }
+
+  get hard(): Map<string, Limit> {
+    this.own();
+    return this.hardTable;
+  }
+
+  private own(): void {
+    if (!this.shared) return;
+    this.softTable = new Map(this.softTable);
+    this.hardTable = new Map(this.hardTable);
+    this.shared = false;
+  }
+
+  /** A subshell's copy (copy on write: forks cost nothing until `ulimit` changes a limit). */
   copy(): ResourceLimits {
-    const c = new ResourceLimits();
-    for (const [k, v] of this.soft) c.soft.set(k, v);
-    for (const [k, v] of this.hard) c.hard.set(k, v);
+    const c = Object.create(ResourceLimits.prototype) as ResourceLimits;
+    c.softTable = this.softTable;
+    c.hardTable = this.hardTable;
+    c.shared = true;
+    this.shared = true;
     return c;
   }
 
   /** The file size limit in bytes (`Infinity` when unlimited). */
   fileSizeBytes(): number {
-    const v = this.soft.get('f');
+    const v = this.softTable.get('f');
     return v === undefined || v === 'unlimited' ? Number.POSITIVE_INFINITY : Number(v) * 512;
   }
 }

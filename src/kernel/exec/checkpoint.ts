@@ -16,7 +16,21 @@ export async function flushWarnings(sh: Shell): Promise<void> {
   for (const w of list) await shellMessage(sh, w);
 }
 
-export async function checkpoint(sh: Shell): Promise<void> {
+/**
+ * The step. Returns `undefined` when there is nothing to wait for (the common case: no promise
+ * is made), else a promise to await; hot paths write `const w = checkpoint(sh); if (w) await w;`.
+ */
+export function checkpoint(sh: Shell): Promise<void> | undefined {
+  if (sh.warnings.length > 0 || sh.pendingSignals.length > 0) return slowCheckpoint(sh);
+  if (sh.signal.aborted) throw sh.signal.reason ?? new CancelControl('abort');
+  const wait = sh.rt.cooperate();
+  if (wait === undefined) return undefined;
+  return wait.then(() => {
+    if (sh.signal.aborted) throw sh.signal.reason ?? new CancelControl('abort');
+  });
+}
+
+async function slowCheckpoint(sh: Shell): Promise<void> {
   if (sh.warnings.length > 0) await flushWarnings(sh);
   if (sh.signal.aborted) throw sh.signal.reason ?? new CancelControl('abort');
   if (sh.pendingSignals.length > 0) await deliverSignals(sh);

@@ -6,13 +6,13 @@
  */
 import { ArithError } from '../arith/arith-parser.js';
 import { BUILTINS } from '../builtins/registry.js';
-import { expandToPattern, expandToString, expandWords } from '../expand/expand.js';
+import { expandToPattern, expandToString, expandWords, simpleLiteral } from '../expand/expand.js';
 import { Pattern } from '../expand/pattern.js';
 import { ArithAssignError, arithRaw } from '../runtime/arith-scope.js';
 import { ExitControl, LoopControl } from '../runtime/control.js';
 import { ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
-import { setVar } from '../runtime/vars.js';
+import { isValidName, setVar } from '../runtime/vars.js';
 import { ATTR_READONLY } from '../state/variables.js';
 import type { ArithCommand, Command, CondCommand, Redirect, Script, Word } from '../syntax/ast.js';
 import { startBackground } from './background.js';
@@ -87,6 +87,8 @@ export async function withRedirects(
     } catch (error) {
       if (error instanceof ShellError) {
         await shellMessage(sh, error.message);
+        // A compound command whose redirection fails has failed: `set -e` and ERR see it.
+        await afterLeaf(sh, 1);
         return 1;
       }
       throw error;
@@ -100,6 +102,11 @@ export async function withRedirects(
   }
 }
 
+async function invalidLoopName(sh: Shell, name: string): Promise<number> {
+  await shellMessage(sh, `\`${name}': not a valid identifier`);
+  return 1;
+}
+
 async function runCondition(sh: Shell, script: Script): Promise<number> {
   sh.errexitSuppressed += 1;
   try {
@@ -110,9 +117,13 @@ async function runCondition(sh: Shell, script: Script): Promise<number> {
 }
 
 /** Run a loop body, translating `break`/`continue`: returns 'break', 'continue' or undefined. */
-async function loopBody(sh: Shell, body: Script): Promise<'break' | 'continue' | undefined> {
+async function loopBody(
+  sh: Shell,
+  body: Script,
+  run: () => Promise<unknown> = () => runScript(sh, body),
+): Promise<'break' | 'continue' | undefined> {
   try {
-    await runScript(sh, body);
+    await run();
     return undefined;
   } catch (error) {
     if (!(error instanceof LoopControl)) throw error;
@@ -145,7 +156,13 @@ async function runBody(
       try {
         for (;;) {
           await checkpoint(sh);
-          const c = await runCondition(sh, cmd.condition);
+          // `break` and `continue` count in the condition too (`while break; do ...`).
+          let c = 0;
+          const control = await loopBody(sh, cmd.condition, async () => {
+            c = await runCondition(sh, cmd.condition);
+          });
+          if (control === 'break') break;
+          if (control === 'continue') continue;
           if (cmd.until ? c === 0 : c !== 0) break;
           const r = await loopBody(sh, cmd.body);
           status = sh.status;
@@ -157,6 +174,7 @@ async function runBody(
       return status;
     }
     case 'for': {
+      if (!isValidName(cmd.variable)) return invalidLoopName(sh, cmd.variable);
       const words = cmd.words === undefined ? [...sh.positional] : await expandWords(sh, cmd.words);
       if (sh.opts.o('xtrace')) await traceText(sh, `for ${cmd.variable} in ${words.join(' ')}`);
       let status = 0;
@@ -199,6 +217,7 @@ async function runBody(
       return status;
     }
     case 'select': {
+      if (!isValidName(cmd.variable)) return invalidLoopName(sh, cmd.variable);
       const words = cmd.words === undefined ? [...sh.positional] : await expandWords(sh, cmd.words);
       let status = 0;
       sh.loopDepth += 1;
@@ -273,8 +292,8 @@ async function patternMatches(sh: Shell, word: Word, subject: string): Promise<b
 /** Evaluate an arithmetic word as a command: 0 (non-zero value), 1 (zero), 2 (error, reported). */
 async function arithStatus(sh: Shell, word: Word, label: string, line: number): Promise<number> {
   sh.line = line;
-  await runDebugTrap(sh);
-  const text = await expandToString(sh, word);
+  if (sh.traps.has('DEBUG')) await runDebugTrap(sh);
+  const text = simpleLiteral(word) ?? (await expandToString(sh, word));
   try {
     return arithRaw(sh, text) !== 0n ? 0 : 1;
   } catch (error) {

@@ -4,6 +4,7 @@
  * `cat <(cmd)` or `diff <(a) <(b)` read the process substitution through its descriptor.
  * @module
  */
+import { randomBytes } from 'node:crypto';
 import {
   type Filesystem,
   type VfsDirEntry,
@@ -30,13 +31,17 @@ const DEV_STAT: VfsStat = {
   gid: 0,
 };
 
+/** The character devices a command opens by name; everything else is a descriptor or a file. */
+type Device = 'null' | 'zero' | 'urandom';
+
 /** The kernel's filesystem as seen by a command run from `sh`. */
 export function deviceFs(sh: Shell): Filesystem {
   const fs = sh.rt.fs;
-  const device = (path: string): OpenFile | 'null' | 'zero' | undefined => {
+  const device = (path: string): OpenFile | Device | undefined => {
     const p = normalizePath(path);
     if (p === '/dev/null') return 'null';
     if (p === '/dev/zero') return 'zero';
+    if (p === '/dev/urandom' || p === '/dev/random') return 'urandom';
     const fd =
       p === '/dev/stdin'
         ? 0
@@ -50,13 +55,14 @@ export function deviceFs(sh: Shell): Filesystem {
     if (f === undefined) throw new VfsError('EBADF', 'open', path);
     return f;
   };
-  const handleFor = (d: OpenFile | 'null' | 'zero'): VfsFileHandle => {
+  const handleFor = (d: OpenFile | Device): VfsFileHandle => {
     let closed = false;
     if (typeof d !== 'string') d.ref();
     return {
       async read(length: number): Promise<Uint8Array> {
         if (d === 'null') return new Uint8Array(0);
         if (d === 'zero') return new Uint8Array(Math.min(length, 65536));
+        if (d === 'urandom') return randomBytes(Math.min(length, 65536));
         const chunk = await d.read();
         if (chunk === null) return new Uint8Array(0);
         if (chunk.length > length) {
@@ -80,7 +86,7 @@ export function deviceFs(sh: Shell): Filesystem {
       },
     };
   };
-  const readAllFrom = async (d: OpenFile | 'null' | 'zero'): Promise<Uint8Array> => {
+  const readAllFrom = async (d: OpenFile | Device): Promise<Uint8Array> => {
     if (typeof d === 'string') return new Uint8Array(0);
     const parts: Uint8Array[] = [];
     let size = 0;

@@ -165,10 +165,13 @@ export async function invokeExternal(
   const stdout = fdWriter(sh, 1);
   const stderr = fdWriter(sh, 2);
   try {
-    return await gate.run(
+    const status = await gate.run(
       { argv, env: environment, cwd: sh.cwd },
       { stdin: reader, stdout, stderr, signal: sh.signal },
     );
+    // Ended because the job was killed: the status is the signal's (143), not the host's kill.
+    if (sh.signal.aborted) throw sh.signal.reason;
+    return status;
   } finally {
     reader.release();
     stdout.release();

@@ -33,6 +33,8 @@ export interface ResolveOptions {
   readonly builtinsOnly?: boolean;
   /** `command -p`: the default `PATH`. */
   readonly defaultPath?: boolean;
+  /** Search this PATH, not the shell's (`PATH=dir cmd`), hashing nothing. */
+  readonly searchPath?: string;
 }
 
 export const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
@@ -56,19 +58,22 @@ export async function resolveCommand(
   }
   if (builtin !== undefined && !sh.disabledBuiltins.has(name)) return { kind: 'builtin', builtin };
   if (options.builtinsOnly) return { kind: 'error', status: 127, message: `${name}: not a shell builtin` };
+  // An empty name is never a program: it must not reach the gate as one.
+  if (name === '') return { kind: 'error', status: 127, message: ': command not found' };
   if (name.includes('/')) return resolvePathName(sh, name, argv);
   const hashed = sh.hashed.get(name);
-  if (hashed !== undefined && !options.defaultPath) {
+  if (hashed !== undefined && !options.defaultPath && options.searchPath === undefined) {
     const r = await resolveAt(sh, hashed);
     if (r !== undefined) return r;
     sh.hashed.delete(name);
   }
-  const path = options.defaultPath ? DEFAULT_PATH : (getVar(sh, 'PATH') ?? '');
+  const path = options.defaultPath ? DEFAULT_PATH : (options.searchPath ?? getVar(sh, 'PATH') ?? '');
   for (const dir of path.split(':')) {
     const candidate = dir === '' ? resolvePath(sh.cwd, name) : `${dir.replace(/\/+$/, '')}/${name}`;
     const r = await resolveAt(sh, candidate);
     if (r !== undefined) {
-      if (r.kind === 'command' || r.kind === 'script') sh.hashed.set(name, candidate);
+      if ((r.kind === 'command' || r.kind === 'script') && options.searchPath === undefined)
+        sh.hashed.set(name, candidate);
       return r;
     }
   }

@@ -30,6 +30,8 @@ export async function readUntil(
     readonly signal?: AbortSignal;
     /** The call's limits: a line longer than `maxStringBytes` ends the call, naming the limit. */
     readonly limits?: KernelLimits;
+    /** Drop NUL bytes from what is read, not counting them (`read` does; the rest stays as is). */
+    readonly dropNul?: boolean;
   } = {},
 ): Promise<ReadResult> {
   const parts: Uint8Array[] = [];
@@ -57,6 +59,7 @@ export async function readUntil(
       // Count characters: a UTF-8 lead byte starts one.
       for (let i = 0; i < end; i += 1) {
         const b = chunk[i] as number;
+        if (b === 0 && options.dropNul === true) continue;
         if ((b & 0xc0) !== 0x80) {
           if (chars === maxChars) {
             end = i;
@@ -73,8 +76,9 @@ export async function readUntil(
         end = j;
       }
     }
-    parts.push(chunk.subarray(0, end));
-    size += end;
+    const taken = options.dropNul === true ? withoutNul(chunk.subarray(0, end)) : chunk.subarray(0, end);
+    parts.push(taken);
+    size += taken.length;
     if (size > maxBytes) {
       if (options.limits !== undefined)
         throw limitReached(options.limits, 'maxStringBytes', `a line of more than ${maxBytes} bytes`);
@@ -85,6 +89,10 @@ export async function readUntil(
     if (delimited) return finish(parts, size, true, false);
     if (restStart < chunk.length) return finish(parts, size, false, false);
   }
+}
+
+function withoutNul(bytes: Uint8Array): Uint8Array {
+  return bytes.includes(0) ? bytes.filter((b) => b !== 0) : bytes;
 }
 
 function finish(parts: Uint8Array[], size: number, delimited: boolean, eof: boolean): ReadResult {

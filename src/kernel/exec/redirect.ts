@@ -116,6 +116,11 @@ async function applyOne(sh: Shell, r: Redirect, table: FdTable, persistent: bool
         set(2, file);
         return;
       }
+      // `1>&file` is `1>file`, as bash reads it.
+      if (r.op === '>&' && r.fd === 1) {
+        set(1, await openPath(sh, target, 'truncate'));
+        return;
+      }
       throw new ShellError(`${target}: ambiguous redirect`);
     }
     case '&>':

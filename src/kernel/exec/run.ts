@@ -8,6 +8,7 @@ import { DiscardControl, ExitControl } from '../runtime/control.js';
 import { ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
 import type { Command, Script, Statement } from '../syntax/ast.js';
+import { ShellSyntaxError } from '../syntax/syntax-error.js';
 import { startBackground } from './background.js';
 import { checkpoint } from './checkpoint.js';
 import { runCompound } from './compound.js';
@@ -24,7 +25,7 @@ export async function runScript(sh: Shell, script: Script): Promise<number> {
 
 export async function runStatement(sh: Shell, stmt: Statement): Promise<void> {
   // `set -n`: read, do not run (an interactive shell ignores it).
-  if (sh.opts.o('noexec') && !sh.interactive) return;
+  if (sh.opts.noexec && !sh.interactive) return;
   if (stmt.background) {
     sh.line = stmt.line;
     await checkpoint(sh);
@@ -52,6 +53,7 @@ export async function runCommand(sh: Shell, cmd: Command): Promise<number> {
     if (error instanceof ShellError) {
       // Reported here, where the prefix still names the function and line it happened in.
       await shellMessage(sh, error.message);
+      if (error.fatalUnderErrexit && sh.opts.errexit && !sh.interactive) throw new ExitControl(error.status);
       if (error.effect === 'discard') throw new DiscardControl(error.status);
       if (error.effect === 'exit') {
         // An interactive shell survives what ends a script (`set -u`, `${x?}`).
@@ -60,6 +62,12 @@ export async function runCommand(sh: Shell, cmd: Command): Promise<number> {
         throw new ExitControl(sh.mode === 'c' && !sh.isSubshell ? 127 : error.status);
       }
       return error.status;
+    }
+    if (error instanceof ShellSyntaxError) {
+      // Text parsed while running (a subscript through a reference, a declaration's value):
+      // bash reports it and abandons the command.
+      await shellMessage(sh, error.message);
+      throw new DiscardControl(1);
     }
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
       throw limitReached(sh.rt.limits, 'maxCallDepth', 'more nesting than the host stack holds');
@@ -102,5 +110,5 @@ export async function afterLeaf(sh: Shell, status: number): Promise<void> {
   const inFunction = sh.callStack.some((f) => f.name !== 'source');
   if (sh.traps.has('ERR') && sh.inTrap !== 'ERR' && (!inFunction || sh.opts.o('errtrace')))
     await runTrap(sh, 'ERR');
-  if (sh.opts.o('errexit')) throw new ExitControl(status);
+  if (sh.opts.errexit) throw new ExitControl(status);
 }

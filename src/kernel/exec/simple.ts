@@ -7,11 +7,12 @@
 
 import type { DeclArg } from '../builtins/types.js';
 import { expandAssignment, expandToString, expandWords } from '../expand/expand.js';
+import { ExitControl } from '../runtime/control.js';
 import { ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
 import { type ArrayItem, assignArray, lookup, setElement, setVar } from '../runtime/vars.js';
 import { AssocArray } from '../state/arrays.js';
-import { ATTR_EXPORT } from '../state/variables.js';
+import { ATTR_EXPORT, ATTR_READONLY } from '../state/variables.js';
 import type { Assignment, SimpleCommand, Word } from '../syntax/ast.js';
 import { Parser } from '../syntax/parser.js';
 import { parseWord } from '../syntax/word-parser.js';
@@ -27,9 +28,13 @@ import { traceAssignment, traceCommand, traceQuote, traceText } from './xtrace.j
 
 const DECLARATION = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 
+/** `PIPESTATUS` after a command that succeeded (shared: it is never changed in place). */
+const ZERO_STATUS: readonly number[] = Object.freeze([0]);
+
 export async function runSimple(sh: Shell, cmd: SimpleCommand): Promise<number> {
   sh.line = cmd.line;
-  await checkpoint(sh);
+  const step = checkpoint(sh);
+  if (step !== undefined) await step;
   sh.rt.budget.command();
   const mark = sh.procSubs.length;
   let status: number;
@@ -45,8 +50,8 @@ export async function runSimple(sh: Shell, cmd: SimpleCommand): Promise<number> 
     if (sh.warnings.length > 0) await flushWarnings(sh);
   }
   sh.status = status;
-  sh.pipeStatus = [status];
-  await afterLeaf(sh, status);
+  sh.pipeStatus = status === 0 ? ZERO_STATUS : [status];
+  if (status !== 0) await afterLeaf(sh, status);
   return status;
 }
 
@@ -54,11 +59,12 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
   sh.lastSubStatus = undefined;
   if (sh.inTrap === undefined) sh.currentCommand = cmd;
   if (sh.traps.has('DEBUG')) await runDebugTrap(sh);
+  if (cmd.words.length === 0) return assignmentsOnly(sh, cmd);
   const { argv, decl } = await expandCommandWords(sh, cmd);
   if (argv.length === 0) return assignmentsOnly(sh, cmd);
   const name = argv[0] as string;
-  const resolved = await resolveCommand(sh, name, argv);
-  const trace = sh.opts.o('xtrace');
+  let resolved = await resolveCommand(sh, name, argv);
+  const trace = sh.opts.xtrace;
   // `exec` without a command: the redirections stay.
   if (
     resolved.kind === 'builtin' &&
@@ -73,6 +79,10 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
   }
   const base = sh.fds;
   const table = cmd.redirects.length > 0 ? base.overlay() : base;
+  // bash traces a command before its redirections (`cmd 2>f` traces to the shell's stderr);
+  // with prefix assignments the trace follows them (their values are traced first).
+  const traceFirst = trace && cmd.assignments.length === 0;
+  if (traceFirst) await traceDeclaration(sh, argv, decl);
   try {
     if (table !== base) {
       try {
@@ -109,14 +119,24 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
       }
     }
     const env = cmd.assignments.length > 0 ? await assignmentEnv(sh, cmd.assignments) : undefined;
-    if (trace) await traceDeclaration(sh, argv, decl);
-    sh.lastArg = argv[argv.length - 1] as string;
+    // `PATH=dir cmd` looks cmd up in that PATH.
+    const searchPath = env?.get('PATH');
+    if (searchPath !== undefined) resolved = await resolveCommand(sh, name, argv, { searchPath });
+    if (trace && !traceFirst) await traceDeclaration(sh, argv, decl);
+    sh.lastArg = lastArgument(argv, decl);
     return await runResolved(sh, resolved, argv, { decl, redirects: cmd.redirects, env });
   } finally {
     sh.fds = base;
     if (table !== base) table.dispose();
-    sh.lastArg = argv[argv.length - 1] as string;
+    sh.lastArg = lastArgument(argv, decl);
   }
+}
+
+/** `$_` after a command: its last argument; `declare a=(1 2)` leaves the name alone. */
+function lastArgument(argv: readonly string[], decl: readonly DeclArg[] | undefined): string {
+  const last = decl?.[decl.length - 1];
+  if (last?.kind === 'assign' && last.array !== undefined) return last.name;
+  return argv[argv.length - 1] as string;
 }
 
 /** `set -x` of a command; a declaration builtin's assignments show as bash shows them. */
@@ -225,25 +245,23 @@ export async function expandArrayItems(sh: Shell, a: Assignment, assocHint = fal
 
 /** A command that is only assignments (and redirections): they change the shell. */
 async function assignmentsOnly(sh: Shell, cmd: SimpleCommand): Promise<number> {
-  const base = sh.fds;
-  const table = cmd.redirects.length > 0 ? base.overlay() : base;
-  try {
-    if (table !== base) {
-      try {
-        await applyRedirects(sh, cmd.redirects, table, false);
-      } catch (error) {
-        if (error instanceof ShellError) {
-          await shellMessage(sh, error.message);
-          return 1;
-        }
-        throw error;
+  // bash assigns first (a `$(...)` in a value runs with the shell's own descriptors), then
+  // performs the redirections for their effect alone (`x=1 >f` creates f).
+  await assignAll(sh, cmd.assignments, {});
+  sh.lastArg = '';
+  if (cmd.redirects.length > 0) {
+    const table = sh.fds.overlay();
+    try {
+      await applyRedirects(sh, cmd.redirects, table, false);
+    } catch (error) {
+      if (error instanceof ShellError) {
+        await shellMessage(sh, error.message);
+        return 1;
       }
-      sh.fds = table;
+      throw error;
+    } finally {
+      table.dispose();
     }
-    await assignAll(sh, cmd.assignments, {});
-  } finally {
-    sh.fds = base;
-    if (table !== base) table.dispose();
   }
   return sh.lastSubStatus ?? 0;
 }
@@ -262,7 +280,7 @@ async function assignAll(sh: Shell, assignments: readonly Assignment[], how: Ass
 /** Perform one assignment; returns the value text (for `set -x`). */
 async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<string> {
   const opts = how.temp ? { local: true, temp: true } : {};
-  const trace = sh.opts.o('xtrace');
+  const trace = sh.opts.xtrace;
   if (a.array !== undefined) {
     const items = await expandArrayItems(sh, a);
     const shown = a.text.slice(a.text.indexOf('=') + 1);
@@ -272,6 +290,12 @@ async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<stri
   }
   const value = a.value === undefined ? '' : await expandAssignment(sh, a.value);
   if (trace) await traceAssignment(sh, a, value);
+  if (how.temp && a.index === undefined && isReadonly(sh, a.name)) {
+    // `x=1 cmd` over a readonly x: bash complains and runs cmd without it (a `set -e` script ends).
+    await shellMessage(sh, `${a.name}: readonly variable`);
+    if (sh.opts.errexit && !sh.interactive) throw new ExitControl(1);
+    return value;
+  }
   if (a.index !== undefined) {
     const key = await expandToString(sh, a.index);
     setElement(sh, a.name, key, value, { ...opts, append: a.append });
@@ -280,6 +304,10 @@ async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<stri
     if (how.temp) exportTemp(sh, a.name);
   }
   return value;
+}
+
+function isReadonly(sh: Shell, name: string): boolean {
+  return ((lookup(sh, name)?.variable.attrs ?? 0) & ATTR_READONLY) !== 0;
 }
 
 function exportTemp(sh: Shell, name: string): void {

@@ -5,7 +5,7 @@
  * from `\x` and octal are raw bytes (U+DC80..U+DCFF).
  * @module
  */
-import { byteChar } from '../syntax/word-parser.js';
+import { byteChar, controlChar, joinRawBytes } from '../syntax/word-parser.js';
 
 export type EscapeMode = 'echo' | 'printf' | 'ansi';
 
@@ -46,14 +46,14 @@ export function decodeEscapes(s: string, mode: EscapeMode | false = 'echo'): Dec
       continue;
     }
     if (d === 'c') {
-      if (m !== 'ansi') return { text: out, stop: true };
+      if (m !== 'ansi') return { text: joinRawBytes(out), stop: true };
       const e = s[i + 2];
       if (e === undefined) {
         out += '\\c';
         i += 1;
         continue;
       }
-      out += String.fromCharCode(e.toUpperCase().charCodeAt(0) ^ 0x40);
+      out += controlChar(e);
       i += 2;
       continue;
     }
@@ -102,5 +102,5 @@ export function decodeEscapes(s: string, mode: EscapeMode | false = 'echo'): Dec
     }
     out += c;
   }
-  return { text: out, stop: false };
+  return { text: joinRawBytes(out), stop: false };
 }

@@ -18,7 +18,7 @@ import { Parser } from '../syntax/parser.js';
 import { parseWord } from '../syntax/word-parser.js';
 import { BraceLimitError, expandBraceText } from './brace.js';
 import { expandParam } from './param.js';
-import { expandPathname } from './pathname.js';
+import { expandPathname, splitGlobIgnore } from './pathname.js';
 import { hasPatternMagic, quotePattern, unquotePattern } from './pattern.js';
 import { type Field, fieldText, isBreak, joinPieces, type Piece, type Seg, splitFields } from './segments.js';
 import type { Replacement } from './string-ops.js';
@@ -136,7 +136,8 @@ export async function expandRedirectTarget(sh: Shell, word: Word): Promise<strin
 // ---------------------------------------------------------------------------------------------
 // Internals
 
-function simpleLiteral(word: Word): string | undefined {
+/** The word's text when it is plain text (nothing to expand): no promise needed. */
+export function simpleLiteral(word: Word): string | undefined {
   if (word.braces) return undefined;
   const parts = word.parts;
   if (parts.length === 0) return undefined;
@@ -223,7 +224,9 @@ export async function expandPieces(sh: Shell, parts: readonly WordPart[], inDq: 
         break;
       }
       case 'arith': {
-        const text = joinPieces(await expandPieces(sh, part.expr.parts, true));
+        const only = part.expr.parts.length === 1 ? (part.expr.parts[0] as WordPart) : undefined;
+        const text =
+          only?.type === 'lit' ? only.value : joinPieces(await expandPieces(sh, part.expr.parts, true));
         out.push({ s: String(arith(sh, text)), q: inDq, x: true });
         break;
       }
@@ -297,12 +300,12 @@ async function globField(sh: Shell, f: Field): Promise<string[]> {
       globstar: sh.opts.s('globstar'),
       nocaseglob: sh.opts.s('nocaseglob'),
       globskipdots: sh.opts.s('globskipdots'),
-      ignore: ignoreVar === undefined || ignoreVar === '' ? [] : ignoreVar.split(':'),
+      ignore: ignoreVar === undefined || ignoreVar === '' ? [] : splitGlobIgnore(ignoreVar),
     },
     sh.rt.cooperate,
   );
   if (matches.length > 0) return matches;
-  if (sh.opts.s('failglob')) throw new ShellError(`no match: ${text}`, 1, 'discard');
+  if (sh.opts.s('failglob')) throw new ShellError(`no match: ${text}`, 1, 'discard', true);
   if (sh.opts.s('nullglob')) return [];
   return [text];
 }

@@ -35,6 +35,7 @@ import {
 } from '../state/variables.js';
 import type { ParamPart, Word } from '../syntax/ast.js';
 import { Parser } from '../syntax/parser.js';
+import { ShellSyntaxError } from '../syntax/syntax-error.js';
 import { parseArithText, parseHereDocBody } from '../syntax/word-parser.js';
 import { decodeEscapes } from './escapes.js';
 import { expandPieces, expandReplacement, expandToPattern, expandToString } from './expand.js';
@@ -85,13 +86,17 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
   switch (op.kind) {
     case 'default': {
       const unset = value.kind === 'scalar' ? value.value === undefined : value.values.length === 0;
+      // A list is null when empty or one empty word; `"${a[*]}"` when its join is empty; through
+      // an indirection (`${!ref:-x}` with ref='a[@]') only when it has no element at all.
       const isNull =
         unset ||
         (value.kind === 'scalar'
           ? value.value === ''
-          : value.values.length === 1
-            ? value.values[0] === ''
-            : value.values.join('') === '' && value.star);
+          : p.indirect
+            ? false
+            : value.values.length === 1
+              ? value.values[0] === ''
+              : value.star && inDq && value.values.join((getVar(sh, 'IFS') ?? ' ').slice(0, 1)) === '');
       const missing = op.colon ? isNull : unset;
       switch (op.op) {
         case '-':
@@ -155,6 +160,7 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
       return listPieces(sh, sliceList(sh, p, value, offset, length), value.star, inDq);
     }
     case 'transform':
+      if (value.kind === 'scalar' && value.value === undefined) checkNounset(sh, p);
       value = op.op === 'P' ? await promptValue(sh, value) : transform(sh, p, value, op.op);
       if (value.kind === 'scalar') return scalarPieces(value.value ?? '', inDq);
       return listPieces(sh, value.values, value.star, inDq);
@@ -279,7 +285,7 @@ async function baseValue(
     if (m !== null) {
       name = m[1] as string;
       const sub = m[2] as string;
-      index = sub === '@' || sub === '*' ? sub : subscriptWord(sh, sub);
+      index = sub === '@' || sub === '*' ? sub : indirectSubscript(sh, ref, sub);
     } else if (isValidName(ref) || /^[0-9]+$/.test(ref) || SPECIAL.has(ref)) {
       name = ref;
       index = undefined;
@@ -296,6 +302,16 @@ async function baseValue(
 export function subscriptWord(sh: Shell, text: string): Word {
   const parser = new Parser(text, { extglob: () => sh.opts.s('extglob') });
   return { ...parseArithText(parser), text };
+}
+
+/** A reference's subscript that does not parse (`a[1"]`) names no variable, as bash says. */
+function indirectSubscript(sh: Shell, ref: string, sub: string): Word {
+  try {
+    return subscriptWord(sh, sub);
+  } catch (error) {
+    if (error instanceof ShellSyntaxError) throw discard(`${ref}: invalid variable name`);
+    throw error;
+  }
 }
 
 function refTarget(sh: Shell, name: string): string {

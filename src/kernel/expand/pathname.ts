@@ -107,7 +107,55 @@ function ignored(path: string, options: GlobOptions): boolean {
   const base = path.replace(/\/+$/, '');
   const name = base.slice(base.lastIndexOf('/') + 1);
   if (name === '.' || name === '..') return true;
-  return options.ignore.some((g) => Pattern.compile(g, { extglob: options.extglob }).matches(path));
+  // As fnmatch with FNM_PATHNAME: `*.txt` does not reach into `foo/two.txt`.
+  const parts = path.split('/');
+  return options.ignore.some((g) => {
+    const segments = g.split('/');
+    return (
+      segments.length === parts.length &&
+      segments.every((seg, i) =>
+        Pattern.compile(seg, { extglob: options.extglob }).matches(parts[i] as string),
+      )
+    );
+  });
+}
+
+/** `GLOBIGNORE`'s patterns: colon-separated, a colon inside `[...]` (`[[:alnum:]]`) kept. */
+export function splitGlobIgnore(value: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  let i = 0;
+  while (i < value.length) {
+    const c = value[i];
+    if (c === '\\') i += 2;
+    else if (c === '[') i = bracketEnd(value, i);
+    else if (c === ':') {
+      out.push(value.slice(from, i));
+      i += 1;
+      from = i;
+    } else i += 1;
+  }
+  out.push(value.slice(from));
+  return out.filter((p) => p !== '');
+}
+
+/** Just past the bracket expression opened at `open` (or past the `[` when it never closes). */
+function bracketEnd(value: string, open: number): number {
+  let i = open + 1;
+  if (value[i] === '!' || value[i] === '^') i += 1;
+  if (value[i] === ']') i += 1;
+  while (i < value.length) {
+    const c = value[i];
+    if (c === ']') return i + 1;
+    if (c === '[' && (value[i + 1] === ':' || value[i + 1] === '=' || value[i + 1] === '.')) {
+      const close = value.indexOf(`${value[i + 1]}]`, i + 2);
+      if (close === -1) return open + 1;
+      i = close + 2;
+      continue;
+    }
+    i += 1;
+  }
+  return open + 1;
 }
 
 /** Byte order (strcmp in C.UTF-8), which is code point order. */

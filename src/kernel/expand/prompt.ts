@@ -8,6 +8,9 @@ import { getVar } from '../runtime/vars.js';
 import { byteChar } from '../syntax/word-parser.js';
 import { strftime } from '../text/strftime.js';
 
+/** A directory name kept from the expansion that follows (`$`, backquotes, backslashes quoted). */
+const quoted = (text: string): string => text.replace(/[\\$`]/g, '\\$&');
+
 export function expandPrompt(sh: Shell, s: string): string {
   let out = '';
   const id = sh.rt.identity;
@@ -33,19 +36,21 @@ export function expandPrompt(sh: Shell, s: string): string {
         break;
       case 'w': {
         const home = getVar(sh, 'HOME') ?? '';
-        out +=
+        out += quoted(
           home !== '' && (sh.cwd === home || sh.cwd.startsWith(`${home}/`))
             ? `~${sh.cwd.slice(home.length)}`
-            : sh.cwd;
+            : sh.cwd,
+        );
         break;
       }
       case 'W':
-        out +=
+        out += quoted(
           sh.cwd === '/'
             ? '/'
             : sh.cwd === getVar(sh, 'HOME')
               ? '~'
-              : sh.cwd.slice(sh.cwd.lastIndexOf('/') + 1);
+              : sh.cwd.slice(sh.cwd.lastIndexOf('/') + 1),
+        );
         break;
       case '$':
         out += id.uid === 0 ? '#' : '$';

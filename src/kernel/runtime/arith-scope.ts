@@ -3,7 +3,7 @@
  * expression is evaluated) and assigned; `set -u` applies.
  * @module
  */
-import { evaluateArith } from '../arith/arith-eval.js';
+import { type ArithScope, evaluateArith } from '../arith/arith-eval.js';
 import { ArithError, type ArithVar } from '../arith/arith-parser.js';
 import { AssocArray } from '../state/arrays.js';
 import { ShellError } from './errors.js';
@@ -24,11 +24,16 @@ export function arith(sh: Shell, text: string): bigint {
 
 /** Evaluate; arithmetic errors are thrown as {@link ArithError} for the caller to word. */
 export function arithRaw(sh: Shell, text: string): bigint {
-  return evaluateArith(text, {
-    get: (v) => read(sh, v),
-    set: (v, value) => write(sh, v, value),
-  });
+  let scope = scopes.get(sh);
+  if (scope === undefined) {
+    scope = { get: (v) => read(sh, v), set: (v, value) => write(sh, v, value) };
+    scopes.set(sh, scope);
+  }
+  return evaluateArith(text, scope);
 }
+
+/** Each shell's view for arithmetic, made once. */
+const scopes = new WeakMap<Shell, ArithScope>();
 
 function subscriptKey(sh: Shell, v: ArithVar): string {
   const raw = expandSubscript(sh, (v.sub as { raw: string }).raw, (t) => arithRaw(sh, t));

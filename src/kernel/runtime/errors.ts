@@ -12,6 +12,8 @@ export class ShellError extends Error {
     message: string,
     readonly status = 1,
     readonly effect: ErrorEffect = 'status',
+    /** Ends the shell under `set -e` even where failures are otherwise ignored (`failglob`). */
+    readonly fatalUnderErrexit = false,
   ) {
     super(message);
     this.name = 'ShellError';

@@ -51,6 +51,10 @@ export class FdTable {
   /** A flat copy with its own references (a subshell's table). */
   fork(): FdTable {
     const t = new FdTable(undefined);
+    if (this.parent === undefined) {
+      for (const [fd, file] of this.own) if (file !== null) t.set(fd, file);
+      return t;
+    }
     for (const [fd, file] of this.entries()) t.set(fd, file);
     return t;
   }

@@ -112,31 +112,109 @@ const FLAG_ORDER = 'abefhkmnptuvxBCEHPT';
 export const SET_OPTION_NAMES: ReadonlySet<string> = new Set(SET_OPTIONS.map((o) => o[0]));
 export const SHOPT_NAMES: ReadonlySet<string> = new Set(SHOPT_OPTIONS.map((o) => o[0]));
 
-/** Option values of one shell; copied (not shared) by a subshell. */
+/** The `set -o` values, with the few the interpreter reads on every command kept as fields. */
+class SetOptionMap extends Map<string, boolean> {
+  errexit = false;
+  noexec = false;
+  xtrace = false;
+  allexport = false;
+
+  constructor(entries: Iterable<readonly [string, boolean]>) {
+    // Filled here, not by Map's constructor: the fields above are set only after super() returns.
+    super();
+    if (entries instanceof SetOptionMap) {
+      for (const [name, value] of entries) super.set(name, value);
+      this.errexit = entries.errexit;
+      this.noexec = entries.noexec;
+      this.xtrace = entries.xtrace;
+      this.allexport = entries.allexport;
+      return;
+    }
+    for (const [name, value] of entries) this.set(name, value);
+  }
+
+  override set(name: string, value: boolean): this {
+    super.set(name, value);
+    if (name === 'errexit') this.errexit = value;
+    else if (name === 'noexec') this.noexec = value;
+    else if (name === 'xtrace') this.xtrace = value;
+    else if (name === 'allexport') this.allexport = value;
+    return this;
+  }
+}
+
+/**
+ * Option values of one shell. A subshell's copy shares the tables until either side changes an
+ * option (copy on write: a command substitution costs no copy of ninety options).
+ */
 export class ShellOptions {
-  readonly set: Map<string, boolean>;
-  readonly shopt: Map<string, boolean>;
+  private setTable: SetOptionMap;
+  private shoptTable: Map<string, boolean>;
+  private setShared = false;
+  private shoptShared = false;
   /** `c` for `-c`, `s` for stdin, `i` interactive: the letters `$-` ends with. */
   invocation = 'c';
 
-  constructor(from?: ShellOptions) {
-    this.set = new Map(from?.set ?? SET_OPTIONS.map((o) => [o[0], o[2]]));
-    this.shopt = new Map(from?.shopt ?? SHOPT_OPTIONS.map((o) => [o[0], o[1]]));
-    if (from) this.invocation = from.invocation;
+  constructor() {
+    this.setTable = new SetOptionMap(SET_OPTIONS.map((o) => [o[0], o[2]]));
+    this.shoptTable = new Map(SHOPT_OPTIONS.map((o) => [o[0], o[1]]));
+  }
+
+  /** The `set -o` table, to change (made this shell's own first if shared). */
+  get set(): Map<string, boolean> {
+    if (this.setShared) {
+      this.setTable = new SetOptionMap(this.setTable);
+      this.setShared = false;
+    }
+    return this.setTable;
+  }
+
+  /** The `shopt` table, to change (made this shell's own first if shared). */
+  get shopt(): Map<string, boolean> {
+    if (this.shoptShared) {
+      this.shoptTable = new Map(this.shoptTable);
+      this.shoptShared = false;
+    }
+    return this.shoptTable;
   }
 
   copy(): ShellOptions {
-    return new ShellOptions(this);
+    const c = Object.create(ShellOptions.prototype) as ShellOptions;
+    c.setTable = this.setTable;
+    c.shoptTable = this.shoptTable;
+    c.setShared = true;
+    c.shoptShared = true;
+    c.invocation = this.invocation;
+    this.setShared = true;
+    this.shoptShared = true;
+    return c;
   }
 
   /** `set -o NAME` value. */
   o(name: string): boolean {
-    return this.set.get(name) === true;
+    return this.setTable.get(name) === true;
+  }
+
+  /** `set -e`, `-n`, `-x`, `-a`: read on every command, without a map lookup. */
+  get errexit(): boolean {
+    return this.setTable.errexit;
+  }
+
+  get noexec(): boolean {
+    return this.setTable.noexec;
+  }
+
+  get xtrace(): boolean {
+    return this.setTable.xtrace;
+  }
+
+  get allexport(): boolean {
+    return this.setTable.allexport;
   }
 
   /** `shopt NAME` value. */
   s(name: string): boolean {
-    return this.shopt.get(name) === true;
+    return this.shoptTable.get(name) === true;
   }
 
   /** `$-`. */

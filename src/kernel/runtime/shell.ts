@@ -141,7 +141,7 @@ export class Shell {
   jobs: JobTable;
   /** `$?` */
   status = 0;
-  pipeStatus: number[] = [0];
+  pipeStatus: readonly number[] = [0];
   /** `$!` */
   lastBackground: number | undefined;
   /** `BASHPID` */
@@ -246,24 +246,29 @@ export class Shell {
     child.opts = this.opts.copy();
     child.fds = this.fds.fork();
     // Ignored signals stay ignored; ERR is inherited with `set -E`, DEBUG and RETURN with `set -T`.
-    child.traps = new Map(
-      [...this.traps].filter(
-        ([name, action]) =>
-          action === '' ||
-          (name === 'ERR' && this.opts.o('errtrace')) ||
-          ((name === 'DEBUG' || name === 'RETURN') && this.opts.o('functrace')),
-      ),
-    );
+    child.traps =
+      this.traps.size === 0
+        ? new Map()
+        : new Map(
+            [...this.traps].filter(
+              ([name, action]) =>
+                action === '' ||
+                (name === 'ERR' && this.opts.o('errtrace')) ||
+                ((name === 'DEBUG' || name === 'RETURN') && this.opts.o('functrace')),
+            ),
+          );
     child.jobs = jobs;
     child.pid = this.rt.nextPid();
     child.subshellLevel = this.subshellLevel + 1;
     child.callStack = [...this.callStack];
     child.dirStack = [...this.dirStack];
-    child.hashed = new Map(this.hashed);
+    child.hashed = this.hashed.size === 0 ? new Map() : new Map(this.hashed);
     child.releaseProcess = release;
     this.rt.shells.set(child.pid, child);
     child.parentTraps = this.traps.size > 0 ? this.traps : this.parentTraps;
     child.isSubshell = true;
+    // bash starts a subshell outside any loop: `( continue )` in a loop only complains.
+    child.loopDepth = 0;
     child.isCommandSub = false;
     child.inTrap = undefined;
     child.pendingSignals = [];
@@ -271,7 +276,7 @@ export class Shell {
     child.procSubs = [];
     child.procSubTables = [];
     child.disabledBuiltins = new Set(this.disabledBuiltins);
-    child.completions = new Map(this.completions);
+    child.completions = this.completions.size === 0 ? new Map() : new Map(this.completions);
     child.history = this.history.copy();
     child.limitsTable = this.limitsTable.copy();
     if (child.subshellLevel > this.rt.limits.maxSubshellDepth) {

@@ -157,14 +157,17 @@ function transform(
 }
 
 function checkWritable(name: string, v: Variable | undefined): void {
-  if (v !== undefined && v.attrs & ATTR_READONLY) throw discard(`${name}: readonly variable`);
+  // bash ends a `set -e` script here even inside a condition.
+  if (v !== undefined && v.attrs & ATTR_READONLY)
+    throw new ShellError(`${name}: readonly variable`, 1, 'discard', true);
 }
 
 /** `name=value` (or `name+=value`). */
 export function setVar(sh: Shell, name: string, value: string, opts: AssignOptions = {}): void {
   let target = name;
-  const existingRef = sh.vars.find(name);
-  if (!((existingRef?.variable.attrs ?? 0) & ATTR_NAMEREF) || opts.local !== true) target = refName(sh, name);
+  const existingRef = sh.vars.findVariable(name);
+  const isRef = ((existingRef?.attrs ?? 0) & ATTR_NAMEREF) !== 0;
+  if (isRef && opts.local !== true) target = refName(sh, name);
   if (target === CIRCULAR) throw new ShellError(`${name}: circular name reference`);
   const bracket = target.indexOf('[');
   if (bracket > 0 && target.endsWith(']')) {
@@ -201,7 +204,7 @@ export function setVar(sh: Shell, name: string, value: string, opts: AssignOptio
   );
   sh.rt.budget.string(next.length);
   charge(sh, next.length - (typeof oldValue === 'string' ? oldValue.length : 0));
-  const exported = sh.opts.o('allexport') ? ATTR_EXPORT : 0;
+  const exported = sh.opts.allexport ? ATTR_EXPORT : 0;
   sh.vars.put(scope, target, { value: next, attrs: attrs | exported });
 }
 

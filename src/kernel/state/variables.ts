@@ -107,6 +107,15 @@ export class VarStore {
     if (this.scopes.length > 1) this.scopes.pop();
   }
 
+  /** The variable `name` itself (no nameref resolution, no scope), innermost first. */
+  findVariable(name: string): Variable | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i -= 1) {
+      const variable = (this.scopes[i] as Scope).vars.get(name);
+      if (variable !== undefined) return variable;
+    }
+    return undefined;
+  }
+
   /** The variable `name` (no nameref resolution), innermost first. */
   find(name: string): Found | undefined {
     for (let i = this.scopes.length - 1; i >= 0; i -= 1) {
@@ -119,6 +128,9 @@ export class VarStore {
 
   /** Follow namerefs from `name` (at most 8 hops; a cycle stops at the last distinct name). */
   resolveName(name: string): string {
+    // The common case, without allocating: the name is no reference.
+    const first = this.findVariable(name);
+    if (first === undefined || !(first.attrs & ATTR_NAMEREF)) return name;
     let current = name;
     const seen = new Set<string>([current]);
     for (let i = 0; i < 8; i += 1) {

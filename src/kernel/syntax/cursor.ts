@@ -64,6 +64,15 @@ export class Cursor {
     while (this.atContinuation()) this.skip(2);
   }
 
+  /** Remove line continuations `k` characters ahead (`$\<newline>?` is `$?`), counting their lines. */
+  dropContinuationsAt(k: number): void {
+    const at = this.pos + k;
+    while (this.src.charCodeAt(at) === 92 && this.src.charCodeAt(at + 1) === 10) {
+      this.src = this.src.slice(0, at) + this.src.slice(at + 2);
+      this.line += 1;
+    }
+  }
+
   /** The whole source line around `pos` (for messages). */
   lineText(pos: number = this.pos): string {
     const start = this.src.lastIndexOf('\n', pos - 1) + 1;

@@ -583,11 +583,9 @@ export class Parser implements WordHost {
     this.skipBlanks();
     if (this.aliasDue()) while (this.expandAlias()) this.skipBlanks();
     const nameWord = parseWord(this, 'command');
-    const variable = nameWord?.literal;
-    if (variable === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {
-      if (nameWord === undefined) this.unexpected();
-      this.error('message', `\`${wordText(nameWord.word)}': not a valid identifier`);
-    }
+    if (nameWord === undefined) this.unexpected();
+    // An invalid name (`for i.j in`, `for $x in`) is bash's runtime error, not a syntax error.
+    const variable = nameWord.literal ?? wordText(nameWord.word);
     this.skipLinebreaks();
     if (this.aliasDue()) while (this.expandAlias()) this.skipBlanks();
     let words: Word[] | undefined;

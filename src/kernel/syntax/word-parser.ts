@@ -5,6 +5,7 @@
  * @module
  */
 
+import { decodeBytes, encodeText } from '../../commands/byte-text.js';
 import { hasBraceExpansion } from '../expand/brace.js';
 import type { ArrayElement, Assignment, CaseOp, ParamOp, ParamPart, Script, Word, WordPart } from './ast.js';
 import type { Cursor } from './cursor.js';
@@ -221,13 +222,20 @@ function readUnquoted(host: WordHost, b: PartsBuilder, ctx: Ctx, startDepth: num
 }
 
 /** `~`, `~user`, `~+`, `~-` up to `/` (or `:` in an assignment), unquoted. */
-function readTilde(host: WordHost, b: PartsBuilder, ctx: Ctx): boolean {
+function readTilde(host: WordHost, b: PartsBuilder, ctx: Ctx, ends = ''): boolean {
   const cur = host.cur;
   let k = 1;
   let user = '';
   for (;;) {
     const c = cur.peek(k);
-    if (c === '' || c === '/' || (ctx.tildeAfterColon && c === ':') || endsWord(c, ctx, 0)) break;
+    if (
+      c === '' ||
+      c === '/' ||
+      (ctx.tildeAfterColon && c === ':') ||
+      ends.includes(c) ||
+      endsWord(c, ctx, 0)
+    )
+      break;
     if (!/[A-Za-z0-9._+-]/.test(c)) return false;
     user += c;
     k += 1;
@@ -338,6 +346,7 @@ function readArithChar(host: WordHost, b: PartsBuilder): void {
 /** `$...` at the cursor. */
 function readDollar(host: WordHost, b: PartsBuilder, inDq: boolean): void {
   const cur = host.cur;
+  cur.dropContinuationsAt(1);
   const c1 = cur.peek(1);
   if (c1 === "'" && !inDq) {
     cur.next();
@@ -375,7 +384,11 @@ function readDollar(host: WordHost, b: PartsBuilder, inDq: boolean): void {
   if (NAME_START.test(c1)) {
     cur.next();
     let name = '';
-    while (NAME_CHAR.test(cur.peek())) name += cur.next();
+    for (;;) {
+      cur.dropContinuationsAt(0);
+      if (!NAME_CHAR.test(cur.peek())) break;
+      name += cur.next();
+    }
     b.push({ type: 'param', name, short: true, text: `$${name}` });
     return;
   }
@@ -466,7 +479,7 @@ function readAnsiC(host: WordHost): string {
   for (;;) {
     const c = cur.next();
     if (c === '') host.error('unmatched', "'");
-    if (c === "'") return out;
+    if (c === "'") return joinRawBytes(out);
     if (c !== '\\') {
       if (!ended) out += c;
       continue;
@@ -516,7 +529,7 @@ function decodeAnsiEscape(d: string, cur: Cursor): string {
       const e = cur.next();
       if (e === '') return '\\c';
       if (e === '\\' && cur.peek() === '\\') cur.next();
-      return String.fromCharCode(e.toUpperCase().charCodeAt(0) ^ 0x40);
+      return controlChar(e);
     }
     case 'x': {
       let hex = '';
@@ -546,6 +559,16 @@ function decodeAnsiEscape(d: string, cur: Cursor): string {
 /** One byte as text: ASCII as itself, 0x80..0xff as the lone surrogate that stands for it. */
 export function byteChar(byte: number): string {
   return byte < 0x80 ? String.fromCharCode(byte) : String.fromCharCode(0xdc00 + byte);
+}
+
+/** `\cX`: bash masks X to its low five bits (`\c?` is DEL). */
+export function controlChar(x: string): string {
+  return x === '?' ? '\x7f' : String.fromCharCode(x.charCodeAt(0) & 0x1f);
+}
+
+/** Raw bytes that spell a UTF-8 character become it (`$'\xce\xbc'` is `μ`); the rest stay bytes. */
+export function joinRawBytes(s: string): string {
+  return /[\udc80-\udcff]/.test(s) ? decodeBytes(encodeText(s)) : s;
 }
 
 function readExtGlob(host: WordHost): WordPart {
@@ -714,6 +737,7 @@ function readSubscript(host: WordHost): Word | '@' | '*' {
     return which;
   }
   const b = new PartsBuilder();
+  const start = cur.pos;
   let depth = 0;
   for (;;) {
     const c = cur.peek();
@@ -732,7 +756,8 @@ function readSubscript(host: WordHost): Word | '@' | '*' {
     }
     readArithChar(host, b);
   }
-  return b.build();
+  // The subscript as written names the element in messages (`m[x]: unbound variable`).
+  return { ...b.build(), text: cur.src.slice(start, cur.pos - 1) };
 }
 
 function readParamOp(host: WordHost, inDq: boolean): ParamOp {
@@ -774,7 +799,14 @@ function readParamOp(host: WordHost, inDq: boolean): ParamOp {
       cur.next();
       op = d === '/' ? '//' : d === '#' ? '/#' : '/%';
     }
-    const pattern = readParamArg(host, inDq, 'replace-pattern');
+    // `${x///}`, `${x////c}`: after `//` a slash is the pattern's first character (the pattern
+    // of a global replacement cannot be empty).
+    const leadingSlash = op === '//' && cur.peek() === '/';
+    if (leadingSlash) cur.next();
+    const rest = readParamArg(host, inDq, 'replace-pattern');
+    const pattern: Word = leadingSlash
+      ? { ...rest, parts: [{ type: 'lit', value: '/' }, ...rest.parts] }
+      : rest;
     let replacement: Word | undefined;
     if (cur.peek() === '/') {
       cur.next();
@@ -841,21 +873,32 @@ function readParamArg(
   const cur = host.cur;
   const b = new PartsBuilder();
   let depth = 0;
-  let atStart = !inDq && kind === 'default';
+  // A tilde prefix expands in every argument (`${p//~/x}`, `${x:-~}`); inside double quotes only
+  // in patterns and replacements, as bash does.
+  let atStart = !inDq || kind !== 'default';
+  let inTextQuote = false;
+
   for (;;) {
     const c = cur.peek();
     if (c === '') host.error('unmatched', '}');
-    if (c === '}' && depth === 0) break;
+    if (c === '}' && depth === 0 && !inTextQuote) break;
     if (kind === 'replace-pattern' && c === '/' && depth === 0) break;
     if (atStart && c === '~') {
       atStart = false;
-      if (readTilde(host, b, { mode: 'command', tildeAfterColon: false })) continue;
+      if (readTilde(host, b, { mode: 'command', tildeAfterColon: false }, '}')) continue;
     }
     atStart = false;
     if (c === '{' && !inDq) depth += 1;
-    if (c === '}') depth -= 1;
+    if (c === '}' && !inTextQuote) depth -= 1;
     if (c === "'" && (!inDq || kind !== 'default')) {
       b.push({ type: 'sq', value: readSingleQuoted(host) });
+      continue;
+    }
+    if (c === "'") {
+      // `"${x-'}'}"`: the quotes stay as text (what they enclose still expands), yet they hide
+      // a closing brace.
+      inTextQuote = !inTextQuote;
+      b.addLit(cur.next());
       continue;
     }
     if (c === '"') {

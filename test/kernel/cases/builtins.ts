@@ -82,4 +82,33 @@ export const BUILTINS = cases('builtins', {
   'kill signal names': 'kill -s USR1 $$ 2>/dev/null; echo unreachable',
   ulimit: 'ulimit -n >/dev/null; echo $?',
   'command -p': 'command -p echo via-p',
+  'eval fails with an assignment error and goes on after':
+    "f() {\n  local x=local\n  readonly x\n  eval 'x=bar; echo same'\n  echo status=$?\n}\nf",
+  'an assignment error abandons the whole function call':
+    'readonly x=1\nf() { x=2; echo in-f; }\nf; echo same line\necho next',
+  'an expansion error in a sourced file abandons only its command': {
+    script: 'f() { . ./src.sh; echo after-src $?; }\nf; echo top',
+    files: { 'src.sh': 'echo $((1/0))\necho in-src\n' },
+  },
+  'read drops NUL bytes and does not count them':
+    "printf '.\\000.' | { read s; echo len=${#s}; }; printf 'a\\0bc\\n' | { read -n 3 x; declare -p x; }; printf 'x\\0y\\nrest\\0z\\n' | { read a; read b; echo \"$a|$b\"; }",
+  'mapfile keeps a line up to its first NUL byte':
+    'printf "a\\0b\\nc\\n" | { mapfile L; declare -p L; }; printf "a\\0b\\nc\\n" | { mapfile -d "" L; declare -p L; }',
+  'getopts past the end of changed arguments':
+    'set -- -h -c foo x y z; while getopts "hc:" opt; do echo -; done; echo OPTIND=$OPTIND; set --; while getopts "hc:" opt; do echo -; done; echo OPTIND=$OPTIND; OPTIND=7; set -- -a -b; getopts ab o; echo "$? $OPTIND $o"',
+  'getopts with an invalid name still takes the option':
+    "set -- -c foo -h; getopts 'hc:' opt-; echo status=$? opt=$opt OPTARG=$OPTARG OPTIND=$OPTIND",
+  'getopts keeps OPTIND across function calls':
+    'f() { while getopts a o; do echo "got $o"; done; echo "OPTIND=$OPTIND"; }; f -a; f -a',
+  'command -v fails only when no name is found':
+    'myfunc() { :; }; command -v echo myfunc ZZZ for; echo status=$?; command -v ZZZ YYY; echo $?; command -V echo ZZZ; echo $?',
+  'wait with an invalid job spec':
+    'f() { :; }; f & wait zzz $!; echo $?; wait $! zzz; echo $?; wait %9; echo $?',
+  'too many arguments to shift return break continue':
+    'f() { return 1 2; echo in; }\nf\necho st=$?\nfor i in a b; do echo $i; break 1 2; done\necho end\nset -- a b\nshift 1 extra\necho st=$?',
+  'too many arguments to exit ends bash -c': 'exit 1 2; echo after=$?',
+  'printf %q keeps valid UTF-8 beside invalid bytes':
+    "u=$'\\u03bc'; printf '%q\\n' \"$u\" \"a${u}b\" $'\\xce' $'\\xce\\xce\\xbc' $'\\xce\\xbc\\xce' \"é x\"; x=\"it's μ\"; echo ${x@Q}",
+  'escaped bytes that spell a character are one':
+    "x=$'\\xce\\xbc'; echo ${#x}; printf '%b\\n' '\\xce\\xbc' | od -An -tx1; z=$'\\xce'; echo ${#z}",
 });

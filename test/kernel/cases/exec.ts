@@ -96,4 +96,16 @@ export const EXEC = cases('exec', {
   'nested bash -c': "bash -c 'echo $0 $1 $#' zero one two",
   'bash -c syntax error message': "bash -c 'echo a; fi'; echo status $?",
   'bash script from stdin': { script: 'bash -s a b', stdin: 'echo "from stdin $1 $2"\n' },
+  'a PATH prefix is where the command is looked up': {
+    script:
+      'chmod +x bin/hello bin2/hello\nPATH="$PWD/bin:$PATH" hello; echo status=$?\nPATH="$PWD/dir:$PWD/bin:$PATH" hello; echo status=$?\nPATH="$PWD/notbin:$PWD/bin2:$PATH" hello; echo status=$?\nhello; echo status=$?',
+    files: {
+      'bin/hello': '#!/bin/sh\necho hi from bin\n',
+      'bin2/hello': '#!/bin/sh\necho two\n',
+      'notbin/hello': 'echo x\n',
+      'dir/hello/': '',
+    },
+  },
+  'descriptor redirect to a file name':
+    'echo one 1>&f; echo "st=$?"; cat f; { echo out; echo err >&2; } >&g; cat g; echo x 2>&h; echo st2=$?; echo z 3>&q; echo st3=$?',
 });

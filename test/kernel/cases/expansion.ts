@@ -96,5 +96,29 @@ export const EXPANSION = cases('expansion', {
   'IFS affects star in arrays': 'a=(1 2 3); IFS=,; echo "${a[*]}"; unset IFS; echo "${a[*]}"',
   'brace expansion before parameter': 'a=1; echo {$a,b}',
   'expansion of dollar at with prefix suffix': 'set -- a b; echo "x$@y"; a=(); echo "x${a[@]}y"',
+  'null test of lists joined and through indirection': {
+    script:
+      'a=(""); ref="a[@]"; echo "[${!ref:-x}]"; b=("" ""); echo "[${b[*]:-y}]" "[${b[@]:-z}]" [${b[*]:-u}]; IFS=; echo "[${b[*]:-w}]" "[${b[*]:+v}]"; unset IFS; c=(); r="c[@]"; echo "[${!r:-q}]"; set -- "" ""; echo "[${*:-s}]" "[${@:-t}]"',
+  },
   'empty array in quotes': 'a=(); set -- "${a[@]}"; echo $#',
+  'output process substitution finishes before the call ends':
+    '{ echo 1; echo 2; echo 3; } > >(while read l; do echo "ps $l"; done)',
+  'unread input process substitution does not hold the call':
+    'echo start; : <(while :; do echo y; done); echo end',
+  'indirect reference with a subscript that does not parse':
+    'f() { local v=$(echo "${!1}"); echo "[$v]"; }; a=(x y); f \'a[1"]\'; echo st=$?; f \'a[1]\'',
+  'line continuation after a dollar and inside a name': 'foo=12; echo $\\\n? $fo\\\no "$\\\nfoo" $\\\n{foo}',
+  'single quotes in a double-quoted default are text that hides a brace':
+    'echo "${var-\'}\'}" "${var-\\}}" "${var-"}"}"; HOME=/h; echo "${x-\'$HOME\'}" "${x-\'a}b\'}"',
+  'nounset and transformations':
+    'set -u; (echo ${undef@Q}); echo "stat: $?"; (echo ${undef@a}); echo "stat: $?"; a=(); echo "[${a[@]@Q}]"',
+  'nounset names the element as written':
+    'set -u; declare -A m; (echo ${m[x]}); a=(1); (echo ${a[$((1+1))]}); i=3; (echo ${a[ i + 1 ]})',
+  'GLOBIGNORE matches whole paths and keeps colons inside brackets': {
+    script:
+      "GLOBIGNORE='*.txt'; echo *.* foo/*.*; GLOBIGNORE='[[:alnum:]]*'; echo *.*; GLOBIGNORE='[![:alnum:]]*:*.md'; echo *.* foo/*",
+    files: { 'one.md': '', 'one.txt': '', 'foo/two.md': '', 'foo/two.txt': '', '_t.py': '', '.env': '' },
+  },
+  'control escapes mask to five bits':
+    "printf %s $'\\c0\\c9-\\c-\\c+\\c\"\\c?\\c[\\ca\\cZ' | od -An -tx1; x='\\c0\\c?\\ca'; echo \"${x@E}\" | od -An -tx1",
 });

@@ -49,4 +49,18 @@ export const OPTIONS = cases('options', {
   'expand_aliases and alias listing': 'shopt -s expand_aliases; alias ll="ls -l" la=\'ls -a\'; alias',
   'errexit does not apply to the test in until': 'set -e; until true; do :; done; echo fine',
   'errexit ERR trap': 'set -e; trap "echo trapped" ERR; false; echo never',
+  'errexit on a failed redirection of a group': 'set -e\n{ echo in; } < not_exist.txt\necho "not reached $?"',
+  'errexit on a failed redirection of a while loop':
+    'set -e\nwhile read l; do echo $l; done < not_exist.txt\necho not reached',
+  'errexit on a failed redirection of [[ and ((': 'set -e\n(( 1 )) > /\necho not reached',
+  'ERR trap on a failed redirection of a group': "trap 'echo err' ERR\n{ echo in; } < nope\necho after $?",
+  'errexit and failglob end the script even in a condition':
+    'set -e\nshopt -s failglob\nif echo *.ZZ; then :; fi\necho not reached',
+  'failglob without errexit abandons the command': 'shopt -s failglob\necho *.ZZ\necho status=$?',
+  'errexit and an assignment to a readonly variable':
+    'set -e\nreadonly x=1\nx=2 || echo handled\necho not reached',
+  'readonly variable as a temporary binding': 'readonly x=1\nx=2 echo hi\necho "status=$? x=$x"',
+  'errexit and a readonly temporary binding': 'set -e\nreadonly x=1\nx=2 echo hi\necho not reached',
+  'xtrace goes to the shell stderr before the redirections':
+    'set -x; printf aaaa > /dev/null 2> t; echo hi 2>/dev/null; echo x > /nonexist/f; f() { echo in; }; f 2>/dev/null; { echo a; } 2>/dev/null; set +x; echo "[$(<t)]"',
 });

@@ -61,4 +61,16 @@ export const SYNTAX = cases('syntax', {
   'LINENO in functions': 'f() {\n  echo $LINENO\n}\nf',
   'alias expansion off in scripts': 'alias e=echo\ne hi 2>&1 | sed "s/line [0-9]*/line N/"',
   'alias expansion with expand_aliases': 'shopt -s expand_aliases\nalias e="echo aliased"\ne hi',
+  'break in a loop condition': 'while break; do echo x; done; echo done',
+  'break in the condition of a nested loop':
+    'for i in 1 2 3; do echo i=$i; while break; do echo x; done; done; echo done',
+  'continue in a loop condition':
+    'i=0; while ((i++ < 3)) && { [ $i = 2 ] && continue; true; }; do echo $i; done; echo end',
+  'break 2 from an until condition': 'for i in 1 2; do until break 2; do :; done; echo no; done; echo end',
+  'redirections of an assignment-only command come after its values':
+    'x=$(echo hi >&2) 2>/dev/null; x=1 > /nonexist/f; echo "x=$x $?"; y=$(echo in) >f2; echo "[$y] <$(<f2)>"; z=$(exit 3) > f3; echo $?',
+  'break and continue in a subshell of a loop only complain':
+    'for i in 1 2; do echo "> $i"; ( if true; then continue; fi; echo "in subshell" ); echo st=$?; done; for i in 1 2; do (exit 3) | { continue; echo no2; }; echo i$i; done',
+  'an invalid for or select name is a runtime error':
+    'for i.j in a b c; do echo hi; done; echo st=$?; select - in a; do :; done; echo st2=$?; x=1; for $x in a; do echo y; done; echo st3=$?',
 });

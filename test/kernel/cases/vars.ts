@@ -63,4 +63,6 @@ export const VARS = cases('vars', {
   'declare -f prints functions': 'f() { if true; then echo "x"; fi; for i in 1; do :; done; }; declare -f f',
   'type of function': 'f() { echo hi; }; type f',
   'unset array element with glob chars': 'declare -A m=([a]=1 ["*"]=2); unset "m[*]"; echo ${#m[@]}',
+  'dollar underscore after assignments and declarations':
+    ': foo; s=bar; echo "bare [$_]"; declare a=(1 2); echo "da [$_]"; declare -g d=(1 2); echo "df [$_]"; x=1 true; echo "t [$_]"; declare -A m=([k]=v) n; echo "dn [$_]"',
 });

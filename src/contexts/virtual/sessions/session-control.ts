@@ -11,7 +11,7 @@ import { rmSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { BerthError, type BerthErrorCode, ConflictError } from '../../../errors/index.js';
+import { BerthError, type BerthErrorCode, ConflictError, IoError } from '../../../errors/index.js';
 import { createPrivateDir, removePrivateDir } from '../../../subprocess/private-dir.js';
 import type { SessionEntry } from './session-store.js';
 
@@ -150,12 +150,7 @@ export async function callControl(
     let buffered = '';
     const timer = setTimeout(() => {
       connection.destroy();
-      reject(
-        new BerthError(
-          'E_IO',
-          `the session's server did not answer within ${timeoutMs} ms (socket ${socket})`,
-        ),
-      );
+      reject(new IoError(`the session's server did not answer within ${timeoutMs} ms (socket ${socket})`));
     }, timeoutMs);
     connection.setEncoding('utf8');
     connection.on('connect', () => connection.write(`${JSON.stringify(request)}\n`));

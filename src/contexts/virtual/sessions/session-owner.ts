@@ -7,7 +7,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BerthError } from '../../../errors/index.js';
+import { type BerthError, IoError } from '../../../errors/index.js';
 import type { SessionEntry } from './session-store.js';
 
 /** What `owner.json` holds. */
@@ -72,7 +72,7 @@ export function takeOwnership(
     if (current !== null) throw inUse(session, current);
     rmSync(path, { force: true }); // stale: its process is gone
   }
-  throw new BerthError('E_IO', `session ${session.id}: could not take it over from a stale owner; try again`);
+  throw new IoError(`session ${session.id}: could not take it over from a stale owner; try again`);
 }
 
 function liveOwnerRecord(path: string): SessionOwner | null {
@@ -85,8 +85,7 @@ function liveOwnerRecord(path: string): SessionOwner | null {
 
 function inUse(session: SessionEntry, owner: SessionOwner): BerthError {
   const what = owner.kind === 'server' ? 'served by' : 'being committed or discarded by';
-  return new BerthError(
-    'E_IO',
+  return new IoError(
     `session ${session.id}${session.name ? ` (${session.name})` : ''} is ${what} process ${owner.pid} since ${owner.startedAt}; stop that process first, or review it through it (berth changes --session ${session.id})`,
   );
 }

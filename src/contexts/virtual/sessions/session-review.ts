@@ -6,7 +6,7 @@
  * @module
  */
 import type { CommitChangesResult, ContextHandle, WorkspaceChange } from '../../../contract/types.js';
-import { BerthError } from '../../../errors/index.js';
+import { IoError } from '../../../errors/index.js';
 import type { VirtualContextOptions } from '../options.js';
 import { createVirtualContext, type VirtualContext } from '../virtual-context.js';
 import { type ControlRequest, callControl, controlSocketPlace, serveControl } from './session-control.js';
@@ -104,8 +104,7 @@ export async function openSessionReview(session: SessionEntry): Promise<SessionR
     const owner = liveOwner(session);
     if (owner?.kind === 'server' && owner.socket !== null) return liveReview(owner, owner.socket);
     if (owner !== null) {
-      throw new BerthError(
-        'E_IO',
+      throw new IoError(
         `session ${session.id} is being committed or discarded by process ${owner.pid}; try again when it is done`,
       );
     }
@@ -117,7 +116,7 @@ export async function openSessionReview(session: SessionEntry): Promise<SessionR
       throw error;
     }
   }
-  throw new BerthError('E_IO', `session ${session.id}: its owner changed twice while opening it; try again`);
+  throw new IoError(`session ${session.id}: its owner changed twice while opening it; try again`);
 }
 
 function liveReview(owner: SessionOwner, socket: string): SessionReview {
@@ -144,8 +143,7 @@ async function callWhenListening(socket: string, request: ControlRequest): Promi
       const code = (error as NodeJS.ErrnoException).code;
       if ((code !== 'ECONNREFUSED' && code !== 'ENOENT') || Date.now() > deadline) {
         if (code === 'ECONNREFUSED' || code === 'ENOENT') {
-          throw new BerthError(
-            'E_IO',
+          throw new IoError(
             `the process serving the session does not answer on ${socket}; if it hangs, stop it and review again`,
             { cause: error },
           );
