@@ -15,7 +15,7 @@
  * @module
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { BerthError } from '../../errors/index.js';
+import { SandboxUnavailableError } from '../../errors/index.js';
 import { findExecutable } from '../../sandbox/find-executable.js';
 import { createContainedFilesystem } from '../../vfs/contained-fs.js';
 import { toKernelLayout } from '../../vfs/overlay/kernel-layout.js';
@@ -27,15 +27,17 @@ const READY = 'berth-overlay-ready';
 const HOLDER_SCRIPT = `mount -t overlay berth-overlay -o "lowerdir=$1,upperdir=$2,workdir=$3$4" "$1" && echo ${READY} && read _`;
 
 /** Why an overlay cannot be had here, and what to do. */
-export class OverlayUnavailableError extends BerthError {
+export class OverlayUnavailableError extends SandboxUnavailableError {
   constructor(reason: string, fix: string) {
-    super('E_SANDBOX_UNAVAILABLE', `the workspace overlay cannot be mounted: ${reason}; ${fix}`);
+    super(`the workspace overlay cannot be mounted: ${reason}`, fix);
   }
 }
 
 /** One handle's mounted overlay. */
 export class OverlaySession {
   private holder: ChildProcess | undefined;
+  /** True while commit or discard has the overlay unmounted. */
+  private applying = false;
 
   private constructor(
     /** The workspace (the lower layer), an absolute real path. */
@@ -71,11 +73,17 @@ export class OverlaySession {
 
   /** The argv prefix that runs a program inside the overlay's mount namespace. */
   enterPrefix(): string[] {
+    if (this.applying) {
+      throw new SandboxUnavailableError(
+        'a commit or discard of the workspace overlay is in progress (it is unmounted meanwhile)',
+        'run the command once that call has settled',
+      );
+    }
     const pid = this.holder?.pid;
     if (this.holder === undefined || pid === undefined || this.holder.exitCode !== null) {
-      throw new BerthError(
-        'E_SANDBOX_UNAVAILABLE',
-        "the workspace overlay's namespace is gone (its holder process ended); destroy this handle and spawn a new one",
+      throw new SandboxUnavailableError(
+        "the workspace overlay's namespace is gone (its holder process ended)",
+        'destroy this handle and spawn a new one',
       );
     }
     const nsenter = findExecutable('nsenter', process.env.PATH) ?? 'nsenter';
@@ -101,11 +109,16 @@ export class OverlaySession {
 
   /** Run `body` with the overlay unmounted (nothing may run in it), then mount it again. */
   async whileUnmounted<T>(body: () => Promise<T>): Promise<T> {
-    await this.unmount();
+    this.applying = true;
     try {
-      return await body();
+      await this.unmount();
+      try {
+        return await body();
+      } finally {
+        await this.mount();
+      }
     } finally {
-      await this.mount();
+      this.applying = false;
     }
   }
 
