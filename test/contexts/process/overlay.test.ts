@@ -59,7 +59,7 @@ for (const as of ['root', 'nobody'] as const) {
     it('real tools (npm install of a local package, git init and commit, mv, chmod, ln -s) change the merged view only; commit leaves the workspace as the same commands run directly would', () => {
       const result = runScenario('commit', as);
       expect(result.exec).toMatchObject({ exitCode: 0, stderr: '' });
-      expect((result.exec as { stdout: string }).stdout).toMatch(/added 1 package[^]*\nfirst\n$/);
+      expect((result.exec as { stdout: string }).stdout).toMatch(/added 1 package[\s\S]*\nfirst\n$/);
       expect(result.untouchedWhileOpen).toBe(true);
       expect(result.sees).toBe('new\nmoving\nx\n');
       const changes = result.changes as string[];
