@@ -12,6 +12,7 @@ export type { HttpEndpoint, HttpListenOptions } from '../mcp/http-endpoint.js';
 export {
   type BerthMcpServer,
   createMcpServer,
+  MCP_DEFAULT_YIELD_MS,
   type McpServerOptions,
   type StdioConnection,
 } from '../mcp/mcp-server.js';

@@ -7,19 +7,16 @@
 import { realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { createDaytonaContext } from '../contexts/daytona/index.js';
-import { createDockerContext } from '../contexts/docker/index.js';
-import { createE2BContext } from '../contexts/e2b/index.js';
-import { createKubernetesContext } from '../contexts/kubernetes/index.js';
 import { createProcessContext } from '../contexts/process/index.js';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { InvalidArgumentError, SandboxUnavailableError } from '../errors/index.js';
-import { createSandboxPolicy, probeSandbox } from '../sandbox/index.js';
+import { createSandboxPolicy } from '../sandbox/index.js';
 import type { SandboxPolicy } from '../sandbox/types.js';
 import { ensureSupervisor } from '../subprocess/supervisor-location.js';
 import { type FlagSpec, type FlagValues, stringFlag } from './args.js';
 import { type CliIo, warn } from './io.js';
+import { probeSandboxCached } from './sandbox-probe-cache.js';
 import { startSpinner, withSpinner } from './spinner.js';
 import { chooseVirtual, openVirtual, VIRTUAL_WORKSPACE } from './virtual-setup.js';
 
@@ -436,14 +433,15 @@ async function openRemote(
     destroyGraceMs: CLI_KILL_GRACE_MS,
     ...(tuning.maxOutputBytes === undefined ? {} : { maxOutputBytes: tuning.maxOutputBytes }),
   };
+  // Loaded on use, as the Docker context is: the process context, the default, starts without them.
   const context =
     choice.kind === 'e2b'
-      ? createE2BContext({
+      ? (await import('../contexts/e2b/index.js')).createE2BContext({
           ...limits,
           template: choice.template,
           allowInternetAccess: choice.network === 'allow',
         })
-      : createDaytonaContext({
+      : (await import('../contexts/daytona/index.js')).createDaytonaContext({
           ...limits,
           snapshot: choice.template,
           networkBlockAll: choice.network === 'deny',
@@ -495,7 +493,7 @@ async function openProcess(
   let policy: SandboxPolicy | undefined;
   let sandboxNote = 'unsandboxed';
   if (sandbox !== false) {
-    const report = await probeSandbox();
+    const report = await probeSandboxCached(io.env);
     if (report.available) {
       policy = createSandboxPolicy({ writableRoots: writableRoots(root), network, unixSockets });
       sandboxNote = `sandboxed (${report.backend}, network ${network})`;
@@ -540,6 +538,8 @@ async function openDocker(
   tuning: ContextTuning,
 ): Promise<OpenContext> {
   const { root, image, network, harden } = choice;
+  // Loaded on use: the process context, the default, starts faster without it.
+  const { createDockerContext } = await import('../contexts/docker/index.js');
   const context = createDockerContext({
     killGraceMs: CLI_KILL_GRACE_MS,
     destroyGraceMs: CLI_KILL_GRACE_MS,
@@ -572,6 +572,7 @@ async function openKubernetes(
   tuning: ContextTuning,
 ): Promise<OpenContext> {
   const spinner = startSpinner(`starting a pod from ${choice.image}`, io.stderr);
+  const { createKubernetesContext } = await import('../contexts/kubernetes/index.js');
   const context = createKubernetesContext({
     killGraceMs: CLI_KILL_GRACE_MS,
     destroyGraceMs: CLI_KILL_GRACE_MS,

@@ -6,15 +6,13 @@
  * when it exits, and berth says how many.
  * @module
  */
-import { createVirtualContext } from '../contexts/virtual/index.js';
 import {
   createSession,
   findSession,
   removeSession,
   type SessionEntry,
-  serveSession,
   stateRoot,
-} from '../contexts/virtual/sessions/index.js';
+} from '../contexts/virtual/sessions/session-store.js';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { BerthError, InvalidArgumentError } from '../errors/index.js';
 import { type FlagValues, stringFlag } from './args.js';
@@ -82,6 +80,9 @@ export async function openVirtual(
   };
   const base = `virtual context (berth's shell in this process: no host processes, no network), ${choice.root} at ${VIRTUAL_WORKSPACE} copy-on-write`;
   if (choice.session === undefined && tuning.keepSession !== true) {
+    // Loaded on use: the virtual shell and its commands are most of berth's modules, and every
+    // other context starts without them.
+    const { createVirtualContext } = await import('../contexts/virtual/index.js');
     const context = createVirtualContext({ ...options, root: choice.root, workspacePath: VIRTUAL_WORKSPACE });
     const handle = await context.spawn();
     return {
@@ -105,6 +106,7 @@ export async function openVirtual(
     choice.session === undefined
       ? newSession(stateDir, choice.root)
       : namedSession(stateDir, choice.session, choice.root);
+  const { serveSession } = await import('../contexts/virtual/sessions/session-review.js');
   const served = await serveSession(session, options);
   const label = `${session.id}${session.name ? ` (${session.name})` : ''}`;
   return {

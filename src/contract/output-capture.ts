@@ -11,7 +11,7 @@ import { TextDecoder } from 'node:util';
 import { isDiskFull } from '../errors/write-failure.js';
 import { validateCollect } from '../subprocess/collect-spec.js';
 import { HeadTailBuffer } from '../subprocess/head-tail-buffer.js';
-import type { PrivateDirectory } from '../subprocess/private-dir.js';
+import type { FileIdentity, PrivateDirectory } from '../subprocess/private-dir.js';
 import { SpillFile } from '../subprocess/spill-file.js';
 import type { CollectedOutput, SubprocessCollect } from '../subprocess/types.js';
 import { alignStartForward, completePrefixEnd, decodeUtf8 } from '../subprocess/utf8-boundary.js';
@@ -105,6 +105,14 @@ export class OutputCapture {
     this.spill?.close();
     this.finished = settle(this.snapshot(), this.label, this.policy);
     return this.finished;
+  }
+
+  /**
+   * The identity of the spill file while it is intact and was made in a held private directory:
+   * what a context needs to read it back (and nothing else) later.
+   */
+  get spillIdentity(): FileIdentity | undefined {
+    return this.spill?.intact ? this.spill.identity : undefined;
   }
 
   /** Drop everything, including the spill file. */

@@ -346,6 +346,13 @@ export interface ExecutionContext {
    * path to a command (a search tool running ripgrep) can obey the same containment.
    */
   realPath?(handle: ContextHandle, path: string): Promise<string>;
+  /**
+   * Keep `text` as a private file of the handle (0600, in the context's private directory, removed
+   * with the handle) that the handle's file methods read back by the returned absolute path, even
+   * where containment refuses everything else outside the root. Agent tools use it for the whole
+   * output of a command they had to cut. `label` names the file (e.g. `stdout`).
+   */
+  keepOutput?(handle: ContextHandle, label: string, text: string): Promise<string>;
   getMappedPort?(handle: ContextHandle, containerPort: number): Promise<number | null>;
   /** End everything the handle owns (processes, containers, spill files). Idempotent. */
   destroy(handle: ContextHandle): Promise<void>;

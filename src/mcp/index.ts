@@ -14,6 +14,7 @@ export { DEFAULT_MAX_LINE_BYTES, JsonLineFramer, type JsonLineFramerSink } from 
 export {
   type BerthMcpServer,
   createMcpServer,
+  MCP_DEFAULT_YIELD_MS,
   type McpServerOptions,
   type StdioConnection,
 } from './mcp-server.js';

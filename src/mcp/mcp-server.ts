@@ -9,7 +9,7 @@ import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { knownOptions, optionKeys } from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { createTools } from '../tools/index.js';
-import { type HttpEndpoint, type HttpListenOptions, listenHttp } from './http-endpoint.js';
+import type { HttpEndpoint, HttpListenOptions } from './http-endpoint.js';
 import { buildToolServer } from './tool-server.js';
 import type { McpTool } from './tool-shape.js';
 
@@ -17,7 +17,10 @@ import type { McpTool } from './tool-shape.js';
 export interface McpServerOptions {
   readonly context: ExecutionContext;
   readonly handle: ContextHandle;
-  /** Tools to serve; default every `berth/tools` tool over `context` and `handle`. */
+  /**
+   * Tools to serve; default every `berth/tools` tool over `context` and `handle`, with `bash`
+   * yielding to the background after {@link MCP_DEFAULT_YIELD_MS}.
+   */
   readonly tools?: readonly McpTool[] | undefined;
   /** Server name announced at `initialize`. Default `berth`. */
   readonly name?: string | undefined;
@@ -25,6 +28,13 @@ export interface McpServerOptions {
   /** Guidance for the client's model; default says which context commands run in. */
   readonly instructions?: string | undefined;
 }
+
+/**
+ * The `bash` tool's default `yield_ms` in the MCP server's default tools: below the 60 s request
+ * timeout of the SDK and of common clients, so a long command answers with a task id before the
+ * client gives up on the call.
+ */
+export const MCP_DEFAULT_YIELD_MS = 45_000;
 
 const SERVER_OPTION_KEYS = optionKeys<McpServerOptions>({
   context: true,
@@ -67,7 +77,7 @@ export function createMcpServer(options: McpServerOptions): BerthMcpServer {
   if (handle === null || typeof handle !== 'object' || typeof handle.id !== 'string') {
     throw new InvalidArgumentError('handle', 'must be a ContextHandle from context.spawn()');
   }
-  const tools = options.tools ?? createTools({ context, handle });
+  const tools = options.tools ?? createTools({ context, handle, defaultYieldMs: MCP_DEFAULT_YIELD_MS });
   if (!Array.isArray(tools)) throw new InvalidArgumentError('tools', 'must be an array of tool definitions');
   const seen = new Set<string>();
   for (const [index, tool] of tools.entries()) {
@@ -125,6 +135,8 @@ export function createMcpServer(options: McpServerOptions): BerthMcpServer {
         },
       };
     },
-    listenHttp: (listenOptions) => listenHttp(createServer, listenOptions),
+    // Loaded on use: the SDK's HTTP transport is a large share of start-up, and stdio needs none of it.
+    listenHttp: async (listenOptions) =>
+      (await import('./http-endpoint.js')).listenHttp(createServer, listenOptions),
   };
 }

@@ -3,12 +3,20 @@
  * @module
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { McpTool } from './tool-shape.js';
+
+const LENIENT_CALL_TOOL = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+});
 
 /** Identity and guidance the server announces at `initialize`. */
 export interface ToolServerInfo {
@@ -37,23 +45,65 @@ export function buildToolServer(tools: readonly McpTool[], info: ToolServerInfo)
       ...(tool.annotations ? { annotations: { ...tool.annotations } } : {}),
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const { name, arguments: args } = request.params;
-    const tool = byName.get(name);
-    if (tool === undefined) {
-      return errorResult(
-        `unknown tool ${JSON.stringify(name)}; available tools: ${[...byName.keys()].join(', ')}`,
-      );
-    }
-    try {
-      const result = await tool.execute(args ?? {}, { signal: extra.signal });
-      return { content: result.content.map((block) => ({ ...block })), isError: result.isError === true };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return errorResult(`${name} failed: ${message}`);
-    }
-  });
+  // `arguments` that are not an object (null, a string, an array) reach the tool, which answers with
+  // an error result the model can act on; the SDK's own tools/call handler would refuse the whole
+  // request as a JSON-RPC error first. The Protocol-level registration parses with this schema only.
+  Protocol.prototype.setRequestHandler.call(
+    server,
+    LENIENT_CALL_TOOL,
+    async (request, extra): Promise<CallToolResult> => {
+      const { name, arguments: args } = request.params;
+      const tool = byName.get(name);
+      if (tool === undefined) {
+        return errorResult(
+          `unknown tool ${JSON.stringify(name)}; available tools: ${[...byName.keys()].join(', ')}`,
+        );
+      }
+      const progress = startProgress(request.params._meta?.progressToken, name, extra);
+      try {
+        const result = await tool.execute(args === undefined ? {} : args, { signal: extra.signal });
+        return { content: result.content.map((block) => ({ ...block })), isError: result.isError === true };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return errorResult(`${name} failed: ${message}`);
+      } finally {
+        progress.stop();
+      }
+    },
+  );
   return server;
+}
+
+/**
+ * How often a running call reports progress: well inside the 60 s request timeout common in
+ * clients, so one that resets its timeout on progress (`resetTimeoutOnProgress` in the SDK) keeps
+ * waiting for a long command.
+ */
+export const PROGRESS_INTERVAL_MS = 3000;
+
+/** Send `notifications/progress` for a call whose request carried a progress token. */
+function startProgress(
+  token: string | number | undefined,
+  name: string,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+): { stop(): void } {
+  if (token === undefined) return { stop() {} };
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: {
+          progressToken: token,
+          progress: seconds,
+          message: `${name} still running after ${seconds} s`,
+        },
+      })
+      .catch(() => undefined); // a client gone mid-call: the result's send fails the same way
+  }, PROGRESS_INTERVAL_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 function errorResult(text: string): CallToolResult {

@@ -6,7 +6,7 @@
 import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDiskFull } from '../errors/write-failure.js';
-import type { PrivateDirectory } from './private-dir.js';
+import type { FileIdentity, PrivateDirectory } from './private-dir.js';
 
 /** A spill file's place: a path, or a name in a private directory berth holds open. */
 export type SpillTarget = string | { readonly dir: PrivateDirectory; readonly name: string };
@@ -24,6 +24,8 @@ export class SpillFile {
   readonly path: string;
   /** Whole-stream byte cap. */
   readonly maxBytes: number;
+  /** Which file berth created, when made in a held {@link PrivateDirectory}: for identity-checked reads. */
+  readonly identity: FileIdentity | undefined;
   private fd: number | undefined;
   private written = 0;
   private discardReason: SpillDiscardReason | undefined;
@@ -41,12 +43,15 @@ export class SpillFile {
     this.maxBytes = maxBytes;
     if (typeof target === 'string') {
       this.path = target;
+      this.identity = undefined;
       this.fd = openSync(target, 'wx', 0o600);
       this.unlink = () => unlinkQuietly(target);
     } else {
       const { dir, name } = target;
       this.path = join(dir.path, name);
-      this.fd = dir.createFile(name).fd;
+      const made = dir.createFile(name);
+      this.fd = made.fd;
+      this.identity = made.identity;
       this.unlink = () => dir.removeFile(name);
     }
   }

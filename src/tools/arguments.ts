@@ -28,7 +28,15 @@ export interface EnumField extends FieldBase {
   readonly type: 'enum';
   readonly values: readonly string[];
 }
-export type FieldSpec = StringField | IntegerField | BooleanField | EnumField;
+/** A list of small objects, each validated against `items` (no nesting beyond one level). */
+export interface ObjectsField extends FieldBase {
+  readonly type: 'objects';
+  readonly items: Readonly<Record<string, ScalarField>>;
+  readonly minItems: number;
+  readonly maxItems: number;
+}
+export type ScalarField = StringField | IntegerField | BooleanField | EnumField;
+export type FieldSpec = ScalarField | ObjectsField;
 export type FieldSpecs = Readonly<Record<string, FieldSpec>>;
 
 type FieldValue<S> = S extends { type: 'string' }
@@ -39,7 +47,9 @@ type FieldValue<S> = S extends { type: 'string' }
       ? boolean
       : S extends { type: 'enum'; values: readonly (infer V)[] }
         ? V
-        : never;
+        : S extends { type: 'objects'; items: infer I extends FieldSpecs }
+          ? ParsedArguments<I>[]
+          : never;
 
 /** The parsed arguments: required fields present, optional ones possibly `undefined`. */
 export type ParsedArguments<F extends FieldSpecs> = {
@@ -59,6 +69,12 @@ export function toJsonSchema(fields: FieldSpecs): ToolInputSchema {
   for (const [name, field] of Object.entries(fields)) {
     const property: Record<string, unknown> = {};
     switch (field.type) {
+      case 'objects':
+        property.type = 'array';
+        property.minItems = field.minItems;
+        property.maxItems = field.maxItems;
+        property.items = toJsonSchema(field.items);
+        break;
       case 'string':
         property.type = 'string';
         if (field.allowEmpty !== true && field.required === true) property.minLength = 1;
@@ -115,6 +131,12 @@ export function parseArguments<F extends FieldSpecs>(
         if (field.required === true) problems.push(`\`${name}\` is required (${expectation(field)})`);
         continue;
       }
+      if (field.type === 'objects') {
+        const before = problems.length;
+        const items = checkObjects(name, field, v, problems);
+        if (problems.length === before) value[name] = items;
+        continue;
+      }
       const problem = checkField(field, v);
       if (problem === undefined) value[name] = v;
       else problems.push(`\`${name}\` ${problem}`);
@@ -143,7 +165,46 @@ export function invalidMessage(
   ].join('\n');
 }
 
-function checkField(field: FieldSpec, v: unknown): string | undefined {
+/** Each element of a list of objects, with its problems named by index (`edits[2].old_string`). */
+function checkObjects(name: string, field: ObjectsField, v: unknown, problems: string[]): unknown[] {
+  if (!Array.isArray(v)) {
+    problems.push(`\`${name}\` must be ${expectation(field)}, got ${describe(v)}`);
+    return [];
+  }
+  if (v.length < field.minItems || v.length > field.maxItems) {
+    problems.push(
+      `\`${name}\` must be ${expectation(field)}, got ${v.length} item${v.length === 1 ? '' : 's'}`,
+    );
+    return [];
+  }
+  const out: unknown[] = [];
+  for (const [index, item] of v.entries()) {
+    const at = `${name}[${index}]`;
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      problems.push(`\`${at}\` must be an object, got ${describe(item)}`);
+      continue;
+    }
+    const given = item as Record<string, unknown>;
+    for (const key of Object.keys(given))
+      if (!Object.hasOwn(field.items, key))
+        problems.push(`\`${at}\`: ${unknownKey(key, Object.keys(field.items))}`);
+    const parsed: Record<string, unknown> = {};
+    for (const [key, spec] of Object.entries(field.items)) {
+      const value = given[key];
+      if (value === undefined || value === null) {
+        if (spec.required === true) problems.push(`\`${at}.${key}\` is required (${expectation(spec)})`);
+        continue;
+      }
+      const problem = checkField(spec, value);
+      if (problem === undefined) parsed[key] = value;
+      else problems.push(`\`${at}.${key}\` ${problem}`);
+    }
+    out.push(parsed);
+  }
+  return out;
+}
+
+function checkField(field: ScalarField, v: unknown): string | undefined {
   switch (field.type) {
     case 'string':
       if (typeof v !== 'string') return `must be a string, got ${describe(v)}`;
@@ -180,6 +241,8 @@ function expectation(field: FieldSpec): string {
       return 'true or false';
     case 'enum':
       return `one of ${field.values.map((x) => JSON.stringify(x)).join(', ')}`;
+    case 'objects':
+      return `a list of ${field.minItems} to ${field.maxItems} objects {${Object.keys(field.items).join(', ')}}`;
   }
 }
 
@@ -198,6 +261,10 @@ function describe(v: unknown): string {
 function unknownKey(key: string, known: readonly string[]): string {
   const guess = closestName(key, known);
   const hint =
-    guess === undefined ? `; known arguments: ${known.join(', ')}` : `; did you mean \`${guess}\`?`;
+    known.length === 0
+      ? '; this tool takes no arguments: call it with {}'
+      : guess === undefined
+        ? `; known arguments: ${known.join(', ')}`
+        : `; did you mean \`${guess}\`?`;
   return `unknown argument \`${key}\`${hint}`;
 }

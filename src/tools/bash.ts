@@ -4,6 +4,7 @@
  * @module
  */
 import type { BackgroundTask, ContextHandle, ExecutionContext } from '../contract/types.js';
+import { SpawnError } from '../errors/index.js';
 import { requireMethod } from './capability.js';
 import {
   contextCutNote,
@@ -20,8 +21,12 @@ import { formatBytes, formatCount, formatDuration } from './human-units.js';
 import { type ResolvedLimits, resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
 import { logStateLine, readLogWindow } from './task-log.js';
-import { errorResult, textResult } from './tool-result.js';
+import { readableOutput } from './terminal-text.js';
+import { errorResult, ToolFailure, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions, ToolResult, ToolSession } from './types.js';
+
+/** The largest per-call `max_output_chars`. */
+const MAX_OUTPUT_CHARS = 100_000;
 
 /** The `bash` tool. */
 export function createBashTool(options: ToolOptions): BerthTool {
@@ -31,38 +36,39 @@ export function createBashTool(options: ToolOptions): BerthTool {
   const outputDir = options.outputDir;
   return defineTool({
     name: 'bash',
-    description: [
-      'Run a shell command (`/bin/sh -c`) in the workspace and return its output, exit code and duration.',
-      `Foreground commands are killed after timeout_ms (default ${limits.defaultTimeoutMs} ms, at most ${limits.maxTimeoutMs}).`,
-      'For a dev server, watcher or anything that may not finish, set run_in_background: true (returns a task id at once)',
-      'or yield_ms: N (waits up to N ms; if the command is still running it keeps running as a background task and you get its output so far and its task id).',
-      'Background tasks are never killed by a timeout: read their output with task_output, wait with task_wait, stop them with task_kill, see them with task_list.',
-      `Output over ${formatCount(limits.outputBudgetChars)} characters is cut to its start and end, with a line saying where the full output is.`,
-      'Each call runs in a fresh shell: `cd` and variables do not carry over; use workdir or `cd dir && cmd`.',
-      'Prefer read_file, edit_file, glob and grep over cat, sed, find and grep for files.',
-    ].join(' '),
+    description: bashDescription(limits, context),
     fields: {
       command: { type: 'string', required: true, description: 'The shell command to run.' },
       timeout_ms: {
         type: 'integer',
         minimum: 1,
         maximum: limits.maxTimeoutMs,
-        description: `Kill a foreground command after this many milliseconds. Default ${limits.defaultTimeoutMs}. Not allowed with run_in_background or yield_ms.`,
+        description: `Run in the foreground and kill it after this many ms (default ${limits.defaultTimeoutMs}). Not with run_in_background or yield_ms.`,
       },
       workdir: {
         type: 'string',
-        description: 'Working directory: absolute, or relative to the default working directory.',
+        description: 'Working directory: absolute, or relative to the default one.',
       },
       run_in_background: {
         type: 'boolean',
-        description: 'Start the command as a background task and return its task id at once. Default false.',
+        description: 'Start it as a background task; returns its task id at once.',
       },
       yield_ms: {
         type: 'integer',
         minimum: 0,
         maximum: limits.maxTimeoutMs,
-        description:
-          'Wait up to this many milliseconds for the command; if it is still running then, it moves to the background and you get its output so far plus a task id.',
+        description: 'Wait up to this many ms; a command still running then continues in the background.',
+      },
+      max_output_chars: {
+        type: 'integer',
+        minimum: 200,
+        maximum: MAX_OUTPUT_CHARS,
+        description: `Characters of output to show at most (default ${limits.outputBudgetChars}).`,
+      },
+      description: {
+        type: 'string',
+        allowEmpty: true,
+        description: 'What the command does, for people; ignored.',
       },
     },
     example: { command: 'npm test', timeout_ms: 300000, workdir: 'packages/core' },
@@ -83,12 +89,63 @@ export function createBashTool(options: ToolOptions): BerthTool {
         return errorResult(
           'timeout_ms applies to foreground commands only; a background task runs until it exits or task_kill stops it. Drop timeout_ms, or drop run_in_background/yield_ms to run in the foreground with a timeout.',
         );
-      const state = { context, handle, limits, session, outputDir, onExit: options.onBackgroundExit };
-      if (background) return startBackground(state, args.command, cwd);
-      if (args.yield_ms !== undefined) return runWithYield(state, args.command, cwd, args.yield_ms, signal);
-      return runForeground(state, args.command, cwd, args.timeout_ms ?? limits.defaultTimeoutMs, signal);
+      const callLimits =
+        args.max_output_chars === undefined
+          ? limits
+          : { ...limits, outputBudgetChars: args.max_output_chars };
+      const state = {
+        context,
+        handle,
+        limits: callLimits,
+        session,
+        outputDir,
+        onExit: options.onBackgroundExit,
+      };
+      try {
+        if (background) return await startBackground(state, args.command, cwd);
+        const yieldMs =
+          args.yield_ms ?? (args.timeout_ms === undefined ? defaultYield(limits, context) : null);
+        if (yieldMs !== null) return await runWithYield(state, args.command, cwd, yieldMs, signal);
+        return await runForeground(
+          state,
+          args.command,
+          cwd,
+          args.timeout_ms ?? limits.defaultTimeoutMs,
+          signal,
+        );
+      } catch (error) {
+        if (cwd !== undefined && error instanceof SpawnError && error.reason === 'bad-cwd')
+          throw new ToolFailure(
+            `workdir ${JSON.stringify(args.workdir)} (${cwd}) ${error.errno === 'ENOTDIR' ? 'is not a directory' : error.errno === 'EACCES' || error.errno === 'EPERM' ? 'cannot be entered' : 'does not exist'}. ` +
+              `Give an existing directory, absolute or relative to ${handle.cwd}; list_dir shows what is there.`,
+          );
+        throw error;
+      }
     },
   });
+}
+
+/** The default `yield_ms`, where the context can move a command to the background. */
+function defaultYield(limits: ResolvedLimits, context: ExecutionContext): number | null {
+  return limits.defaultYieldMs !== null && context.capabilities.background ? limits.defaultYieldMs : null;
+}
+
+function bashDescription(limits: ResolvedLimits, context: ExecutionContext): string {
+  const yieldMs = defaultYield(limits, context);
+  const timing =
+    yieldMs === null
+      ? `Returns stdout, then stderr after a [stderr] line, the exit code and duration. Killed after timeout_ms (default ${limits.defaultTimeoutMs}).`
+      : `Returns its output (stdout and stderr come interleaved), exit code and duration. A command still running after ${formatDuration(yieldMs)} (or yield_ms) keeps running as a background task and you get its output so far and task id. ` +
+        'With timeout_ms it stays in the foreground until then (stdout before [stderr]); progress notifications are sent, but a client with a shorter request timeout may give up first.';
+  return [
+    'Run a shell command (`/bin/sh -c`) in the workspace.',
+    timing,
+    'run_in_background: true returns a task id at once (dev servers, watchers). Background tasks are never killed by a timeout:',
+    'read them with task_output, wait with task_wait, stop them with task_kill.',
+    `Output over ${formatCount(limits.outputBudgetChars)} characters (or max_output_chars) is cut to its start and end, with a line saying where the full output is.`,
+    'Each call is a fresh shell: `cd` and variables do not carry over (use workdir).',
+    'Prefer read_file, edit_file, glob and grep over cat, sed, find and grep.',
+  ].join(' ');
 }
 
 interface BashState {
@@ -126,9 +183,11 @@ async function runForeground(
       budget,
       name,
       execLocator(context, handle, facts, outputDir, session),
+      facts,
     );
     const note = shown === text ? contextCutNote(name, facts) : null;
-    const body = name === 'stderr' ? `[stderr]\n${shown}` : shown;
+    const readable = readableOutput(shown);
+    const body = name === 'stderr' ? `[stderr]\n${readable}` : readable;
     parts.push(note === null ? trimEnd(body) : `${trimEnd(body)}\n${note}`);
   }
   if (parts.length === 0) parts.push('(no output)');
@@ -220,14 +279,15 @@ async function yieldResult(
       : Promise.resolve(
           joinCut(
             { head: log.head, tail: log.tail, omittedChars: 0, omittedLines: 0 },
-            `[… ${formatBytes(log.omittedBytes)} of output omitted here. ${where} …]`,
+            // Only the ends were read: the bytes between are exact, their lines are not counted.
+            `[… ${formatBytes(log.omittedBytes)} (${formatCount(log.omittedBytes)} bytes) of output omitted here. ${where} …]`,
           ),
         );
   const empty = log.totalBytes === 0;
   if (exit !== null) {
     session.settledTaskIds.add(task.id);
     const shown = await show(`Full output (${formatBytes(log.totalBytes)}): ${task.outputPath}`);
-    const parts = [empty ? '(no output)' : trimEnd(shown)];
+    const parts = [empty ? '(no output)' : trimEnd(readableOutput(shown))];
     const logState = logStateLine(exit);
     if (logState !== null) parts.push(logState);
     parts.push(exitStatusLine(exit));
@@ -239,7 +299,7 @@ async function yieldResult(
   const logState = running ? logStateLine(running) : null;
   return textResult(
     [
-      empty ? '(no output yet)' : trimEnd(shown),
+      empty ? '(no output yet)' : trimEnd(readableOutput(shown)),
       ...(logState === null ? [] : [logState]),
       `[Still running after ${formatDuration(yieldMs)}: moved to the background as task ${task.id} (pid ${task.pid}). ` +
         `Its output goes to ${task.outputPath}. Continue reading with task_output ${JSON.stringify({ task_id: task.id, offset: log.nextOffset })}; ` +

@@ -11,28 +11,48 @@ import type {
   ExecutionContext,
   StreamFacts,
 } from '../contract/types.js';
-import { cutHeadTail, joinCut } from './head-tail-text.js';
+import { countLineBreaks, cutHeadTail, type HeadTailCut, joinCut } from './head-tail-text.js';
 import { formatBytes, formatCount, formatDuration } from './human-units.js';
 import type { ToolSession } from './types.js';
 
 /** Where the whole of a cut stream can be found, or why it cannot. */
 export type FullOutputLocator = (name: string, text: string) => Promise<string>;
 
-/** `text` cut to `budgetChars`, the marker naming what `locate` reports. */
+/**
+ * `text` cut to `budgetChars`, the marker naming what `locate` reports. `facts` are the context's
+ * own capture facts: when the context already dropped the middle of the stream, the count comes
+ * from the stream's total size, so the bytes are exact, and the lines (of which the context kept
+ * no count) are stated as a lower bound.
+ */
 export async function cutForModel(
   text: string,
   budgetChars: number,
   name: string,
   locate: FullOutputLocator,
+  facts?: StreamFacts,
 ): Promise<string> {
   const cut = cutHeadTail(text, budgetChars);
   if (cut === null) return text;
   const where = await locate(name, text);
-  return joinCut(
-    cut,
-    `[… ${formatCount(cut.omittedChars)} characters (${formatCount(cut.omittedLines)} lines) of ${name} omitted here. ${where} …]`,
-  );
+  return joinCut(cut, `[… ${omissionCounts(text, cut, facts)} of ${name} omitted here. ${where} …]`);
 }
+
+/** "12,345 characters (678 lines)", or the exact bytes and the lines' lower bound. */
+function omissionCounts(text: string, cut: HeadTailCut, facts: StreamFacts | undefined): string {
+  if (facts === undefined || !facts.truncated)
+    return `${formatCount(cut.omittedChars)} characters (${formatCount(cut.omittedLines)} lines)`;
+  // The shown head and tail are the stream's own first and last bytes, so the rest is exact.
+  const bytes = Math.max(0, facts.bytesTotal - Buffer.byteLength(cut.head) - Buffer.byteLength(cut.tail));
+  const middle = text.slice(cut.head.length, text.length - cut.tail.length);
+  if (!CONTEXT_MARKER.test(middle))
+    return `at least ${formatCount(cut.omittedChars)} characters (${formatCount(cut.omittedLines)} lines)`;
+  // The line break before the context's marker may be its own: not counted, so a lower bound.
+  const lines = countLineBreaks(middle.replace(CONTEXT_MARKER, ''));
+  return `${formatBytes(bytes)} (${formatCount(bytes)} bytes${lines > 0 ? `, at least ${formatCount(lines)} lines` : ''})`;
+}
+
+/** The line `settle` (the contract's capture) puts where it dropped the middle of a stream. */
+const CONTEXT_MARKER = /\n?\[berth: \d+ bytes of [^\n]* omitted here \(maxOutputBytes=[^\n]*\]\n/;
 
 /** Budgets for stdout and stderr sharing `budgetChars`: stderr gets what it needs up to a third. */
 export function splitBudget(stdoutChars: number, stderrChars: number, budgetChars: number): [number, number] {
@@ -44,7 +64,10 @@ export function splitBudget(stdoutChars: number, stderrChars: number, budgetChar
   return [budgetChars - stderrBudget, stderrBudget];
 }
 
-/** The locator for a stream of `exec`: the context's spill file, else a copy saved by the tools. */
+/**
+ * The locator for a stream of `exec`: the context's spill file when the file tools can read it,
+ * else a copy saved by the tools. Every path it names is one `read_file` and `grep` can open.
+ */
 export function execLocator(
   context: ExecutionContext,
   handle: ContextHandle,
@@ -53,11 +76,31 @@ export function execLocator(
   session: ToolSession,
 ): FullOutputLocator {
   return async (name, text) => {
-    if (facts.spillPath !== null)
-      return `Full ${name} (${formatBytes(facts.bytesTotal)}): ${facts.spillPath}`;
+    if (facts.spillPath !== null) {
+      if (await readableByFileTools(context, handle, facts.spillPath))
+        return `Full ${name} (${formatBytes(facts.bytesTotal)}): ${facts.spillPath}; read it with read_file offset/limit or grep`;
+      return (
+        `The context's full copy of ${name} (${formatBytes(facts.bytesTotal)}) is outside what the file tools can read; ` +
+        'rerun with the output redirected to a file (e.g. `cmd > out.log 2>&1`) and read it in ranges'
+      );
+    }
     if (facts.truncated) return contextDropped(name, facts);
     return saveCopy(context, handle, outputDir, session, name, text);
   };
+}
+
+/** True when the context's file methods see a regular file at `path` (a host-side spill may not be). */
+async function readableByFileTools(
+  context: ExecutionContext,
+  handle: ContextHandle,
+  path: string,
+): Promise<boolean> {
+  if (typeof context.fileSize !== 'function') return true; // nothing to ask: name it as it is
+  try {
+    return (await context.fileSize(handle, path)) !== null;
+  } catch {
+    return false;
+  }
 }
 
 function contextDropped(name: string, facts: StreamFacts): string {
@@ -86,6 +129,11 @@ async function saveCopy(
   session.savedOutputs++;
   const n = session.savedOutputs;
   try {
+    if (outputDir === undefined && typeof context.keepOutput === 'function') {
+      // The context's own private file: readable through its file methods, removed with the handle.
+      const path = await context.keepOutput(handle, name, text);
+      return `Full ${name} (${formatBytes(Buffer.byteLength(text))}) saved to ${path}; read it with read_file offset/limit or grep`;
+    }
     const dir = outputDir ?? (await privateOutputDir(context, handle, session));
     const path = `${dir}/output-${n}-${name}.txt`;
     await context.writeFile(handle, path, text);
@@ -113,7 +161,9 @@ function privateOutputDir(
       );
     // Commands and file methods can see different filesystems (a sandbox's private /tmp); writing
     // where the directory is not would create an unprotected one.
-    await context.listFiles(handle, dir).catch((error: unknown) => {
+    await context.listFiles(handle, dir).catch(async (error: unknown) => {
+      // Not left behind: a directory nobody can use.
+      await context.exec(handle, `rmdir ${dir}`, { timeoutMs: 10_000 }).catch(() => undefined);
       throw new Error(
         `${dir} was made by a command but the file methods cannot see it (${(error as Error).message})`,
       );

@@ -6,9 +6,11 @@ import { resolveContextPath } from './context-path.js';
 import { defineTool } from './define-tool.js';
 import { applyEdit } from './edit-text.js';
 import { assertWithinLimit, loadText, regularFileSize } from './file-access.js';
+import { assertUnchangedSinceSeen, rememberSeen, withFileLock } from './file-guard.js';
 import { formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { numberLine, splitLines } from './line-numbers.js';
+import { createToolSession } from './session.js';
 import { errorResult, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions } from './types.js';
 
@@ -19,13 +21,14 @@ const SNIPPET_MAX_LINES = 40;
 export function createEditFileTool(options: ToolOptions): BerthTool {
   const { context, handle } = options;
   const limits = resolveLimits(options);
+  const session = options.session ?? createToolSession();
   return defineTool({
     name: 'edit_file',
     description: [
       'Replace exact text in an existing file. `old_string` must match the file exactly (whitespace and indentation included,',
-      'without the line-number prefixes read_file shows) and must occur exactly once, unless `replace_all` is true.',
-      'Include enough surrounding lines to make it unique. Everything outside the replaced text is kept byte for byte.',
-      'On failure the message says why (not found, or found N times with their line numbers). Read the file first.',
+      'without the line-number prefixes read_file shows) and occur exactly once, unless `replace_all` is true:',
+      'include enough surrounding lines to make it unique. Everything else is kept byte for byte.',
+      'Read the file first: an edit of a file changed since you last read it is refused.',
       'To create a file or rewrite all of it, use write_file.',
     ].join(' '),
     fields: {
@@ -57,26 +60,30 @@ export function createEditFileTool(options: ToolOptions): BerthTool {
     },
     async run(args) {
       const path = resolveContextPath(handle, args.path);
-      const size = await regularFileSize(context, handle, path);
-      assertWithinLimit(path, size, limits.maxFileBytes, 'Edit it with bash instead (e.g. `sed -i`).');
-      const { text } = await loadText(context, handle, path);
-      const outcome = applyEdit(text, args.old_string, args.new_string, args.replace_all === true, path);
-      if (!outcome.ok) return errorResult(outcome.message);
-      await context.writeFile(handle, path, outcome.text);
-      const where =
-        outcome.lines.length === 1 ? `line ${outcome.lines[0]}` : `lines ${outcome.lines.join(', ')}`;
-      const summary =
-        `Edited ${path}: replaced ${formatCount(outcome.count)} occurrence${outcome.count === 1 ? '' : 's'} (at ${where}).` +
-        (outcome.adaptedLineEndings ? ' The file uses CRLF line endings; they were kept.' : '');
-      return textResult(
-        `${summary}\n${snippet(outcome.text, outcome.lines[0]!, args.new_string, limits.maxLineChars)}`,
-      );
+      return withFileLock(context, handle, session, path, async () => {
+        const size = await regularFileSize(context, handle, path);
+        assertWithinLimit(path, size, limits.maxFileBytes, 'Edit it with bash instead (e.g. `sed -i`).');
+        const { text } = await loadText(context, handle, path);
+        assertUnchangedSinceSeen(session, path, text, 'edit');
+        const outcome = applyEdit(text, args.old_string, args.new_string, args.replace_all === true, path);
+        if (!outcome.ok) return errorResult(outcome.message);
+        await context.writeFile(handle, path, outcome.text);
+        rememberSeen(session, path, outcome.text);
+        const where =
+          outcome.lines.length === 1 ? `line ${outcome.lines[0]}` : `lines ${outcome.lines.join(', ')}`;
+        const summary =
+          `Edited ${path}: replaced ${formatCount(outcome.count)} occurrence${outcome.count === 1 ? '' : 's'} (at ${where}).` +
+          (outcome.adaptedLineEndings ? ' The file uses CRLF line endings; they were kept.' : '');
+        return textResult(
+          `${summary}\n${snippet(outcome.text, outcome.lines[0]!, args.new_string, limits.maxLineChars)}`,
+        );
+      });
     },
   });
 }
 
 /** The edited region with a few lines around it, numbered, so the model can check the result. */
-function snippet(text: string, firstLine: number, newText: string, maxLineChars: number): string {
+export function snippet(text: string, firstLine: number, newText: string, maxLineChars: number): string {
   const lines = splitLines(text);
   const start = Math.max(1, firstLine - SNIPPET_CONTEXT_LINES);
   const changed = Math.max(1, splitLines(newText).length);

@@ -74,7 +74,7 @@ export async function explainNoFile(
   return `${path} is not a regular file (${entry.type}); it cannot be read as a file. Inspect it with bash.`;
 }
 
-function isDirectoryMessage(path: string): string {
+export function isDirectoryMessage(path: string): string {
   return `${path} is a directory, not a file. Use list_dir or glob to see its contents.`;
 }
 

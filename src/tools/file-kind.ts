@@ -56,3 +56,21 @@ export function binaryReasonOfText(text: string): string | null {
   const nul = text.slice(0, SNIFF_BYTES).indexOf('\u0000');
   return nul >= 0 ? `it contains a NUL character at offset ${nul}` : null;
 }
+
+/**
+ * True when bytes that are not UTF-8 read as single-byte legacy text (Latin-1 / Windows-1252): no
+ * NUL and no C0 control bytes other than tab, line breaks, form feed and escape in the first 8 KiB.
+ */
+export function looksLikeLegacyText(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, SNIFF_BYTES);
+  for (const b of head) {
+    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1b) || b === 0x7f)
+      return false;
+  }
+  return true;
+}
+
+/** Single-byte legacy text decoded: Windows-1252, the superset of Latin-1 that WHATWG "latin1" means. */
+export function decodeLegacyText(bytes: Uint8Array): string {
+  return new TextDecoder('windows-1252').decode(bytes);
+}

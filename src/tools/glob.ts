@@ -3,7 +3,8 @@
  * @module
  */
 import { posix } from 'node:path';
-import { CapabilityError } from '../errors/index.js';
+import type { ContextHandle, ExecutionContext } from '../contract/types.js';
+import { CapabilityError, isBerthError } from '../errors/index.js';
 import { resolveContextPath } from './context-path.js';
 import { defineTool } from './define-tool.js';
 import { hasGlobMeta } from './glob-pattern.js';
@@ -58,7 +59,10 @@ export function createGlobTool(options: ToolOptions): BerthTool {
       const base = resolveContextPath(handle, args.path ?? '.');
       const full = posix.isAbsolute(args.pattern) ? args.pattern : posix.join(base, args.pattern);
       const entries = (await context.listFiles(handle, full)).filter((e) => e.type !== 'directory');
-      if (entries.length === 0) return textResult(`No files match ${full}.`);
+      if (entries.length === 0) {
+        const missing = posix.isAbsolute(args.pattern) ? null : await missingDirectory(context, handle, base);
+        return missing === null ? textResult(`No files match ${full}.`) : errorResult(missing);
+      }
       const byTime = entries.every((e) => e.mtimeMs !== undefined);
       const sorted = [...entries].sort((a, b) =>
         byTime && a.mtimeMs !== b.mtimeMs
@@ -78,4 +82,22 @@ export function createGlobTool(options: ToolOptions): BerthTool {
       return textResult(`${header}\n${shown.join('\n')}${more}`);
     },
   });
+}
+
+/** Why `dir` cannot be searched (missing, not a directory), or null when it can. */
+async function missingDirectory(
+  context: ExecutionContext,
+  handle: ContextHandle,
+  dir: string,
+): Promise<string | null> {
+  try {
+    await context.listFiles(handle, dir);
+    return null;
+  } catch (error) {
+    if (isBerthError(error, 'E_NOT_FOUND'))
+      return `No such directory: ${dir}. Check the path with list_dir, or search from the working directory by leaving out path.`;
+    if (isBerthError(error, 'E_NOT_DIRECTORY'))
+      return `${dir} is a file, not a directory: give its directory as path, or read it with read_file.`;
+    throw error;
+  }
 }

@@ -20,7 +20,9 @@ export interface GrepQuery {
   readonly pattern: string;
   readonly caseInsensitive: boolean;
   readonly glob?: string | undefined;
-  readonly contextLines: number;
+  /** Context lines before and after each match (content mode). */
+  readonly before: number;
+  readonly after: number;
   readonly mode: GrepMode;
 }
 
@@ -47,7 +49,7 @@ export async function searchText(
   path: string,
   text: string,
   regex: LineMatcher,
-  contextLines: number,
+  context: number | { readonly before: number; readonly after: number },
   withLines: boolean,
   cooperate: Cooperate = createCooperate(),
   checkpoint: () => void = () => {},
@@ -65,13 +67,14 @@ export async function searchText(
     }
   }
   if (matches.length === 0) return null;
+  const { before, after } = typeof context === 'number' ? { before: context, after: context } : context;
   const out: GrepLine[] = [];
   if (withLines) {
     const isMatch = new Set(matches);
     let next = 0;
     for (const m of matches) {
-      const from = Math.max(next, m - contextLines);
-      const to = Math.min(lines.length - 1, m + contextLines);
+      const from = Math.max(next, m - before);
+      const to = Math.min(lines.length - 1, m + after);
       for (let i = from; i <= to; i++) {
         const raw = lines[i]!;
         out.push({
@@ -132,7 +135,7 @@ export async function builtinGrep(
       entry.path,
       text,
       regex,
-      query.contextLines,
+      { before: query.before, after: query.after },
       query.mode === 'content' && !droppedLines,
       cooperate,
       checkpoint,

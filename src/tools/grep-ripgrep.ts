@@ -35,14 +35,27 @@ export interface RipgrepQuery extends GrepQuery {
  * `--follow`: symlinks met inside the tree are not followed (the built-in search skips them too).
  */
 export function ripgrepArgv(query: RipgrepQuery): string[] {
-  const argv = ['rg', '--no-config', '--color', 'never', '--null', '--sort', 'path', '--with-filename'];
+  // --stats: exact totals at the end of the output, which the context's capture keeps even when it
+  // drops the middle of a large result.
+  const argv = [
+    'rg',
+    '--no-config',
+    '--color',
+    'never',
+    '--null',
+    '--sort',
+    'path',
+    '--with-filename',
+    '--stats',
+  ];
   if (query.caseInsensitive) argv.push('--ignore-case');
   if (query.glob !== undefined) argv.push('--glob', query.glob);
   if (query.mode === 'files_with_matches') argv.push('--files-with-matches');
   else if (query.mode === 'count') argv.push('--count');
   else {
     argv.push('--line-number', '--no-heading', '--max-columns', String(MAX_COLUMNS), '--max-columns-preview');
-    if (query.contextLines > 0) argv.push('--context', String(query.contextLines));
+    if (query.before > 0) argv.push('--before-context', String(query.before));
+    if (query.after > 0) argv.push('--after-context', String(query.after));
   }
   argv.push('--regexp', query.pattern, '--', query.searchPath);
   return argv;
@@ -82,6 +95,12 @@ export function parseRipgrepOutput(stdout: string, mode: GrepMode): GrepFile[] {
   return files.filter((f) => f.count > 0);
 }
 
+/** The totals of ripgrep's `--stats` block at the end of `stdout`, if it is there. */
+export function parseRipgrepStats(stdout: string): { matchedLines: number; files: number } | undefined {
+  const m = /(?:^|\n)(\d+) matched lines?\n(\d+) files? contained matches\n/.exec(stdout.slice(-4000));
+  return m === null ? undefined : { matchedLines: Number(m[1]), files: Number(m[2]) };
+}
+
 /** Run `query` with ripgrep inside the context. */
 export async function ripgrepGrep(
   context: ExecutionContext,
@@ -94,7 +113,9 @@ export async function ripgrepGrep(
   if (result.aborted) throw new ToolFailure('grep was cancelled.');
   if (result.timedOut) throw timedOut(timeoutMs);
   const stderr = result.stderr.trim();
-  if (result.exitCode === 2 && result.stdout.length === 0) {
+  const stats = parseRipgrepStats(result.stdout);
+  const found = stats === undefined ? result.stdout.length > 0 : stats.files > 0;
+  if (result.exitCode === 2 && !found) {
     if (/regex parse error|is not allowed in a regex/.test(stderr)) throw patternFailure(query, stderr);
     throw new ToolFailure(`grep failed: ripgrep reported:\n${stderr.slice(0, 2000)}`);
   }
@@ -115,7 +136,11 @@ export async function ripgrepGrep(
     ...file,
     path: shownPath(file.path, query),
   }));
-  return { files, notes };
+  return {
+    files,
+    notes,
+    totals: result.stdoutFacts.truncated ? parseRipgrepStats(result.stdout) : undefined,
+  };
 }
 
 /** ripgrep names files under the path it was handed; the model sees them under the path it gave. */

@@ -54,6 +54,18 @@ export function createGrepTool(options: ToolOptions): BerthTool {
         maximum: 50,
         description: 'Lines of context before and after each match (content mode only). Default 0.',
       },
+      before: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 50,
+        description: 'Context lines before each match (overrides context_lines).',
+      },
+      after: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 50,
+        description: 'Context lines after each match (overrides context_lines).',
+      },
       output_mode: {
         type: 'enum',
         values: ['files_with_matches', 'content', 'count'],
@@ -63,7 +75,12 @@ export function createGrepTool(options: ToolOptions): BerthTool {
         type: 'integer',
         minimum: 1,
         maximum: 10_000,
-        description: `Entries shown at most: output lines, paths, or count lines. Default ${DEFAULT_MAX_RESULTS}.`,
+        description: `Entries shown at most: matching lines (with their context), paths, or count lines. Default ${DEFAULT_MAX_RESULTS}.`,
+      },
+      offset: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Entries to skip first, for the next page. Default 0.',
       },
     },
     example: {
@@ -94,7 +111,8 @@ export function createGrepTool(options: ToolOptions): BerthTool {
         pattern: args.pattern,
         caseInsensitive: args.case_insensitive === true,
         glob: args.glob,
-        contextLines: args.context_lines ?? 0,
+        before: args.before ?? args.context_lines ?? 0,
+        after: args.after ?? args.context_lines ?? 0,
         mode: args.output_mode ?? 'files_with_matches',
       };
       // Under containment ripgrep is handed the real path (it follows a symlink given as the path
@@ -130,6 +148,9 @@ export function createGrepTool(options: ToolOptions): BerthTool {
         formatGrepReport(report, {
           mode: query.mode,
           maxResults: args.max_results ?? DEFAULT_MAX_RESULTS,
+          before: query.before,
+          after: query.after,
+          offset: args.offset ?? 0,
           budgetChars: limits.outputBudgetChars,
           target: query.root,
         }),

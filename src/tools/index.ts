@@ -15,6 +15,7 @@ import { createGlobTool } from './glob.js';
 import { createGrepTool } from './grep.js';
 import { resolveLimits } from './limits.js';
 import { createListDirTool } from './list-dir.js';
+import { createMultiEditTool } from './multi-edit.js';
 import { createReadFileTool } from './read-file.js';
 import {
   createChangesTool,
@@ -54,6 +55,7 @@ export {
   createGlobTool,
   createGrepTool,
   createListDirTool,
+  createMultiEditTool,
   createReadFileTool,
   createReviewTools,
   createTaskKillTool,
@@ -76,6 +78,7 @@ export const TOOL_NAMES = [
   'read_file',
   'write_file',
   'edit_file',
+  'multi_edit',
   'glob',
   'grep',
   'list_dir',
@@ -99,6 +102,7 @@ export function createTools(options: ToolOptions): BerthTool[] {
     createReadFileTool(shared),
     createWriteFileTool(shared),
     createEditFileTool(shared),
+    createMultiEditTool(shared),
     createGlobTool(shared),
     createGrepTool(shared),
     createListDirTool(shared),

@@ -16,6 +16,8 @@ export interface ResolvedLimits {
   readonly outputBudgetChars: number;
   readonly defaultTimeoutMs: number;
   readonly maxTimeoutMs: number;
+  /** `yield_ms` of a `bash` call that gives no `timeout_ms`; null runs it in the foreground. */
+  readonly defaultYieldMs: number | null;
   readonly maxFileBytes: number;
   readonly maxUnrangedBytes: number;
   readonly defaultLineLimit: number;
@@ -32,6 +34,7 @@ const TOOL_OPTION_KEYS = optionKeys<ToolOptions>({
   outputBudgetChars: true,
   defaultTimeoutMs: true,
   maxTimeoutMs: true,
+  defaultYieldMs: true,
   outputDir: true,
   ripgrep: true,
   files: true,
@@ -65,10 +68,19 @@ export function resolveLimits(options: ToolOptions): ResolvedLimits {
   if (input.outputDir !== null) pathOption(input.outputDir, 'options.outputDir', false);
   callback(input.onBackgroundExit, 'options.onBackgroundExit');
   const files = knownOptions(options.files, 'options.files', FILE_LIMIT_KEYS, 'the berth tools');
+  const maxTimeoutMs = positive('maxTimeoutMs', options.maxTimeoutMs, 600_000);
+  const defaultYieldMs =
+    input.defaultYieldMs == null ? null : positive('defaultYieldMs', input.defaultYieldMs, 0);
+  if (defaultYieldMs !== null && defaultYieldMs > maxTimeoutMs)
+    throw new InvalidArgumentError(
+      'options.defaultYieldMs',
+      `must not exceed maxTimeoutMs (${maxTimeoutMs}), got ${defaultYieldMs}`,
+    );
   return {
     outputBudgetChars: positive('outputBudgetChars', options.outputBudgetChars, 30_000),
     defaultTimeoutMs: positive('defaultTimeoutMs', options.defaultTimeoutMs, 120_000),
-    maxTimeoutMs: positive('maxTimeoutMs', options.maxTimeoutMs, 600_000),
+    maxTimeoutMs,
+    defaultYieldMs,
     maxFileBytes: positive('files.maxFileBytes', files.maxFileBytes, 16 * MiB),
     maxUnrangedBytes: positive('files.maxUnrangedBytes', files.maxUnrangedBytes, 256 * 1024),
     defaultLineLimit: positive('files.defaultLineLimit', files.defaultLineLimit, 2000),

@@ -6,10 +6,19 @@ import { requireMethod } from './capability.js';
 import { resolveContextPath } from './context-path.js';
 import { defineTool } from './define-tool.js';
 import { assertWithinLimit, binaryMessage, regularFileSize } from './file-access.js';
-import { binaryReason, binaryReasonOfText, imageTypeFromName, sniffImageType } from './file-kind.js';
+import { rememberSeen } from './file-guard.js';
+import {
+  binaryReason,
+  binaryReasonOfText,
+  decodeLegacyText,
+  imageTypeFromName,
+  looksLikeLegacyText,
+  sniffImageType,
+} from './file-kind.js';
 import { formatBytes, formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { numberLine, splitLines } from './line-numbers.js';
+import { createToolSession } from './session.js';
 import { errorResult, ToolFailure, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions, ToolResult } from './types.js';
 
@@ -17,6 +26,7 @@ import type { BerthTool, ToolOptions, ToolResult } from './types.js';
 export function createReadFileTool(options: ToolOptions): BerthTool {
   const { context, handle } = options;
   const limits = resolveLimits(options);
+  const session = options.session ?? createToolSession();
   return defineTool({
     name: 'read_file',
     description: [
@@ -60,15 +70,22 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
         limits.maxFileBytes,
         `Read part of it with bash, e.g. \`sed -n '1,200p' ${path}\`, or search it with grep.`,
       );
-      if (size === 0) return textResult(`${path} is empty (0 bytes).`);
+      if (size === 0) {
+        rememberSeen(session, path, '');
+        return textResult(`${path} is empty (0 bytes).`);
+      }
       let text: string;
+      let legacy = false;
       if (typeof context.readFileBytes === 'function') {
         const bytes = await context.readFileBytes(handle, path);
         const mimeType = sniffImageType(bytes);
         if (mimeType !== null) return imageResult(path, bytes, mimeType, limits.maxImageBytes);
         const reason = binaryReason(bytes);
-        if (reason !== null) return errorResult(binaryMessage(path, bytes.length, reason));
-        text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+        legacy = reason !== null && bytes.indexOf(0) < 0 && looksLikeLegacyText(bytes);
+        if (reason !== null && !legacy) return errorResult(binaryMessage(path, bytes.length, reason));
+        text = legacy
+          ? decodeLegacyText(bytes)
+          : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
       } else {
         text = await context.readFile(handle, path);
         const reason = binaryReasonOfText(text);
@@ -82,7 +99,8 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
             `Read a range with offset and limit, e.g. ${JSON.stringify({ path: args.path, offset: 1, limit: 500 })}, or search it with grep.`,
         );
       }
-      return numberedRange(
+      if (!legacy) rememberSeen(session, path, text);
+      const result = numberedRange(
         path,
         lines,
         args.offset ?? 1,
@@ -90,6 +108,9 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
         limits,
         text,
       );
+      if (!legacy || result.isError) return result;
+      const note = `[${path} is not UTF-8: it was decoded as Latin-1 (Windows-1252). edit_file edits UTF-8 only: convert it first (\`iconv -f WINDOWS-1252 -t UTF-8\`) or edit it with bash.]`;
+      return textResult(`${(result.content[0] as { text: string }).text}\n${note}`);
     },
   });
 }

@@ -23,7 +23,7 @@ export function createTaskKillTool(options: ToolOptions): BerthTool {
       'Returns once it has exited. Its output stays readable with task_output. Killing a task that already exited changes nothing.',
     ].join(' '),
     fields: { task_id: TASK_ID_FIELD },
-    example: { task_id: 'task-1' },
+    example: { task_id: 'bg-1a2b3c4d5e6f' },
     annotations: {
       title: 'Stop task',
       readOnlyHint: false,
@@ -36,7 +36,7 @@ export function createTaskKillTool(options: ToolOptions): BerthTool {
       const task = await findTask(context, handle, args.task_id, session.settledTaskIds);
       if (task.exit !== null)
         return textResult(
-          `Task ${task.id} had already ${describeStatus(task)}; nothing to kill. Command: ${shortCommand(task.command)}`,
+          `Task ${task.id} has already ended (${describeStatus(task)}); nothing to kill. Command: ${shortCommand(task.command)}`,
         );
       const exit = await killBackground(handle, task.id);
       if (exit === null) return textResult(`Task ${task.id} was already gone; nothing to kill.`);

@@ -2,14 +2,17 @@
  * `task_output`: a background task's output since a byte offset.
  * @module
  */
+import type { BackgroundTaskInfo } from '../contract/types.js';
 import { defineTool } from './define-tool.js';
+import { compileLinePattern } from './grep-pattern.js';
 import { formatBytes, formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
-import { logStateLine, readLogSlice } from './task-log.js';
+import { logStateLine, readLogBytes, readLogSlice, sliceLog } from './task-log.js';
 import { describeStatus, findTask, shortCommand, TASK_ID_FIELD } from './task-lookup.js';
+import { cleanTerminalText, readableOutput } from './terminal-text.js';
 import { errorResult, textResult } from './tool-result.js';
-import type { BerthTool, ToolOptions } from './types.js';
+import type { BerthTool, ToolOptions, ToolResult } from './types.js';
 
 /** The `task_output` tool. */
 export function createTaskOutputTool(options: ToolOptions): BerthTool {
@@ -30,8 +33,10 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
         minimum: 0,
         description: 'Byte offset to read from (next_offset of the previous call). Default 0.',
       },
+      tail_lines: { type: 'integer', minimum: 1, maximum: 10_000, description: 'Only the last N lines.' },
+      filter: { type: 'string', description: 'Only lines matching this regex (grep syntax).' },
     },
-    example: { task_id: 'task-1', offset: 0 },
+    example: { task_id: 'bg-1a2b3c4d5e6f', offset: 0 },
     annotations: {
       title: 'Read task output',
       readOnlyHint: true,
@@ -41,6 +46,16 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
     async run(args) {
       const task = await findTask(context, handle, args.task_id, session.settledTaskIds);
       const offset = args.offset ?? 0;
+      if (args.tail_lines !== undefined || args.filter !== undefined) {
+        // Lines are selected from everything after offset: the log is read whole (up to the
+        // context's read limit).
+        const bytes = await readLogBytes(context, handle, task.outputPath);
+        if (offset > bytes.length)
+          return errorResult(
+            `offset ${offset} is past the end of the output of task ${task.id}, which has ${formatCount(bytes.length)} bytes. Use an offset from 0 to ${bytes.length}.`,
+          );
+        return selectedLines(task, bytes, offset, args.tail_lines, args.filter, limits.outputBudgetChars);
+      }
       // Only the page asked for is read, however large the log is.
       const slice = await readLogSlice(
         context,
@@ -67,11 +82,54 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
             ? `[next_offset: ${slice.nextOffset}. The task is still running; call again with this offset for new output.]`
             : `[next_offset: ${slice.nextOffset}. This is the end of the output.]`;
       const parts = [header, range];
-      if (slice.text.length > 0) parts.push(slice.text.endsWith('\n') ? slice.text.slice(0, -1) : slice.text);
+      if (slice.text.length > 0) {
+        const text = readableOutput(slice.text);
+        parts.push(text.endsWith('\n') ? text.slice(0, -1) : text);
+      }
       const state = logStateLine({ logFailure: task.logFailure, logTruncated: task.exit?.logTruncated });
       if (state !== null) parts.push(state);
       parts.push(next);
       return textResult(parts.join('\n'));
     },
   });
+}
+
+/**
+ * The lines of the log from `offset` to its end that match `filter`, of them the last
+ * `tailLines`, and of those as many of the last as fit `budgetChars`; next_offset is the end.
+ */
+function selectedLines(
+  task: BackgroundTaskInfo,
+  bytes: Uint8Array,
+  offset: number,
+  tailLines: number | undefined,
+  filter: string | undefined,
+  budgetChars: number,
+): ToolResult {
+  const matcher = filter === undefined ? null : compileLinePattern(filter, false);
+  const slice = sliceLog(bytes, offset, bytes.length);
+  const text = cleanTerminalText(slice.text).text;
+  const lines = text.length === 0 ? [] : (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
+  const matching = matcher === null ? lines : lines.filter((line) => matcher.test(line));
+  let chosen = tailLines === undefined ? matching : matching.slice(-tailLines);
+  let chars = 0;
+  let first = chosen.length;
+  while (first > 0 && chars + chosen[first - 1]!.length + 1 <= budgetChars)
+    chars += chosen[--first]!.length + 1;
+  const dropped = first;
+  chosen = chosen.slice(first);
+  const what = `${filter === undefined ? '' : `matching ${JSON.stringify(filter)} `}`;
+  const parts = [
+    `Task ${task.id} (pid ${task.pid}) ${describeStatus(task)}: ${shortCommand(task.command)}`,
+    `[${formatCount(chosen.length)} of ${formatCount(matching.length)} line${matching.length === 1 ? '' : 's'} ${what}in bytes ${slice.startOffset}–${slice.nextOffset}${tailLines === undefined ? '' : ` (tail_lines ${tailLines})`}:]`,
+  ];
+  if (chosen.length > 0) parts.push(chosen.join('\n'));
+  if (dropped > 0)
+    parts.push(
+      `[${formatCount(dropped)} earlier lines did not fit the output limit; narrow filter or tail_lines.]`,
+    );
+  parts.push(
+    `[next_offset: ${slice.nextOffset}.${task.exit === null ? ' The task is still running; call again with this offset for new output.' : ' This is the end of the output.'}]`,
+  );
+  return textResult(parts.join('\n'));
 }

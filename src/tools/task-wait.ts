@@ -10,6 +10,7 @@ import { resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
 import { readLogWindow } from './task-log.js';
 import { describeStatus, findTask, shortCommand, TASK_ID_FIELD } from './task-lookup.js';
+import { readableOutput } from './terminal-text.js';
 import { errorResult, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions } from './types.js';
 
@@ -37,7 +38,7 @@ export function createTaskWaitTool(options: ToolOptions): BerthTool {
         description: `Longest wait in milliseconds. Default ${DEFAULT_WAIT_MS}.`,
       },
     },
-    example: { task_id: 'task-1', timeout_ms: 60000 },
+    example: { task_id: 'bg-1a2b3c4d5e6f', timeout_ms: 60000 },
     annotations: { title: 'Wait for task', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async run(args, signal) {
       const waitBackground = requireMethod(context, 'waitBackground', 'waiting for background tasks');
@@ -65,7 +66,8 @@ export function createTaskWaitTool(options: ToolOptions): BerthTool {
             ? `[Output, ${formatCount(log.totalBytes)} bytes:]`
             : `[Last ${formatCount(tail.length)} characters of ${formatCount(log.totalBytes)} bytes of output; read the rest with task_output from offset 0:]`,
         );
-        parts.push(tail.endsWith('\n') ? tail.slice(0, -1) : tail);
+        const text = readableOutput(tail);
+        parts.push(text.endsWith('\n') ? text.slice(0, -1) : text);
       }
       parts.push(`[next_offset for task_output: ${log.nextOffset}]`);
       return textResult(parts.join('\n'));

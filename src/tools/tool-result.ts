@@ -21,10 +21,16 @@ export function errorResult(text: string): ToolResult {
  */
 export class ToolFailure extends Error {}
 
+/** Library method names in a context's message, said as the tools the model has. */
+function inToolTerms(message: string): string {
+  return message.replace('use listFiles to see its entries', 'use list_dir or glob to see its entries');
+}
+
 /** A failed result for an exception: the message, plus the stable code for a berth error. */
 export function exceptionResult(toolName: string, error: unknown): ToolResult {
   if (error instanceof ToolFailure) return errorResult(error.message);
-  if (error instanceof BerthError) return errorResult(`${toolName} failed: ${error.message} [${error.code}]`);
+  if (error instanceof BerthError)
+    return errorResult(`${toolName} failed: ${inToolTerms(error.message)} [${error.code}]`);
   const message = error instanceof Error ? error.message : String(error);
   return errorResult(`${toolName} failed: ${message}`);
 }

@@ -86,6 +86,14 @@ export interface ToolOptions {
   /** Largest `timeout_ms` / `yield_ms` a call may ask for (default 600 000 ms). */
   readonly maxTimeoutMs?: number | undefined;
   /**
+   * The `yield_ms` of a `bash` call that gives none of `timeout_ms`, `yield_ms` and
+   * `run_in_background`, in a context with background tasks: a command still running then moves to
+   * the background and the call answers with its task id. Default `null`: such a call runs in the
+   * foreground until `defaultTimeoutMs`. The MCP server's default tools use
+   * `MCP_DEFAULT_YIELD_MS` (45 s), below the 60 s request timeout common in MCP clients.
+   */
+  readonly defaultYieldMs?: number | null | undefined;
+  /**
    * Directory inside the context where `bash` saves the whole output of a command it had to cut for
    * the model, when the context did not already spill it. Default: a fresh private directory
    * (`/tmp/berth-output-<random>`, mode 0700) made with `mkdir` inside the context on first use.
@@ -111,4 +119,8 @@ export interface ToolSession {
   savedOutputs: number;
   /** The private directory for saved output, made on first use when no `outputDir` is configured. */
   outputDir: Promise<string> | undefined;
+  /** The end of the queue of changes to each file (by real path): one writer per file at a time. */
+  readonly fileLocks: Map<string, Promise<void>>;
+  /** A digest of each file as the model last saw it through the tools (the read-before-edit guard). */
+  readonly seenFiles: Map<string, string>;
 }

@@ -2,24 +2,31 @@
  * `write_file`: create or overwrite a whole file.
  * @module
  */
+
+import { isBerthError } from '../errors/index.js';
 import { resolveContextPath } from './context-path.js';
 import { defineTool } from './define-tool.js';
+import { isDirectoryMessage, loadText } from './file-access.js';
+import { assertUnchangedSinceSeen, rememberSeen, withFileLock } from './file-guard.js';
 import { formatBytes, formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { splitLines } from './line-numbers.js';
-import { textResult } from './tool-result.js';
+import { createToolSession } from './session.js';
+import { ToolFailure, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions } from './types.js';
 
 /** The `write_file` tool. */
 export function createWriteFileTool(options: ToolOptions): BerthTool {
   resolveLimits(options); // validates the options
   const { context, handle } = options;
+  const session = options.session ?? createToolSession();
   return defineTool({
     name: 'write_file',
     description: [
       'Write a whole file: creates it (and, where the workspace allows, its parent directories) or replaces its entire content.',
       'Content is written as UTF-8 exactly as given; nothing is added (include a final newline yourself if the file should end with one).',
-      'For a change to part of an existing file use edit_file instead: it is safer and sends less text.',
+      'To change part of a file use edit_file: it is safer and sends less text.',
+      'Overwriting a file changed since you last read it is refused.',
       'Relative paths resolve against the working directory.',
     ].join(' '),
     fields: {
@@ -45,15 +52,26 @@ export function createWriteFileTool(options: ToolOptions): BerthTool {
     },
     async run(args) {
       const path = resolveContextPath(handle, args.path);
-      const before =
-        typeof context.fileSize === 'function' ? await context.fileSize(handle, path) : undefined;
-      await context.writeFile(handle, path, args.content);
-      const bytes = Buffer.byteLength(args.content, 'utf8');
-      const lines = splitLines(args.content).length;
-      const what = `${formatBytes(bytes)}, ${formatCount(lines)} line${lines === 1 ? '' : 's'}`;
-      if (before === undefined) return textResult(`Wrote ${path} (${what}).`);
-      if (before === null) return textResult(`Created ${path} (${what}).`);
-      return textResult(`Overwrote ${path} (was ${formatBytes(before)}; now ${what}).`);
+      return withFileLock(context, handle, session, path, async () => {
+        const before =
+          typeof context.fileSize === 'function' ? await context.fileSize(handle, path) : undefined;
+        if (before !== null && session.seenFiles.has(path)) {
+          const { text } = await loadText(context, handle, path);
+          assertUnchangedSinceSeen(session, path, text, 'write');
+        }
+        await context.writeFile(handle, path, args.content).catch((error: unknown) => {
+          if (isBerthError(error, 'E_IS_DIRECTORY'))
+            throw new ToolFailure(`${isDirectoryMessage(path)} Give the path of a file inside it.`);
+          throw error;
+        });
+        rememberSeen(session, path, args.content);
+        const bytes = Buffer.byteLength(args.content, 'utf8');
+        const lines = splitLines(args.content).length;
+        const what = `${formatBytes(bytes)}, ${formatCount(lines)} line${lines === 1 ? '' : 's'}`;
+        if (before === undefined) return textResult(`Wrote ${path} (${what}).`);
+        if (before === null) return textResult(`Created ${path} (${what}).`);
+        return textResult(`Overwrote ${path} (was ${formatBytes(before)}; now ${what}).`);
+      });
     },
   });
 }

@@ -113,6 +113,7 @@ describe.each(BACKENDS)('berth mcp over stdio, driven by the SDK client ($name c
       'read_file',
       'write_file',
       'edit_file',
+      'multi_edit',
       'glob',
       'grep',
       'list_dir',
@@ -121,7 +122,7 @@ describe.each(BACKENDS)('berth mcp over stdio, driven by the SDK client ($name c
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     expect(stderr).toMatch(
       new RegExp(
-        `berth mcp: serving ${11 + backend.extraTools.length} tools on stdio \\(${backend.name} context`,
+        `berth mcp: serving ${12 + backend.extraTools.length} tools on stdio \\(${backend.name} context`,
       ),
     );
   });

@@ -70,7 +70,7 @@ const cases: [tool: string, args: unknown, fragments: string[]][] = [
   ['task_output', { task_id: 'x', offset: -1 }, ['`offset` must be an integer >= 0, got -1']],
   ['task_wait', { task_id: 'x', timeout_ms: 0 }, ['`timeout_ms` must be an integer from 1 to 600000, got 0']],
   ['task_kill', { id: 'x' }, ['unknown argument `id`', '`task_id` is required']],
-  ['task_list', { all: true }, ['unknown argument `all`; known arguments: ']],
+  ['task_list', { all: true }, ['unknown argument `all`; this tool takes no arguments: call it with {}']],
   ['read_file', {}, ['`path` is required']],
   ['read_file', { file_path: 'a' }, ['unknown argument `file_path`; did you mean `path`?']],
   ['read_file', { path: 'a', offset: 0 }, ['`offset` must be an integer >= 1, got 0']],
@@ -100,6 +100,25 @@ const cases: [tool: string, args: unknown, fragments: string[]][] = [
   ['grep', { regex: 'x' }, ['unknown argument `regex`', '`pattern` is required']],
   ['grep', { pattern: 'a\nb' }, ['pattern contains a line break']],
   ['list_dir', { path: 7 }, ['`path` must be a string, got the number 7']],
+  [
+    'multi_edit',
+    { path: 'a', edits: [] },
+    ['`edits` must be a list of 1 to 100 objects {old_string, new_string, replace_all}, got 0 items'],
+  ],
+  [
+    'multi_edit',
+    { path: 'a', edits: 'x' },
+    ['`edits` must be a list of 1 to 100 objects', 'got the string "x"'],
+  ],
+  [
+    'multi_edit',
+    { path: 'a', edits: [{ old: 'x', new_string: 'y' }, 7] },
+    [
+      '`edits[0]`: unknown argument `old`',
+      '`edits[0].old_string` is required',
+      '`edits[1]` must be an object, got the number 7',
+    ],
+  ],
 ];
 
 describe('bad arguments', () => {

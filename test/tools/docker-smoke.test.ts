@@ -59,7 +59,7 @@ describeDocker('tools on the docker context (busybox, no rg)', () => {
     const result = await call('grep', { pattern: 'needle', path: 'src', output_mode: 'content' });
     expect(await session.ripgrep).toBe(false);
     expect(text(result)).toBe(
-      '2 matching lines in 2 files:\n/workspace/src/a.c:1:needle one\n--\n/workspace/src/b.h:1:needle two',
+      '2 matching lines in 2 files:\n/workspace/src/a.c:1:needle one\n/workspace/src/b.h:1:needle two',
     );
     const filtered = await call('grep', {
       pattern: 'NEEDLE',

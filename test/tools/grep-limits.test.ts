@@ -28,7 +28,7 @@ function limits(maxFiles: number): BuiltinGrepLimits {
 }
 
 function query(root: string, extra: Partial<GrepQuery> = {}): GrepQuery {
-  return { root, pattern: 'needle', caseInsensitive: false, contextLines: 0, mode: 'count', ...extra };
+  return { root, pattern: 'needle', caseInsensitive: false, before: 0, after: 0, mode: 'count', ...extra };
 }
 
 const capNote = (n: number) =>

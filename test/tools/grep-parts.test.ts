@@ -41,12 +41,13 @@ describe('ripgrep argv and output parsing', () => {
       pattern: '-x',
       caseInsensitive: true,
       glob: '*.ts',
-      contextLines: 2,
+      before: 2,
+      after: 2,
     } as const;
     const content = ripgrepArgv({ ...base, mode: 'content' });
     expect(content.slice(-4)).toEqual(['--regexp', '-x', '--', '/w']);
     expect(content).toContain('--ignore-case');
-    expect(content.join(' ')).toContain('--context 2');
+    expect(content.join(' ')).toContain('--before-context 2 --after-context 2');
     expect(content.join(' ')).toContain('--glob *.ts');
     expect(ripgrepArgv({ ...base, mode: 'count' })).toContain('--count');
     expect(ripgrepArgv({ ...base, mode: 'files_with_matches' })).toContain('--files-with-matches');
@@ -96,12 +97,45 @@ describe('formatGrepReport', () => {
     ],
     notes: [],
   };
-  const format = { maxResults: 100, budgetChars: 10_000, target: '/w' };
+  const format = { maxResults: 100, budgetChars: 10_000, target: '/w', before: 1, after: 1, offset: 0 };
 
   it('renders content like ripgrep', () => {
     expect(formatGrepReport(report, { ...format, mode: 'content' })).toBe(
       '3 matching lines in 2 files:\n/w/a:1:x\n/w/a-2-y\n--\n/w/a:9:x2\n--\n/w/b:3:x',
     );
+  });
+
+  it('puts no separators between matches without context lines, as ripgrep', () => {
+    const matches: GrepReport = {
+      files: [
+        {
+          path: '/w/a',
+          count: 2,
+          lines: [
+            { lineNumber: 1, text: 'x', isMatch: true },
+            { lineNumber: 9, text: 'x2', isMatch: true },
+          ],
+        },
+        { path: '/w/b', count: 1, lines: [{ lineNumber: 10, text: 'x', isMatch: true }] },
+      ],
+      notes: [],
+    };
+    expect(formatGrepReport(matches, { ...format, before: 0, after: 0, mode: 'content' })).toBe(
+      '3 matching lines in 2 files:\n/w/a:1:x\n/w/a:9:x2\n/w/b:10:x',
+    );
+    // A new file is a new group even when its first line follows the last one shown.
+    expect(formatGrepReport(matches, { ...format, mode: 'content' })).toBe(
+      '3 matching lines in 2 files:\n/w/a:1:x\n--\n/w/a:9:x2\n--\n/w/b:10:x',
+    );
+  });
+
+  it('takes the summary from the engine totals when the files are incomplete', () => {
+    const out = formatGrepReport(
+      { ...report, totals: { matchedLines: 19_999, files: 1 } },
+      { ...format, mode: 'content', maxResults: 2 },
+    );
+    expect(out).toMatch(/^19,999 matching lines in 1 file:/);
+    expect(out).toContain('[Showing the first 2 of 19,999 matching lines; continue with offset 2.');
   });
 
   it('renders files and counts', () => {
@@ -115,7 +149,9 @@ describe('formatGrepReport', () => {
 
   it('caps entries with a note, and says when nothing matched', () => {
     const out = formatGrepReport(report, { ...format, mode: 'content', maxResults: 2 });
-    expect(out).toContain('/w/a:1:x\n/w/a-2-y\n[Showing the first 2 of 6 output lines.');
+    expect(out).toContain(
+      '/w/a:1:x\n/w/a-2-y\n--\n/w/a:9:x2\n[Showing the first 2 of 3 matching lines; continue with offset 2. Narrow the search (path, glob, pattern) or raise max_results.]',
+    );
     expect(formatGrepReport({ files: [], notes: ['[n]'] }, { ...format, mode: 'content' })).toBe(
       'No matches in /w.\n[n]',
     );

@@ -146,8 +146,16 @@ describe.each(BACKENDS)('%s context', (backend) => {
         `${w.dir}/prog.bin is a binary file (7 B; it contains a NUL byte at offset 4). read_file shows text and images (PNG, JPEG, GIF, WebP) only. ` +
           `Inspect it with bash instead, e.g. \`file ${w.dir}/prog.bin\` or \`xxd ${w.dir}/prog.bin | head -n 20\`.`,
       );
+      // Invalid UTF-8 with control bytes is binary; without them it is legacy text (below).
+      writeFileSync(`${w.hostDir}/junk.dat`, Buffer.from([0x63, 0x01, 0x66, 0xe9, 0x0a]));
+      expect(text(await w.call('read_file', { path: 'junk.dat' }))).toContain('it is not valid UTF-8 text');
       writeFileSync(`${w.hostDir}/latin1.txt`, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
-      expect(text(await w.call('read_file', { path: 'latin1.txt' }))).toContain('it is not valid UTF-8 text');
+      const latin1 = await w.call('read_file', { path: 'latin1.txt' });
+      expect(latin1.isError).toBeFalsy();
+      expect(text(latin1)).toMatch(/^ {5}1\tcafé\n\[.*latin1\.txt is not UTF-8: it was decoded as Latin-1/);
+      const edit = await w.call('edit_file', { path: 'latin1.txt', old_string: 'caf', new_string: 'CAF' });
+      expect(edit.isError).toBe(true);
+      expect(text(edit)).toContain('it is not valid UTF-8 text');
     });
 
     it('returns an image as image content', async () => {
@@ -185,18 +193,24 @@ describe.each(BACKENDS)('%s context', (backend) => {
         const write = await jailed.call('write_file', { path: '../escape.txt', content: 'x' });
         expect(write.isError).toBe(true);
         expect(text(write)).toContain('[E_CONTAINMENT]');
-        // bash's saved copy of cut output lands outside the root: the result says it could not be saved.
         // (The virtual shell's own brace expansion: seq is not among its commands yet.)
         const lines = backend === 'virtual' ? "printf '%s\\n' {1..100000}" : 'seq 1 100000';
         const shown = text(await jailed.call('bash', { command: lines }));
-        const made = /(\/tmp\/berth-output-[0-9a-f]+)/.exec(shown)?.[1];
-        if (made !== undefined) rmSync(made, { recursive: true, force: true });
-        expect(made).toBeDefined();
-        expect(shown).toContain('The full text could not be saved (');
-        if (backend === 'process') expect(shown).toContain('outside the workspace root');
-        // The virtual shell cannot make the directory yet (mkdir is not among its commands on this
-        // branch); once it can, the write is refused as outside the root, as above.
-        else expect(shown).toMatch(/outside the workspace root|mkdir: command not found/);
+        if (backend === 'process') {
+          // bash's saved copy of cut output is the context's own file: readable, though outside the root.
+          expect(shown).not.toMatch(/berth-output-|could not be saved/);
+          const saved = /saved to (\/\S+\.txt);/.exec(shown)?.[1];
+          expect(saved, shown).toBeDefined();
+          expect(text(await jailed.call('read_file', { path: saved, offset: 1, limit: 1 }))).toMatch(
+            /^ {5}1\t1/,
+          );
+        } else {
+          // No keepOutput: the copy would land outside the root, so the result says it could not be saved.
+          const made = /(\/tmp\/berth-output-[0-9a-f]+)/.exec(shown)?.[1];
+          if (made !== undefined) rmSync(made, { recursive: true, force: true });
+          expect(shown).toContain('The full text could not be saved (');
+          expect(shown).toMatch(/outside the workspace root|mkdir: command not found/);
+        }
       } finally {
         await jailed.dispose();
       }
@@ -227,7 +241,9 @@ describe.each(BACKENDS)('%s context', (backend) => {
       mkdirSync(`${w.hostDir}/isdir`);
       const result = await w.call('write_file', { path: 'isdir', content: 'x' });
       expect(result.isError).toBe(true);
-      expect(text(result)).toMatch(/^write_file failed: .*isdir/);
+      expect(text(result)).toMatch(
+        /isdir is a directory, not a file\..*Give the path of a file inside it\.$/,
+      );
     });
 
     it('edits exactly one occurrence and keeps every other byte', async () => {

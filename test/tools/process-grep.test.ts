@@ -66,6 +66,11 @@ describe.each(BACKENDS)('%s context', (backend) => {
         '2 matching lines in 2 files:\n<ws>/src/main.ts-4-  helper();\n<ws>/src/main.ts:5:  // TODO: more\n<ws>/src/main.ts-6-}\n--\n<ws>/src/util/helper.ts-1-export function helper() {\n<ws>/src/util/helper.ts:2:  return 42;\n<ws>/src/util/helper.ts-3-}',
       ],
       [
+        'separate before and after context, paged with offset',
+        { pattern: 'return|TODO', output_mode: 'content', before: 0, after: 1, path: 'src', offset: 1 },
+        '2 matching lines in 2 files:\n<ws>/src/util/helper.ts:2:  return 42;\n<ws>/src/util/helper.ts-3-}\n[Showing 2–2 of 2 matching lines. Narrow the search (path, glob, pattern).]',
+      ],
+      [
         'count with a glob filter',
         { pattern: 'helper', output_mode: 'count', glob: '*.ts' },
         '3 matching lines in 2 files:\n<ws>/src/main.ts:2\n<ws>/src/util/helper.ts:1',
@@ -89,7 +94,7 @@ describe.each(BACKENDS)('%s context', (backend) => {
       [
         'max_results cuts with a note',
         { pattern: 'helper', output_mode: 'content', max_results: 2 },
-        '6 matching lines in 4 files:\n<ws>/docs/guide.md:2:Call helper() first.\n<ws>/docs/guide.md:3:ünïcode helper\n[Showing the first 2 of 10 output lines. Narrow the search (path, glob, pattern) or raise max_results.]',
+        '6 matching lines in 4 files:\n<ws>/docs/guide.md:2:Call helper() first.\n<ws>/docs/guide.md:3:ünïcode helper\n[Showing the first 2 of 6 matching lines; continue with offset 2. Narrow the search (path, glob, pattern) or raise max_results.]',
       ],
     ];
     for (const [name, args, expected] of cases) {

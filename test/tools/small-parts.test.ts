@@ -3,8 +3,16 @@ import type { ExecResult, StreamFacts } from '../../src/contract/types.js';
 import { shellJoin, shellQuote } from '../../src/subprocess/shell-quote.js';
 import { execStatusLine, exitStatusLine, splitBudget } from '../../src/tools/command-output.js';
 import { binaryReason, imageTypeFromName, sniffImageType } from '../../src/tools/file-kind.js';
-import { formatBytes, formatDuration } from '../../src/tools/human-units.js';
+import { formatBytes, formatCount, formatDuration } from '../../src/tools/human-units.js';
 import { sliceLog, wholeSequenceEnd } from '../../src/tools/task-log.js';
+
+describe('formatCount', () => {
+  it('groups thousands exactly as en-US does', () => {
+    for (const n of [0, 5, 999, 1000, 12_345, 999_999, 1_000_000, -1234, 7_558_908, 2 ** 53 - 1]) {
+      expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+    }
+  });
+});
 
 describe('sliceLog', () => {
   const bytes = Buffer.from('ab€cd', 'utf8'); // € is 3 bytes: offsets 2..4

@@ -5,7 +5,7 @@
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '../../errors/index.js';
-import { createMcpServer } from '../../mcp/index.js';
+import { createMcpServer, MCP_DEFAULT_YIELD_MS } from '../../mcp/index.js';
 import { createReviewTools, createTools } from '../../tools/index.js';
 import { type CommandSpec, type FlagValues, formatHelp, parseArgs, stringFlag } from '../args.js';
 import {
@@ -17,7 +17,6 @@ import {
 } from '../context-setup.js';
 import { parseDuration } from '../duration.js';
 import type { CliIo } from '../io.js';
-import { runMcpCheck } from '../mcp-check.js';
 import { checkReportJson, checkReportText, sandboxStateOf } from '../mcp-check-report.js';
 import { carriedEnv, contextArgs, installKind, serverEntry } from '../mcp-client-config.js';
 import { withSpinner } from '../spinner.js';
@@ -117,7 +116,7 @@ export async function mcpCommand(argv: readonly string[], io: CliIo): Promise<nu
   }
   const open = await openContext(parsed.flags, io, { keepSession: true });
   try {
-    const toolOptions = { context: open.context, handle: open.handle };
+    const toolOptions = { context: open.context, handle: open.handle, defaultYieldMs: MCP_DEFAULT_YIELD_MS };
     const tools = [...createTools(toolOptions), ...createReviewTools(toolOptions, { allowCommit })];
     const server = createMcpServer({
       context: open.context,
@@ -201,6 +200,8 @@ async function checkCommand(flags: FlagValues, io: CliIo): Promise<number> {
     stoppedBy ??= signal;
     controller.abort();
   });
+  // Loaded on use: the SDK client is not needed to serve.
+  const { runMcpCheck } = await import('../mcp-check.js');
   try {
     const result = await withSpinner(
       'checking berth mcp',

@@ -1,7 +1,8 @@
 /**
- * The file methods: the contained local filesystem, plus one exception to containment: the logs
- * of the handle's own background tasks, which live in the context's private directory and are
- * read through the context (`readFile(handle, outputPath)`).
+ * The file methods: the contained local filesystem, plus one exception to containment: the files
+ * berth itself wrote for the handle in the context's private directory (its background tasks'
+ * logs, its spill files, its saved outputs), read through the context (`readFile(handle, path)`)
+ * and only while each is the very file berth created.
  * @module
  */
 import { resolve } from 'node:path';
@@ -23,16 +24,17 @@ export class ProcessFiles {
 
   async readBytes(state: HandleState, path: unknown): Promise<Uint8Array> {
     assertPathArgument(path);
-    const log = this.ownLog(state, path);
-    if (log !== undefined) return this.deps.files.readLog(log, this.deps.config.maxReadBytes);
+    const own = this.ownFile(state, path);
+    if (own?.kind === 'log') return this.deps.files.readLog(own.path, this.deps.config.maxReadBytes);
+    if (own?.kind === 'kept') return this.deps.files.readKept(own.path, this.deps.config.maxReadBytes);
     refuseOverlay(state);
     return this.deps.fs.readFile(path, { cwd: state.cwd });
   }
 
   async readRange(state: HandleState, path: unknown, offset: number, length: number): Promise<Uint8Array> {
     assertPathArgument(path);
-    const log = this.ownLog(state, path);
-    if (log !== undefined) return this.deps.files.readLogRange(log, offset, length);
+    const own = this.ownFile(state, path);
+    if (own?.kind === 'log') return this.deps.files.readLogRange(own.path, offset, length);
     refuseOverlay(state);
     return this.deps.fs.readRange(path, offset, length, { cwd: state.cwd });
   }
@@ -62,24 +64,34 @@ export class ProcessFiles {
 
   async size(state: HandleState, path: unknown): Promise<number | null> {
     assertPathArgument(path);
-    const log = this.ownLog(state, path);
-    if (log !== undefined) return this.deps.files.logSize(log);
+    const own = this.ownFile(state, path);
+    if (own?.kind === 'log') return this.deps.files.logSize(own.path);
+    if (own?.kind === 'kept') return this.deps.files.keptSize(own.path);
     refuseOverlay(state);
     return this.deps.fs.size(path, { cwd: state.cwd });
   }
 
   async realPath(state: HandleState, path: unknown): Promise<string> {
     assertPathArgument(path);
-    const log = this.ownLog(state, path);
-    if (log !== undefined) return log;
+    const own = this.ownFile(state, path);
+    if (own !== undefined) return own.path;
     refuseOverlay(state);
     return this.deps.fs.realPath(path, { cwd: state.cwd });
   }
 
-  /** The absolute path when `path` names a log of this handle's own background tasks. */
-  private ownLog(state: HandleState, path: string): string | undefined {
+  /** Keep `text` as a private file of the handle that its file methods read back; its path. */
+  keep(state: HandleState, label: unknown, text: unknown): string {
+    if (typeof label !== 'string' || label.length === 0)
+      throw new InvalidArgumentError('label', `must be a non-empty string, got ${describeValue(label)}`);
+    return this.deps.files.keepBytes(state.id, label, toBytes(text, undefined));
+  }
+
+  /** A log of this handle's background tasks, or a spill or saved output of this handle. */
+  private ownFile(state: HandleState, path: string): { kind: 'log' | 'kept'; path: string } | undefined {
     const absolute = resolve(state.cwd, path);
-    return this.deps.registry.ownsOutputPath(state.id, absolute) ? absolute : undefined;
+    if (this.deps.registry.ownsOutputPath(state.id, absolute)) return { kind: 'log', path: absolute };
+    if (this.deps.files.ownsKept(state.id, absolute)) return { kind: 'kept', path: absolute };
+    return undefined;
   }
 }
 
@@ -102,8 +114,9 @@ function toBytes(content: unknown, encoding: unknown): Uint8Array {
 
 /**
  * berth's own file methods read and write the host's workspace, not a handle's overlay: refused
- * there rather than reading past (or writing around) the handle's pending changes. The handle's
- * own task logs (berth's private files, outside the workspace) stay readable.
+ * there rather than reading past (or writing around) the handle's pending changes. The files berth
+ * wrote for the handle (task logs, spills, saved outputs: private, outside the workspace) stay
+ * readable.
  */
 function refuseOverlay(state: HandleState): void {
   if (state.overlay) {

@@ -2,14 +2,15 @@
  * The context's private directory (0700, created on first use inside berth's base directory, see
  * `src/subprocess/private-dir.ts`): per-handle spill files and the background logs. Every file is
  * created and read through a directory descriptor the context holds, never through a link, and a
- * log is read back only while it is the very file berth created. A handle's spill files go when it
- * is destroyed; a log goes when the handle that owns its task (after any reassignment) is
+ * log is read back only while it is the very file berth created. Spill files and saved outputs that
+ * berth named to a model ("kept" files) are readable the same way, by the handle they belong to. A
+ * handle's spill files and saved outputs go when it is destroyed; a log goes when the handle that owns its task (after any reassignment) is
  * destroyed. Whatever is left goes when the host exits.
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, readSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { closeSync, fstatSync, readSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { FileTooLargeError, IoError } from '../../errors/index.js';
 import {
   type FileIdentity,
@@ -35,6 +36,8 @@ export class PrivateFiles {
   private logs: PrivateDirectory | undefined;
   private readonly spills = new Map<string, PrivateDirectory>();
   private readonly logIdentities = new Map<string, FileIdentity>();
+  /** Spills and saved outputs readable through the file methods, by path. */
+  private readonly kept = new Map<string, KeptFile>();
 
   /** The context's directory, created (0700) on first use. */
   dir(): PrivateDirectory {
@@ -70,25 +73,7 @@ export class PrivateFiles {
    * @throws BerthError `E_IO` when the log was replaced; `E_FILE_TOO_LARGE` past `maxBytes`.
    */
   readLog(path: string, maxBytes: number): Uint8Array {
-    const fd = this.openLog(path);
-    try {
-      const size = fstatSync(fd).size;
-      if (size > maxBytes) {
-        throw new FileTooLargeError(
-          `readFile ${JSON.stringify(path)}: the log holds ${size} bytes, more than maxReadBytes=${maxBytes}; read it in ranges`,
-        );
-      }
-      const bytes = Buffer.allocUnsafe(size);
-      let filled = 0;
-      while (filled < size) {
-        const got = readSync(fd, bytes, filled, size - filled, filled);
-        if (got === 0) break;
-        filled += got;
-      }
-      return bytes.subarray(0, filled);
-    } finally {
-      closeSync(fd);
-    }
+    return readWhole(this.openLog(path), path, maxBytes, 'log');
   }
 
   /**
@@ -123,10 +108,57 @@ export class PrivateFiles {
     }
   }
 
-  /** Remove one handle's spill files. */
+  /** Let `handleId` read back the spill file at `path` (made in its spill directory, as `identity`). */
+  keepSpill(handleId: string, path: string, identity: FileIdentity): void {
+    const dir = this.spills.get(handleId);
+    if (dir === undefined || dirname(path) !== dir.path) return;
+    this.kept.set(path, { handleId, dir, identity });
+  }
+
+  /** Save `bytes` as a new file (0600) of `handleId`'s spill directory that it may read back. */
+  keepBytes(handleId: string, label: string, bytes: Uint8Array): string {
+    const dir = this.spillDir(handleId);
+    const name = `${label.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${randomBytes(6).toString('hex')}.txt`;
+    const { fd, identity } = dir.createFile(name);
+    try {
+      let written = 0;
+      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    } catch (error) {
+      closeSync(fd);
+      dir.removeFile(name);
+      throw error;
+    }
+    closeSync(fd);
+    const path = join(dir.path, name);
+    this.kept.set(path, { handleId, dir, identity });
+    return path;
+  }
+
+  /** True when `path` is a kept file of `handleId`. */
+  ownsKept(handleId: string, path: string): boolean {
+    return this.kept.get(path)?.handleId === handleId;
+  }
+
+  /** The bytes of a kept file, with the checks of {@link readLog}. */
+  readKept(path: string, maxBytes: number): Uint8Array {
+    return readWhole(this.openKept(path), path, maxBytes, 'file');
+  }
+
+  /** The size of a kept file. */
+  keptSize(path: string): number {
+    const fd = this.openKept(path);
+    try {
+      return fstatSync(fd).size;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Remove one handle's spill files and saved outputs. */
   removeHandle(handleId: string): void {
     this.spills.get(handleId)?.remove();
     this.spills.delete(handleId);
+    for (const [path, file] of this.kept) if (file.handleId === handleId) this.kept.delete(path);
   }
 
   /** Remove logs of destroyed handles. */
@@ -145,9 +177,16 @@ export class PrivateFiles {
     this.root.remove();
     liveDirs.delete(this.root);
     this.spills.clear();
+    this.kept.clear();
     this.logIdentities.clear();
     this.logs = undefined;
     this.root = undefined;
+  }
+
+  private openKept(path: string): number {
+    const file = this.kept.get(path);
+    if (file === undefined) throw new IoError(`${JSON.stringify(path)} is not a file this context kept`);
+    return file.dir.openFile(basename(path), file.identity);
   }
 
   private openLog(path: string): number {
@@ -156,5 +195,33 @@ export class PrivateFiles {
       throw new IoError(`${JSON.stringify(path)} is not a log of this context`);
     }
     return this.logs.openFile(basename(path), identity);
+  }
+}
+
+interface KeptFile {
+  readonly handleId: string;
+  readonly dir: PrivateDirectory;
+  readonly identity: FileIdentity;
+}
+
+/** The whole file behind `fd` (closed afterwards), refused past `maxBytes`. */
+function readWhole(fd: number, path: string, maxBytes: number, what: string): Uint8Array {
+  try {
+    const size = fstatSync(fd).size;
+    if (size > maxBytes) {
+      throw new FileTooLargeError(
+        `readFile ${JSON.stringify(path)}: the ${what} holds ${size} bytes, more than maxReadBytes=${maxBytes}; read it in ranges`,
+      );
+    }
+    const bytes = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const got = readSync(fd, bytes, filled, size - filled, filled);
+      if (got === 0) break;
+      filled += got;
+    }
+    return bytes.subarray(0, filled);
+  } finally {
+    closeSync(fd);
   }
 }

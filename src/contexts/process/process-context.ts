@@ -349,6 +349,11 @@ export class ProcessContext implements ExecutionContext {
     return this.run(() => this.files.size(this.handles.get(handle), path));
   }
 
+  /** Keep `text` as a private file of the handle, readable through its file methods; its path. */
+  keepOutput(handle: ContextHandle, label: string, text: string): Promise<string> {
+    return this.run(async () => this.files.keep(this.handles.get(handle), label, text));
+  }
+
   /** The real path (symlinks resolved); `ContainmentError` for what the file methods refuse. */
   realPath(handle: ContextHandle, path: string): Promise<string> {
     return this.run(() => this.files.realPath(this.handles.get(handle), path));

@@ -91,6 +91,15 @@ export async function runExec(
     if (cause) await child.waitForExit();
     else endLeftovers(child, state);
     const [stdout, stderr] = await Promise.all([out.finish(), err.finish()]);
+    // A spill named in the result is the handle's to read back through readFile.
+    for (const [capture, facts] of [
+      [out, stdout.facts],
+      [err, stderr.facts],
+    ] as const) {
+      const identity = capture.spillIdentity;
+      if (facts.spillPath !== null && identity !== undefined)
+        deps.files.keepSpill(state.id, facts.spillPath, identity);
+    }
     return {
       exitCode: outcome.exitCode,
       signal: outcome.signal,

@@ -22,6 +22,29 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
+describe('files berth keeps for a handle outside the root', () => {
+  it('keepOutput and spills: readable by their handle through the file methods, by no other, gone with the handle', async () => {
+    const ctx = makeContext({ workspaceRoot: ws, output: { maxOutputBytes: 4096 } });
+    const h = await ctx.spawn({ cwd: ws });
+    const other = await ctx.spawn({ cwd: ws });
+    const kept = await ctx.keepOutput(h, 'stdout', 'the whole text\n');
+    expect(kept.startsWith(ws)).toBe(false);
+    expect(await ctx.readFile(h, kept)).toBe('the whole text\n');
+    expect(await ctx.fileSize(h, kept)).toBe(15);
+    expect(await ctx.realPath(h, kept)).toBe(kept);
+    await expect(ctx.readFile(other, kept)).rejects.toBeInstanceOf(ContainmentError);
+    const result = await ctx.exec(h, 'seq 1 5000');
+    const spill = result.stdoutFacts.spillPath;
+    expect(spill).not.toBeNull();
+    expect((await ctx.readFile(h, spill!)).split('\n')[4999]).toBe('5000');
+    await expect(ctx.readFile(h, `${spill}.x`)).rejects.toBeInstanceOf(ContainmentError);
+    await expect(ctx.keepOutput(h, '', 'x')).rejects.toBeInstanceOf(InvalidArgumentError);
+    await ctx.destroy(h);
+    await expect(ctx.readFile(other, spill!)).rejects.toBeInstanceOf(ContainmentError);
+    await ctx.destroy(other);
+  });
+});
+
 describe('files through the process context', () => {
   it('reads, writes (creating parents), and resolves relative paths against the handle cwd', async () => {
     const ctx = makeContext();
