@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createProcessContext } from '../dist/contexts/process/index.js';
 import { confineCommand, createSandboxPolicy } from '../dist/sandbox/index.js';
 import { planReadOnlyRoot } from '../dist/sandbox/read-only-root.js';
+import { waitStatusPrefix } from '../dist/sandbox/wait-status.js';
 import { interleavedMedians } from './support/interleaved-medians.mjs';
 
 export const title = 'sandbox: exec round trip under bubblewrap';
@@ -63,9 +64,17 @@ export async function run() {
   };
   const sandboxed = createProcessContext({ sandbox: policy });
   const plain = createProcessContext({});
+  const stateRoot = mkdtempSync(join(tmpdir(), 'berth-bench-overlay-state-'));
+  const overlaid = createProcessContext({
+    sandbox: policy,
+    workspaceRoot: workspace,
+    overlay: { stateDir: stateRoot },
+  });
+  const waiter = waitStatusPrefix(process.env.PATH);
   try {
     const sandboxedHandle = await sandboxed.spawn({ cwd: workspace });
     const plainHandle = await plain.spawn({ cwd: workspace });
+    const overlayHandle = await overlaid.spawn({ cwd: workspace });
     const confined = confineCommand(policy, ['/bin/sh', '-c', 'true'], { cwd: workspace });
     if (!confined.ok) throw new Error(`sandbox unavailable: ${confined.reason}`);
     const check = await sandboxed.exec(sandboxedHandle, 'true');
@@ -87,6 +96,8 @@ export async function run() {
         rawNeither: rawRun(variants.rawNeither),
         plainExec: () => plain.exec(plainHandle, 'true'),
         rawSh: () => spawnAndWait(['/bin/sh', '-c', 'true'], workspace),
+        ...(waiter ? { waiterSh: () => spawnAndWait([...waiter, '/bin/sh', '-c', 'true'], workspace) } : {}),
+        overlayExec: () => overlaid.exec(overlayHandle, 'true'),
       },
       { warmup: WARMUP, rounds: ROUNDS },
     );
@@ -122,6 +133,18 @@ export async function run() {
         value: `${(t.sandboxedExec - t.plainExec).toFixed(2)} ms`,
       },
       {
+        name: 'the wait-status waiter alone (perl waiter + /bin/sh -c true, raw) - raw sh',
+        value: t.waiterSh === undefined ? 'no perl' : `${(t.waiterSh - t.rawSh).toFixed(2)} ms`,
+      },
+      {
+        name: "sandboxed exec('true') over a workspace overlay (nsenter + bubblewrap), median",
+        value: `${t.overlayExec.toFixed(2)} ms`,
+      },
+      {
+        name: 'time the workspace overlay adds to a sandboxed exec',
+        value: `${(t.overlayExec - t.sandboxedExec).toFixed(2)} ms`,
+      },
+      {
         name: 'confineCommand per call (cached check; placeholders held and released)',
         value: `${((confineMs / 100) * 1000).toFixed(1)} µs`,
       },
@@ -131,7 +154,8 @@ export async function run() {
       },
     ];
   } finally {
-    await Promise.allSettled([sandboxed.close(), plain.close()]);
+    await Promise.allSettled([sandboxed.close(), plain.close(), overlaid.close()]);
     rmSync(workspace, { recursive: true, force: true });
+    rmSync(stateRoot, { recursive: true, force: true });
   }
 }

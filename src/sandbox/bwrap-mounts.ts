@@ -48,12 +48,21 @@ export type MountPlan =
     }
   | { readonly ok: false; readonly reason: string; readonly fix: string };
 
-/** Build the mount arguments for `policy`, for a command that starts in `cwd`. */
-export function planMounts(policy: SandboxPolicy, cwd: string): MountPlan {
+/**
+ * Build the mount arguments for `policy`, for a command that starts in `cwd`. `mergedRoots` are
+ * writable too, without read-only names: the merged views of a workspace overlay, where nothing a
+ * command writes reaches the host before a reviewed commit.
+ */
+export function planMounts(
+  policy: SandboxPolicy,
+  cwd: string,
+  mergedRoots: readonly string[] = [],
+): MountPlan {
   const tmp = realOrSelf('/tmp');
   const realCwd = realOrSelf(cwd);
   const roots = [...policy.writableRoots].sort(byDepth);
-  const underRoot = (path: string) => roots.some((root) => isWithin(root, path));
+  const underRoot = (path: string) =>
+    roots.some((root) => isWithin(root, path)) || mergedRoots.some((root) => isWithin(root, path));
   // /tmp is a fresh tmpfs per command unless a writable root already covers it.
   const privateTmp = !underRoot(tmp);
   const hostRoot = planReadOnlyRoot();
@@ -67,6 +76,7 @@ export function planMounts(policy: SandboxPolicy, cwd: string): MountPlan {
     !hostRoot.excluded.some((dir) => isWithin(dir, path)) &&
     (!privateTmp || !isWithin(tmp, path) || underRoot(path) || isWithin(realCwd, path));
   for (const writable of roots) args.push('--bind', writable, writable);
+  for (const merged of [...mergedRoots].sort(byDepth)) args.push('--bind', merged, merged);
   args.push(...KERNEL_MOUNTS);
 
   // Masks go last so nothing bound before them (a read-only name that is a symlink into a hidden

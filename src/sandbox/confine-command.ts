@@ -23,6 +23,7 @@ import {
   seccompProgramPath,
 } from './unix-sockets.js';
 import { validatePolicy } from './validate-policy.js';
+import { createStatusFile, STATUS_FD, type StatusFile, waitStatusPrefix } from './wait-status.js';
 
 /** Options for {@link confineCommand}. */
 export interface ConfineOptions {
@@ -74,11 +75,21 @@ export function confineCommand(
   }
 }
 
+/**
+ * What a caller that prepared the mount namespace itself adds (a workspace overlay mounted over
+ * its own path): roots bound writable without read-only names, and arguments for bubblewrap.
+ */
+export interface BubblewrapExtras {
+  readonly mergedRoots?: readonly string[];
+  readonly args?: readonly string[];
+}
+
 /** Linux: the bubblewrap argv for `argv` under `policy`. */
 export function confineWithBubblewrap(
   policy: SandboxPolicy,
   argv: readonly string[],
   options: ConfineOptions,
+  extras: BubblewrapExtras = {},
 ): Confinement {
   const isRoot = process.getuid?.() === 0;
   const bwrap = checkBwrap({
@@ -94,30 +105,63 @@ export function confineWithBubblewrap(
     const seccomp = checkSeccomp(bwrap.path, flags);
     if (!seccomp.ok) return { ok: false, reason: seccomp.reason, fix: SECCOMP_FIX };
   }
-  const mounts = planMounts(policy, options.cwd);
+  const mounts = planMounts(policy, options.cwd, extras.mergedRoots);
   if (!mounts.ok) return mounts;
-  const grace = termGraceWrap(process.env.PATH);
+  // Terminals keep their shell right under bubblewrap (job control); other commands get the waiter
+  // that reports their real wait status, which also restores TERM and HUP inside.
+  const waiter = options.terminal === true ? null : waitStatusPrefix(process.env.PATH);
+  const grace = waiter === null ? termGraceWrap(process.env.PATH) : null;
   const foreground = options.terminal === true ? terminalForegroundPrefix(process.env.PATH) : null;
-  // With the filter, one /bin/sh both ignores TERM/HUP for bubblewrap and opens the program on its fd.
+  // One /bin/sh both ignores TERM/HUP for bubblewrap and opens the filter and the status file.
   const program = filter ? seccompProgramPath() : null;
-  const outer = program !== null ? seccompLauncher(program, grace !== null) : (grace?.outer ?? []);
+  let status: StatusFile | null = null;
+  let outer: readonly string[];
+  if (waiter !== null) {
+    status = createStatusFile();
+    outer = statusLauncher(program, status.path);
+  } else {
+    outer = program !== null ? seccompLauncher(program, grace !== null) : (grace?.outer ?? []);
+  }
+  const held = status;
   return {
     ok: true,
-    release: mounts.placeholders.release,
+    release: () => {
+      held?.remove();
+      mounts.placeholders.release();
+    },
+    ...(held ? { waitSignal: held.signal } : {}),
     argv: [
       ...outer,
       bwrap.path,
       ...flags,
+      ...(extras.args ?? []),
       ...(program !== null ? ['--seccomp', String(SECCOMP_FD)] : []),
       ...mounts.args,
       '--chdir',
       options.cwd,
       '--',
-      ...(grace?.inner ?? []),
+      ...(waiter ?? grace?.inner ?? []),
       ...(foreground ?? []),
       ...argv,
     ],
   };
+}
+
+/**
+ * The `/bin/sh` that starts bubblewrap with TERM and HUP ignored, the Unix socket filter (when
+ * `program` is set) on {@link SECCOMP_FD} and the status file on {@link STATUS_FD}.
+ */
+function statusLauncher(program: string | null, statusPath: string): string[] {
+  if (program === null) {
+    return ['/bin/sh', '-c', `trap "" TERM HUP; exec "$@" ${STATUS_FD}>"$0"`, statusPath];
+  }
+  return [
+    '/bin/sh',
+    '-c',
+    `trap "" TERM HUP; s=$1; shift; exec "$@" ${SECCOMP_FD}<"$0" ${STATUS_FD}>"$s"`,
+    program,
+    statusPath,
+  ];
 }
 
 /** macOS: the sandbox-exec argv for `argv` under `policy`. */

@@ -41,6 +41,13 @@ export type Confinement =
       readonly argv: readonly string[];
       readonly env?: Readonly<Record<string, string>>;
       readonly release: () => void;
+      /**
+       * The signal the command died of, as a waiter inside the sandbox saw it (bubblewrap itself
+       * reports exit code 128+N): read it once the command has exited and before `release()`.
+       * Absent where the sandbox cannot tell (terminals, no Perl, macOS); null when the command
+       * was not killed by a signal or the waiter could not record it.
+       */
+      readonly waitSignal?: () => NodeJS.Signals | null;
     }
   | { readonly ok: false; readonly reason: string; readonly fix: string };
 

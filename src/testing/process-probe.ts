@@ -63,8 +63,10 @@ export function aliveCommand(pid: number, token?: string): string {
     token === undefined
       ? ''
       : `  elif [ -r /proc/${pid}/cmdline ] && ! tr '\\000' '\\n' < /proc/${pid}/cmdline | grep -F -q -e ${shQuote(token)}; then echo dead\n`;
+  // The probe's own shell is never the planted process: where each command has a PID namespace of
+  // its own, the probe can get the very pid the planted process had in another one.
   return [
-    `if ! kill -0 ${pid} 2>/dev/null; then echo dead`,
+    `if [ ${pid} -eq $$ ] || ! kill -0 ${pid} 2>/dev/null; then echo dead`,
     `elif [ -r /proc/${pid}/stat ] && [ "$(sed 's/.*) //' /proc/${pid}/stat | cut -c1)" = Z ]; then echo dead`,
     `${identity}else echo alive; fi`,
   ].join('\n');

@@ -17,6 +17,7 @@ const RUNNABLE = [
   'README.md#1',
   'README.md#2',
   'docs/process.md#1',
+  'docs/process.md#2',
   'docs/sandbox.md#1',
   'docs/subprocess.md#1',
   'docs/tools.md#1',

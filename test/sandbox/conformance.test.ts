@@ -22,12 +22,8 @@ function freshRoot(label: string): { base: string; root: string } {
   return { base, root };
 }
 
-/**
- * Known gaps, each a visible entry (a listed case that starts passing fails the run):
- * - exec/signal-exit: bubblewrap reports a command killed by signal N as exit code 128+N (its
- *   `--json-status-fd` too), and nothing cheap inside the sandbox can tell the two apart.
- */
-const SANDBOX_GAPS = ['exec/signal-exit'];
+/** Known gaps, each a visible entry (a listed case that starts passing fails the run): none. */
+const SANDBOX_GAPS: string[] = [];
 
 const denied = freshRoot('deny');
 runConformanceSuite({

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findExecutable } from '../../src/sandbox/find-executable.js';
 import { confineCommand, createSandboxPolicy } from '../../src/sandbox/index.js';
 import { terminalForegroundPrefix } from '../../src/sandbox/terminal-foreground.js';
+import { waitStatusPrefix } from '../../src/sandbox/wait-status.js';
 import { runArgv } from './run-confined.js';
 
 let base: string;
@@ -18,18 +19,37 @@ afterEach(() => {
 });
 
 describe('the SIGTERM grace wrap', () => {
-  it('wraps bubblewrap in env --ignore-signal=TERM,HUP and the command in env --default-signal=TERM,HUP', () => {
+  it('wraps a terminal in env --ignore-signal=TERM,HUP and its shell in env --default-signal=TERM,HUP', () => {
     const env = findExecutable('env', process.env.PATH)!;
+    const confined = confineCommand(
+      createSandboxPolicy({ writableRoots: [base], unixSockets: 'allow' }),
+      ['/bin/sh', '-i'],
+      { cwd: base, terminal: true },
+    );
+    if (!confined.ok) throw new Error(confined.reason);
+    expect(confined.argv.slice(0, 2)).toEqual([env, '--ignore-signal=TERM,HUP']);
+    expect(confined.argv[2]).toMatch(/\/bwrap$/);
+    const separator = confined.argv.indexOf('--', confined.argv.indexOf('--chdir'));
+    expect(confined.argv.slice(separator + 1, separator + 3)).toEqual([env, '--default-signal=TERM,HUP']);
+    expect(confined.waitSignal).toBeUndefined();
+  });
+
+  it('starts other commands through one /bin/sh that ignores TERM and HUP and opens the status file, and the waiter', () => {
+    const waiter = waitStatusPrefix(process.env.PATH);
+    if (waiter === null) throw new Error('perl is not installed: the waiter cannot be tested');
     const confined = confineCommand(
       createSandboxPolicy({ writableRoots: [base], unixSockets: 'allow' }),
       ['/bin/true'],
       { cwd: base },
     );
     if (!confined.ok) throw new Error(confined.reason);
-    expect(confined.argv.slice(0, 2)).toEqual([env, '--ignore-signal=TERM,HUP']);
-    expect(confined.argv[2]).toMatch(/\/bwrap$/);
+    expect(confined.argv.slice(0, 3)).toEqual(['/bin/sh', '-c', 'trap "" TERM HUP; exec "$@" 4>"$0"']);
+    expect(confined.argv[3]).toMatch(/\/berth-sandbox-[^/]+\/status-\d+$/);
+    expect(confined.argv[4]).toMatch(/\/bwrap$/);
     const separator = confined.argv.lastIndexOf('--');
-    expect(confined.argv.slice(separator + 1)).toEqual([env, '--default-signal=TERM,HUP', '/bin/true']);
+    expect(confined.argv.slice(separator - waiter.length + 1)).toEqual([...waiter, '/bin/true']);
+    expect(typeof confined.waitSignal).toBe('function');
+    confined.release();
   });
 
   it('is left out, and the command still confined, where env cannot do it', async () => {
@@ -58,20 +78,25 @@ describe('the SIGTERM grace wrap', () => {
     }
   });
 
-  it('with the Unix socket filter, one /bin/sh ignores TERM and HUP and opens the program on fd 3', () => {
-    const env = findExecutable('env', process.env.PATH)!;
+  it('with the Unix socket filter, the same /bin/sh also opens the program on fd 3', () => {
+    const waiter = waitStatusPrefix(process.env.PATH)!;
     const confined = confineCommand(createSandboxPolicy({ writableRoots: [base] }), ['/bin/true'], {
       cwd: base,
     });
     if (!confined.ok) throw new Error(confined.reason);
-    expect(confined.argv.slice(0, 3)).toEqual(['/bin/sh', '-c', 'trap "" TERM HUP; exec "$@" 3<"$0"']);
+    expect(confined.argv.slice(0, 3)).toEqual([
+      '/bin/sh',
+      '-c',
+      'trap "" TERM HUP; s=$1; shift; exec "$@" 3<"$0" 4>"$s"',
+    ]);
     expect(confined.argv[3]).toMatch(/\/seccomp-x64-[0-9a-f]{16}\.bpf$/);
-    expect(confined.argv[4]).toMatch(/\/bwrap$/);
+    expect(confined.argv[4]).toMatch(/\/status-\d+$/);
+    expect(confined.argv[5]).toMatch(/\/bwrap$/);
     expect(
       confined.argv.slice(confined.argv.indexOf('--seccomp'), confined.argv.indexOf('--seccomp') + 2),
     ).toEqual(['--seccomp', '3']);
-    const separator = confined.argv.lastIndexOf('--');
-    expect(confined.argv.slice(separator + 1)).toEqual([env, '--default-signal=TERM,HUP', '/bin/true']);
+    expect(confined.argv.slice(-1 - waiter.length)).toEqual([...waiter, '/bin/true']);
+    confined.release();
   });
 
   it('starts a terminal command through the foreground helper, and other commands without it', () => {
@@ -83,6 +108,8 @@ describe('the SIGTERM grace wrap', () => {
     if (!terminal.ok || !plain.ok) throw new Error('not confined');
     expect(terminal.argv.slice(-2 - helper.length)).toEqual([...helper, '/bin/sh', '-i']);
     expect(helper.at(-1)).toBe('--');
-    expect(plain.argv).not.toContain(helper[0]);
+    expect(plain.argv).not.toContain(helper[2]);
+    terminal.release();
+    plain.release();
   });
 });

@@ -42,7 +42,13 @@ export async function startBackground(
 
   const log = deps.files.createLog(maxLogBytes);
   // `exec 2>&1` first: one descriptor for both streams keeps their order in the log exact.
-  const confined = confine(deps.config.sandbox, ['/bin/sh', '-c', `exec 2>&1; ${text}`], cwd);
+  const confined = confine(
+    deps.config.sandbox,
+    ['/bin/sh', '-c', `exec 2>&1; ${text}`],
+    cwd,
+    false,
+    state.overlay,
+  );
   if (!confined.ok) {
     log.note(confined.message);
     log.close();
@@ -95,7 +101,7 @@ export async function startBackground(
       if (killed) await child.waitForExit();
       else endLeftovers(child, state);
       log.close();
-      return outcome;
+      return confined.settle(outcome);
     },
     () => {
       log.close();

@@ -3,8 +3,12 @@
  * command the sandbox cannot confine is never run; the caller reports the refusal instead.
  * @module
  */
-import { confineCommand } from '../../sandbox/index.js';
+import { constants } from 'node:os';
+import { confineCommand, confineWithBubblewrap } from '../../sandbox/index.js';
 import type { SandboxPolicy } from '../../sandbox/types.js';
+import type { SubprocessOutcome } from '../../subprocess/types.js';
+import { isWithin } from '../../vfs/path-scope.js';
+import type { OverlaySession } from './overlay-session.js';
 
 /** What to spawn: the argv (possibly wrapped) and extra environment the sandbox needs. */
 export type Confined =
@@ -14,19 +18,61 @@ export type Confined =
       readonly env: Readonly<Record<string, string>> | undefined;
       /** Call once the command has exited, or when it is not spawned after all (idempotent). */
       readonly release: () => void;
+      /** The command's real outcome: a signal death the sandbox folded into 128+N named again. */
+      readonly settle: <T extends SubprocessOutcome>(outcome: T) => T;
     }
   | { readonly ok: false; readonly reason: string; readonly fix: string; readonly message: string };
 
-/** Apply `policy` (when set) to `argv`. */
+/**
+ * Apply `policy` (when set) to `argv`; with a workspace `overlay`, inside its mount namespace, the
+ * workspace bound writable as the merged view it is there.
+ */
 export function confine(
   policy: SandboxPolicy | undefined,
   argv: readonly string[],
   cwd: string,
   terminal = false,
+  overlay?: OverlaySession,
 ): Confined {
-  if (!policy) return { ok: true, argv, env: undefined, release: () => {} };
-  const result = confineCommand(policy, argv, { cwd, terminal });
-  if (result.ok) return { ok: true, argv: result.argv, env: result.env, release: result.release };
+  if (!policy) return { ok: true, argv, env: undefined, release: () => {}, settle: (outcome) => outcome };
+  let result: ReturnType<typeof confineCommand>;
+  if (overlay) {
+    // Roots inside the workspace are part of the merged view; the merged view has no read-only
+    // names (nothing reaches the host before a reviewed commit).
+    const rest = policy.writableRoots.filter((root) => !isWithin(overlay.workspace, root));
+    result = confineWithBubblewrap(
+      { ...policy, writableRoots: rest },
+      argv,
+      { cwd, terminal },
+      { mergedRoots: [overlay.workspace], args: overlay.bwrapIdentity() },
+    );
+    if (result.ok) result = { ...result, argv: [...overlay.enterPrefix(), ...result.argv] };
+  } else {
+    result = confineCommand(policy, argv, { cwd, terminal });
+  }
+  if (result.ok) {
+    // The waiter's record is read once, before release() removes it (release runs first when the
+    // caller attaches its own handler to the same promise later).
+    let read = false;
+    let signal: NodeJS.Signals | null = null;
+    const recorded = () => {
+      if (!read) {
+        read = true;
+        signal = result.waitSignal?.() ?? null;
+      }
+      return signal;
+    };
+    return {
+      ok: true,
+      argv: result.argv,
+      env: result.env,
+      release: () => {
+        recorded();
+        result.release();
+      },
+      settle: (outcome) => unfold(outcome, recorded()),
+    };
+  }
   return {
     ok: false,
     reason: result.reason,
@@ -56,3 +102,11 @@ export async function startConfined<T extends { readonly done: Promise<unknown> 
 
 /** Exit code reported for a command the sandbox refused (as a shell reports "cannot run"). */
 export const SANDBOX_REFUSED_EXIT_CODE = 127;
+
+/** `outcome` with an exit code of 128+N reported as signal N when the waiter recorded that signal. */
+function unfold<T extends SubprocessOutcome>(outcome: T, signal: NodeJS.Signals | null): T {
+  if (signal === null || outcome.signal !== null || outcome.exitCode !== 128 + constants.signals[signal]) {
+    return outcome;
+  }
+  return { ...outcome, exitCode: null, signal };
+}

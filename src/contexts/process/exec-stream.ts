@@ -32,7 +32,7 @@ export async function openStream(
   const env = envRecord(input.env, 'options.env');
   const signal = abortSignal(input.signal, 'options.signal');
 
-  const confined = confine(deps.config.sandbox, argv, cwd);
+  const confined = confine(deps.config.sandbox, argv, cwd, false, state.overlay);
   if (!confined.ok) return refusedStream(confined.message);
 
   const stop = new AbortController();
@@ -57,7 +57,7 @@ export async function openStream(
     (outcome) => {
       // Daemons the command left end with it, as after exec.
       endLeftovers(child, state);
-      return outcome.exitCode;
+      return confined.settle(outcome).exitCode;
     },
     () => null,
   );

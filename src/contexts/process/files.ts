@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { TextDecoder } from 'node:util';
 import type { FileEntry } from '../../contract/types.js';
 import { describeValue } from '../../contract/validate-options.js';
-import { InvalidArgumentError } from '../../errors/index.js';
+import { CapabilityError, InvalidArgumentError } from '../../errors/index.js';
 import { assertWritable } from '../../sandbox/index.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { assertPathArgument } from '../../vfs/path-scope.js';
@@ -27,6 +27,7 @@ export class ProcessFiles {
     const own = this.ownFile(state, path);
     if (own?.kind === 'log') return this.deps.files.readLog(own.path, this.deps.config.maxReadBytes);
     if (own?.kind === 'kept') return this.deps.files.readKept(own.path, this.deps.config.maxReadBytes);
+    refuseOverlay(state);
     return this.deps.fs.readFile(path, { cwd: state.cwd });
   }
 
@@ -34,6 +35,7 @@ export class ProcessFiles {
     assertPathArgument(path);
     const own = this.ownFile(state, path);
     if (own?.kind === 'log') return this.deps.files.readLogRange(own.path, offset, length);
+    refuseOverlay(state);
     return this.deps.fs.readRange(path, offset, length, { cwd: state.cwd });
   }
 
@@ -42,6 +44,7 @@ export class ProcessFiles {
   }
 
   async write(state: HandleState, path: unknown, content: unknown, encoding: unknown): Promise<void> {
+    refuseOverlay(state);
     assertPathArgument(path);
     const bytes = toBytes(content, encoding);
     const policy = this.deps.config.sandbox;
@@ -52,6 +55,7 @@ export class ProcessFiles {
   }
 
   async list(state: HandleState, path: unknown): Promise<FileEntry[]> {
+    refuseOverlay(state);
     assertPathArgument(path);
     return hasGlobMagic(path)
       ? this.deps.fs.glob(path, { cwd: state.cwd })
@@ -63,6 +67,7 @@ export class ProcessFiles {
     const own = this.ownFile(state, path);
     if (own?.kind === 'log') return this.deps.files.logSize(own.path);
     if (own?.kind === 'kept') return this.deps.files.keptSize(own.path);
+    refuseOverlay(state);
     return this.deps.fs.size(path, { cwd: state.cwd });
   }
 
@@ -70,6 +75,7 @@ export class ProcessFiles {
     assertPathArgument(path);
     const own = this.ownFile(state, path);
     if (own !== undefined) return own.path;
+    refuseOverlay(state);
     return this.deps.fs.realPath(path, { cwd: state.cwd });
   }
 
@@ -104,4 +110,20 @@ function toBytes(content: unknown, encoding: unknown): Uint8Array {
     );
   }
   return Buffer.from(content, (encoding as BufferEncoding | undefined) ?? 'utf8');
+}
+
+/**
+ * berth's own file methods read and write the host's workspace, not a handle's overlay: refused
+ * there rather than reading past (or writing around) the handle's pending changes. The files berth
+ * wrote for the handle (task logs, spills, saved outputs: private, outside the workspace) stay
+ * readable.
+ */
+function refuseOverlay(state: HandleState): void {
+  if (state.overlay) {
+    throw new CapabilityError(
+      "file methods on a handle with a workspace overlay (they would bypass the handle's changes)",
+      'process',
+      'read and write files with commands on the handle (cat, tee, a here-document), which see the merged view',
+    );
+  }
 }

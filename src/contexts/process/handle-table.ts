@@ -7,11 +7,14 @@ import { randomBytes } from 'node:crypto';
 import type { ContextHandle } from '../../contract/types.js';
 import { describeValue } from '../../contract/validate-options.js';
 import { InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
+import type { OverlaySession } from './overlay-session.js';
 
 /** Something running for a handle that `destroy` must end (an exec, a stream, a terminal). */
 export interface LiveWork {
   /** End it and resolve once it is gone. */
   end(): Promise<void>;
+  /** What a finished command left behind, already being ended (not work a caller still runs). */
+  readonly leftover?: boolean;
 }
 
 /** The context-side state of one handle. */
@@ -21,6 +24,8 @@ export interface HandleState {
   readonly env: Readonly<Record<string, string>> | undefined;
   destroyed: boolean;
   readonly live: Set<LiveWork>;
+  /** The handle's workspace overlay, when the context has the `overlay` option. */
+  overlay?: OverlaySession | undefined;
 }
 
 export const CONTEXT_TYPE = 'process';

@@ -3,5 +3,5 @@
  * @module
  */
 export * from '../../errors/index.js';
-export type { ProcessContextOptions } from './options.js';
+export type { ProcessContextOptions, ProcessOverlayOptions } from './options.js';
 export { createProcessContext, ProcessContext } from './process-context.js';

@@ -19,7 +19,7 @@ export function endLeftovers(child: SubprocessHandle, state: HandleState): void 
   const live = child.mayHaveLeftovers ? child.mayHaveLeftovers() : signalGroup(child.pid, 0);
   if (!live) return;
   child.terminate();
-  const work: LiveWork = { end: async () => void (await child.waitForExit()) };
+  const work: LiveWork = { end: async () => void (await child.waitForExit()), leftover: true };
   state.live.add(work);
   void child.waitForExit().then(() => state.live.delete(work));
 }

@@ -46,6 +46,13 @@ export interface ProcessContextOptions {
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Run every command under the OS sandbox; fails closed (exit 127) where it cannot apply. */
   readonly sandbox?: SandboxPolicy | undefined;
+  /**
+   * Run each handle's commands over a kernel overlay of `workspaceRoot` (Linux; needs `sandbox`):
+   * real tools change a merged view, the workspace stays untouched until the handle's `commit`.
+   * Each handle keeps its changes in a fresh directory under `stateDir` (the VFS overlay's on-disk
+   * format). `spawn` fails with the reason where the overlay cannot be mounted.
+   */
+  readonly overlay?: ProcessOverlayOptions | undefined;
   /** `exec` timeout when the call gives none. Default 30000. */
   readonly defaultTimeoutMs?: number | undefined;
   /** Grace between TERM and KILL when a tree is ended (timeout, abort, kill, destroy). Default 5000. */
@@ -71,6 +78,12 @@ export interface ProcessContextOptions {
   readonly supervise?: boolean | undefined;
 }
 
+/** The `overlay` option. */
+export interface ProcessOverlayOptions {
+  /** Absolute directory, outside `workspaceRoot`, holding one state directory per handle. */
+  readonly stateDir: string;
+}
+
 /** The validated, complete configuration. */
 export interface ProcessContextConfig {
   readonly workspaceRoot: string | undefined;
@@ -78,6 +91,7 @@ export interface ProcessContextConfig {
   readonly inheritEnv: boolean;
   readonly env: Readonly<Record<string, string | undefined>> | undefined;
   readonly sandbox: SandboxPolicy | undefined;
+  readonly overlay: ProcessOverlayOptions | undefined;
   readonly defaultTimeoutMs: number;
   readonly killGraceMs: number;
   readonly output: OutputPolicy;
@@ -94,6 +108,7 @@ const KNOWN_OPTIONS = optionKeys<ProcessContextOptions>({
   inheritEnv: true,
   env: true,
   sandbox: true,
+  overlay: true,
   defaultTimeoutMs: true,
   killGraceMs: true,
   output: true,
@@ -117,12 +132,14 @@ export function resolveProcessOptions(options: ProcessContextOptions | undefined
   // A hand-built policy with a misspelt or malformed field fails here, not at the first command.
   if (sandbox !== undefined) validatePolicy(sandbox);
   for (const field of ['workspaceRoot', 'cwd'] as const) pathOption(input[field], `options.${field}`, true);
+  const overlay = overlayOption(input.overlay, input.workspaceRoot, sandbox);
   return {
     workspaceRoot: input.workspaceRoot,
     cwd: input.cwd,
     inheritEnv: booleanOption(input.inheritEnv, 'options.inheritEnv', true),
     env: envRecord(input.env, 'options.env'),
     sandbox,
+    overlay,
     defaultTimeoutMs: durationMs(input.defaultTimeoutMs, 'options.defaultTimeoutMs', DEFAULT_TIMEOUT_MS),
     killGraceMs: durationMs(input.killGraceMs, 'options.killGraceMs', DEFAULT_KILL_GRACE_MS),
     output: outputPolicy(input.output, 'options.output', DEFAULT_OUTPUT_POLICY),
@@ -132,4 +149,53 @@ export function resolveProcessOptions(options: ProcessContextOptions | undefined
     maxListEntries: byteCount(input.maxListEntries, 'options.maxListEntries', DEFAULT_MAX_ENTRIES),
     supervise: booleanOption(input.supervise, 'options.supervise', process.platform === 'linux'),
   };
+}
+
+const OVERLAY_KEYS = optionKeys<ProcessOverlayOptions>({ stateDir: true });
+
+function overlayOption(
+  value: unknown,
+  workspaceRoot: string | undefined,
+  sandbox: SandboxPolicy | undefined,
+): ProcessOverlayOptions | undefined {
+  if (value === undefined) return undefined;
+  const input = knownOptions(
+    value as ProcessOverlayOptions,
+    'options.overlay',
+    OVERLAY_KEYS,
+    'createProcessContext',
+  );
+  const stateDir = pathOption(input.stateDir, 'options.overlay.stateDir', true);
+  if (stateDir === undefined) {
+    throw new InvalidArgumentError(
+      'options.overlay.stateDir',
+      'is required: an absolute directory for the changes',
+    );
+  }
+  if (workspaceRoot === undefined) {
+    throw new InvalidArgumentError(
+      'options.overlay',
+      'needs options.workspaceRoot: the directory the overlay covers (its lower layer)',
+    );
+  }
+  if (sandbox === undefined) {
+    throw new InvalidArgumentError(
+      'options.overlay',
+      "needs options.sandbox: commands enter the overlay's mount namespace on their way into the OS sandbox (build a policy with createSandboxPolicy)",
+    );
+  }
+  if (process.platform !== 'linux') {
+    throw new InvalidArgumentError(
+      'options.overlay',
+      `needs Linux kernel overlays; this is ${process.platform}`,
+    );
+  }
+  const inside = (parent: string, path: string) => path === parent || path.startsWith(`${parent}/`);
+  if (inside(workspaceRoot, stateDir) || inside(stateDir, workspaceRoot)) {
+    throw new InvalidArgumentError(
+      'options.overlay.stateDir',
+      `${JSON.stringify(stateDir)} and the workspaceRoot ${JSON.stringify(workspaceRoot)} must not contain each other (the overlay would cover its own changes)`,
+    );
+  }
+  return Object.freeze({ stateDir });
 }

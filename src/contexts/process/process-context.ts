@@ -3,7 +3,7 @@
  * contained local filesystem, the shared output policy and the shared background registry.
  * @module
  */
-import { statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { BackgroundRegistry } from '../../contract/background-registry.js';
@@ -14,6 +14,9 @@ import type {
   BackgroundStall,
   BackgroundTask,
   BackgroundTaskInfo,
+  ChangeSelection,
+  CommitChangesOptions,
+  CommitChangesResult,
   ContextCapabilities,
   ContextHandle,
   ExecOptions,
@@ -26,6 +29,7 @@ import type {
   Terminal,
   TerminalOptions,
   WaitOptions,
+  WorkspaceChange,
 } from '../../contract/types.js';
 import {
   callback,
@@ -51,6 +55,15 @@ import { openStream } from './exec-stream.js';
 import { ProcessFiles } from './files.js';
 import { CONTEXT_TYPE, HandleTable } from './handle-table.js';
 import { type ProcessContextOptions, resolveProcessOptions } from './options.js';
+import { OverlaySession } from './overlay-session.js';
+import {
+  newStateDirectory,
+  overlayChanges,
+  overlayCommit,
+  overlayDiff,
+  overlayDiscard,
+  overlayFork,
+} from './overlay-transactions.js';
 import { PrivateFiles } from './private-files.js';
 import { runExec } from './run-exec.js';
 import { openTerminal } from './terminal.js';
@@ -85,6 +98,28 @@ export class ProcessContext implements ExecutionContext {
   readonly getMappedPort = undefined;
   /** Present only when node-pty can be loaded (see `capabilities.terminal`). */
   readonly openTerminal: ((handle: ContextHandle, options: TerminalOptions) => Promise<Terminal>) | undefined;
+  /**
+   * With the `overlay` option (else undefined): every path the handle's commands added, modified,
+   * deleted or changed the type of in the workspace, sorted (host paths).
+   */
+  readonly changes: ((handle: ContextHandle) => Promise<WorkspaceChange[]>) | undefined;
+  /** With the `overlay` option: the changes (under `paths`) as a git-style unified diff. */
+  readonly diff: ((handle: ContextHandle, options?: ChangeSelection) => Promise<string>) | undefined;
+  /**
+   * With the `overlay` option: apply the changes (under `paths`) to the workspace, each file
+   * atomically, once the handle's commands have stopped. `ConflictError` (nothing written) when
+   * the workspace changed under a changed path meanwhile, unless `force`.
+   */
+  readonly commit:
+    | ((handle: ContextHandle, options?: CommitChangesOptions) => Promise<CommitChangesResult>)
+    | undefined;
+  /** With the `overlay` option: drop the changes (under `paths`) once the handle's commands have stopped. */
+  readonly discard: ((handle: ContextHandle, options?: ChangeSelection) => Promise<void>) | undefined;
+  /**
+   * With the `overlay` option: a new handle (same cwd and env) whose overlay starts as a copy of
+   * this one's changes; the two evolve apart. Background tasks stay with the original handle.
+   */
+  readonly fork: ((handle: ContextHandle) => Promise<ContextHandle>) | undefined;
   private readonly deps: ProcessDeps;
   private readonly handles = new HandleTable();
   private readonly files: ProcessFiles;
@@ -112,6 +147,46 @@ export class ProcessContext implements ExecutionContext {
     this.openTerminal = terminal
       ? (handle, terminalOptions) =>
           this.run(() => openTerminal(this.deps, this.handles.get(handle), terminalOptions))
+      : undefined;
+    const overlay = config.overlay;
+    this.changes = overlay
+      ? (handle) => this.run(async () => overlayChanges(this.overlayOf(this.handles.get(handle))))
+      : undefined;
+    this.diff = overlay
+      ? (handle, selection) =>
+          this.run(async () => {
+            const state = this.handles.get(handle);
+            return overlayDiff(this.overlayOf(state), state, selection);
+          })
+      : undefined;
+    this.commit = overlay
+      ? (handle, commitOptions) =>
+          this.run(async () => {
+            const state = this.handles.get(handle);
+            return overlayCommit(this.deps, this.overlayOf(state), state, commitOptions);
+          })
+      : undefined;
+    this.discard = overlay
+      ? (handle, selection) =>
+          this.run(async () => {
+            const state = this.handles.get(handle);
+            await overlayDiscard(this.deps, this.overlayOf(state), state, selection);
+          })
+      : undefined;
+    this.fork = overlay
+      ? (handle) =>
+          this.run(async () => {
+            const state = this.handles.get(handle);
+            const session = this.overlayOf(state);
+            const forked = this.handles.create(state.cwd, state.env);
+            try {
+              forked.overlay = await overlayFork(session, overlay.stateDir);
+            } catch (error) {
+              this.handles.take({ id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd });
+              throw error;
+            }
+            return { id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd };
+          })
       : undefined;
     this.capabilities = Object.freeze({
       shell: true,
@@ -169,7 +244,29 @@ export class ProcessContext implements ExecutionContext {
     // methods of the handle work without it.
     await this.deps.runtime.prepare().catch(() => undefined);
     const state = this.handles.create(cwd, env as Record<string, string> | undefined);
+    const overlay = this.deps.config.overlay;
+    if (overlay && root !== null) {
+      try {
+        mkdirSync(overlay.stateDir, { recursive: true, mode: 0o700 });
+        state.overlay = await OverlaySession.open(root, newStateDirectory(overlay.stateDir));
+      } catch (error) {
+        this.handles.take({ id: state.id, type: CONTEXT_TYPE, cwd });
+        throw error;
+      }
+    }
     return { id: state.id, type: CONTEXT_TYPE, cwd };
+  }
+
+  private overlayOf(state: { readonly overlay?: OverlaySession | undefined }): OverlaySession {
+    // Every handle of an overlay context has one; this guards a handle spawned before a failure.
+    if (!state.overlay) {
+      throw new CapabilityError(
+        'transactions on a handle without a workspace overlay',
+        CONTEXT_TYPE,
+        'spawn a new handle',
+      );
+    }
+    return state.overlay;
   }
 
   exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult> {
@@ -277,6 +374,11 @@ export class ProcessContext implements ExecutionContext {
     ]);
     this.deps.files.removeFiles(logs);
     this.deps.files.removeHandle(state.id);
+    if (state.overlay) {
+      // Uncommitted changes go with the handle, as its processes do.
+      await state.overlay.unmount();
+      rmSync(state.overlay.stateDir, { recursive: true, force: true });
+    }
   }
 
   /**

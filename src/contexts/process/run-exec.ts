@@ -43,7 +43,7 @@ export async function runExec(
   const started = performance.now();
 
   const spillDir = deps.files.spillDir(state.id);
-  const confined = confine(deps.config.sandbox, ['/bin/sh', '-c', text], cwd);
+  const confined = confine(deps.config.sandbox, ['/bin/sh', '-c', text], cwd, false, state.overlay);
   if (!confined.ok) return refused(confined.message, started, onOutput);
   if (signal?.aborted) {
     confined.release();
@@ -84,7 +84,7 @@ export async function runExec(
     });
     child.stdout?.on('data', (chunk: Uint8Array) => out.write(chunk));
     child.stderr?.on('data', (chunk: Uint8Array) => err.write(chunk));
-    const outcome = await child.done;
+    const outcome = confined.settle(await child.done);
     // A descendant may still hold a pipe after the drain grace: stop reading, then end the tree.
     child.stdout?.destroy();
     child.stderr?.destroy();
