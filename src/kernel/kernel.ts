@@ -659,7 +659,11 @@ export function fillRandom(bytes: Uint8Array): void {
 }
 
 /** Waits until no shell of the call rooted at `rootPid` is left in `shells`, or `limitMs` passed. */
-async function callShellsGone(shells: ReadonlyMap<number, Shell>, rootPid: number, limitMs: number): Promise<void> {
+async function callShellsGone(
+  shells: ReadonlyMap<number, Shell>,
+  rootPid: number,
+  limitMs: number,
+): Promise<void> {
   const deadline = performance.now() + limitMs;
   const left = () => {
     for (const shell of shells.values()) if (shell.rootPid === rootPid) return true;

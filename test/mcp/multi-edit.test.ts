@@ -12,7 +12,9 @@ describe('multi_edit (berth mcp, SDK client)', () => {
 
   it('lists an array schema for edits', async () => {
     const { tools } = await mcp.client.listTools();
-    const schema = tools.find((t) => t.name === 'multi_edit')?.inputSchema as Record<string, any>;
+    const schema = tools.find((t) => t.name === 'multi_edit')?.inputSchema as {
+      properties: Record<string, unknown>;
+    };
     expect(schema.properties.edits).toMatchObject({
       type: 'array',
       minItems: 1,
