@@ -360,6 +360,8 @@ export class Kernel {
     fds.set(2, new WriterFile(o.stderr ?? captureWriter(err, errTap), 'pipe:[stderr]'));
     sh.fds = fds;
     sh.signal = controller.signal;
+    const callTag = {};
+    sh.callTag = callTag;
     o.onStart?.(sh.pid);
     let limit: keyof KernelLimits | null = null;
     let terminatedBy: string | null = null;
@@ -437,7 +439,7 @@ export class Kernel {
       sh.dispose();
       // The call's processes (a job left running, an orphaned subshell) end on that abort at their
       // next step: the call returns once they have, so no pid of it answers a later `kill -0`.
-      await callShellsGone(sh.rt.shells, sh.rootPid, graceMs + 50);
+      await callShellsGone(sh.rt.shells, callTag, graceMs + 50);
     }
     const stdout = await out.finish();
     const stderr = await err.finish();
@@ -658,15 +660,15 @@ export function fillRandom(bytes: Uint8Array): void {
   randomFillSync(bytes);
 }
 
-/** Waits until no shell of the call rooted at `rootPid` is left in `shells`, or `limitMs` passed. */
+/** Waits until no shell of the call tagged `callTag` is left in `shells`, or `limitMs` passed. */
 async function callShellsGone(
   shells: ReadonlyMap<number, Shell>,
-  rootPid: number,
+  callTag: object,
   limitMs: number,
 ): Promise<void> {
   const deadline = performance.now() + limitMs;
   const left = () => {
-    for (const shell of shells.values()) if (shell.rootPid === rootPid) return true;
+    for (const shell of shells.values()) if (shell.callTag === callTag) return true;
     return false;
   };
   while (left() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));

@@ -52,6 +52,7 @@ export async function runShellProcess(parent: Shell, spec: ProcessSpec): Promise
   });
   sh.fds = parent.fds.fork();
   sh.signal = parent.signal;
+  sh.callTag = parent.callTag;
   // Run from a forked shell (`bash -c ... &`, a pipeline stage), the new shell takes its pid,
   // as an exec would: `kill $!` reaches it.
   const takeover = parent.isSubshell ? parent.pid : undefined;

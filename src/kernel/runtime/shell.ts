@@ -148,6 +148,8 @@ export class Shell {
   pid: number;
   /** `$$` */
   readonly rootPid: number;
+  /** The kernel call this shell runs for (children inherit it; a nested `sh -c` too). */
+  callTag: object | undefined = undefined;
   subshellLevel = 0;
   callStack: CallFrame[] = [];
   loopDepth = 0;
