@@ -7,6 +7,8 @@
  * @module
  */
 import type { BackgroundMachinery, TaskOutcome } from '../../contract/background-registry.js';
+import { logCapMarker, logDroppedNote } from '../../contract/log-markers.js';
+import { cutAtCodePoint } from '../../subprocess/utf8-boundary.js';
 import { exitFacts } from '../docker/run-exec.js';
 import { newExecTag, tagEnv } from '../shared/tagged-termination.js';
 import { openPodExec, type PodExec } from './pod-exec.js';
@@ -59,6 +61,9 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
   // Log bytes go out in order, one send at a time; the task's output waits while they do.
   let writing: Promise<void> = Promise.resolve();
   let pending = 0;
+  let capped = false;
+  /** Bytes of output in the log when the cap was reached (the rest is counted as dropped). */
+  let keptBytes = 0;
   let task: PodExec | undefined;
   try {
     task = await openPodExec({
@@ -76,8 +81,17 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
         const room = spec.maxLogBytes - bytes;
         bytes += payload.length;
         spec.onActivity();
-        if (room <= 0) return;
-        const slice = Buffer.from(payload.length > room ? payload.subarray(0, room) : payload);
+        if (room < 0 || capped) return;
+        let slice: Buffer;
+        if (payload.length <= room) slice = Buffer.from(payload);
+        else {
+          // The first byte over the cap: what fits, cut on a code point so the log stays valid
+          // UTF-8, then the marker every backend writes.
+          capped = true;
+          const kept = payload.subarray(0, cutAtCodePoint(payload, room));
+          keptBytes = bytes - payload.length + kept.length;
+          slice = Buffer.concat([Buffer.from(kept), Buffer.from(logCapMarker(spec.maxLogBytes))]);
+        }
         pending += slice.length;
         if (pending > 1024 * 1024) task?.pause();
         writing = writing.then(() =>
@@ -113,6 +127,8 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
     resolvePid(0);
     // The log is complete once the writer took every byte and its `cat` ended.
     await writing;
+    if (capped)
+      await writer.writeStdin(Buffer.from(logDroppedNote(bytes - keptBytes))).catch(() => undefined);
     if (!(await writer.closeStdin().catch(() => false))) writer.close();
     const flushTimer = setTimeout(() => writer.close(), 10_000);
     await writer.outcome;
