@@ -144,13 +144,16 @@ describeFakeCluster('kubernetes faults', () => {
     const context = cluster.context();
     try {
       const handle = await context.spawn();
-      const running = context.exec(handle, 'echo started > /tmp/started; sleep 30', { timeoutMs: 60_000 });
+      // The rejection is caught at once: it can come while the fault is still being injected.
+      const running = context
+        .exec(handle, 'echo started > /tmp/started; sleep 30', { timeoutMs: 60_000 })
+        .catch((caught: unknown) => caught);
       await until(
         'the command to start',
         async () => (await context.fileSize(handle, '/tmp/started')) !== null,
       );
       await cluster.server.evict(NAMESPACE, context.podName(handle));
-      const error = await running.catch((caught: unknown) => caught);
+      const error = await running;
       expect(error).toBeInstanceOf(PodEvictedError);
       expect((error as PodEvictedError).message).toContain('The node was low on resource: memory.');
       await expect(context.exec(handle, 'true')).rejects.toBeInstanceOf(PodEvictedError);
@@ -165,14 +168,17 @@ describeFakeCluster('kubernetes faults', () => {
     const context = cluster.context();
     try {
       const handle = await context.spawn();
-      const running = context.exec(handle, 'echo started > /tmp/started; sleep 30', { timeoutMs: 60_000 });
+      // The rejection is caught at once: it can come while the fault is still being injected.
+      const running = context
+        .exec(handle, 'echo started > /tmp/started; sleep 30', { timeoutMs: 60_000 })
+        .catch((caught: unknown) => caught);
       await until(
         'the command to start',
         async () => (await context.fileSize(handle, '/tmp/started')) !== null,
       );
       // Deleted by another client, as `kubectl delete pod --force` does (grace 0: the container goes at once).
       await fetchDelete(cluster, context.podName(handle));
-      const error = await running.catch((caught: unknown) => caught);
+      const error = await running;
       expect(error).toBeInstanceOf(PodGoneError);
       await context.destroy(handle);
     } finally {
