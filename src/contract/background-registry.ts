@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { settlesWithin } from '../subprocess/settles-within.js';
 import { callListener } from './call-listener.js';
-import { WAIT_OPTION_KEYS } from './option-keys.js';
+import { REASSIGN_CALLBACK_KEYS, WAIT_OPTION_KEYS } from './option-keys.js';
 import type {
   BackgroundExit,
   BackgroundStall,
@@ -15,7 +15,7 @@ import type {
   BackgroundTaskInfo,
   WaitOptions,
 } from './types.js';
-import { abortSignal, durationMs, knownOptions } from './validate-options.js';
+import { abortSignal, callback, durationMs, knownOptions } from './validate-options.js';
 
 /** How a task ended, as the backend observed it. */
 export interface TaskOutcome {
@@ -196,13 +196,17 @@ export class BackgroundRegistry {
    * Move every running task of `fromHandleId` to `toHandleId`; provided callbacks replace the owner
    * callbacks (with from === to only the callbacks change). Returns the moved tasks.
    */
-  reassign(fromHandleId: string, toHandleId: string, callbacks: OwnerCallbacks = {}): BackgroundTaskInfo[] {
+  /** Moves `fromHandleId`'s running tasks; `callbacks` is checked here, as `wait`'s options are. */
+  reassign(fromHandleId: string, toHandleId: string, callbacks?: OwnerCallbacks): BackgroundTaskInfo[] {
+    const input = knownOptions(callbacks, 'callbacks', REASSIGN_CALLBACK_KEYS, 'reassignBackground');
+    const onExit = callback<(exit: BackgroundExit) => void>(input.onExit, 'callbacks.onExit');
+    const onStall = callback<(stall: BackgroundStall) => void>(input.onStall, 'callbacks.onStall');
     const moved: BackgroundTaskInfo[] = [];
     for (const record of this.tasks.values()) {
       if (record.handleId !== fromHandleId || record.status !== 'running') continue;
       record.handleId = toHandleId;
-      if (callbacks.onExit) record.onExit = callbacks.onExit;
-      if (callbacks.onStall) record.onStall = callbacks.onStall;
+      if (onExit) record.onExit = onExit;
+      if (onStall) record.onStall = onStall;
       moved.push(info(record));
     }
     return moved;

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { BackgroundRegistry } from '../../contract/background-registry.js';
-import { REASSIGN_CALLBACK_KEYS, SPAWN_CONFIG_KEYS } from '../../contract/option-keys.js';
+import { containerlessSpawnConfig } from '../../contract/containerless-spawn.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
@@ -32,7 +32,6 @@ import type {
   WorkspaceChange,
 } from '../../contract/types.js';
 import {
-  callback,
   durationMs,
   envRecord,
   knownOptions,
@@ -67,19 +66,6 @@ import {
 import { PrivateFiles } from './private-files.js';
 import { runExec } from './run-exec.js';
 import { openTerminal } from './terminal.js';
-
-/** SpawnConfig fields that only the docker context understands; the process context refuses them. */
-const CONTAINER_ONLY_FIELDS = [
-  'image',
-  'user',
-  'labels',
-  'network',
-  'ports',
-  'mounts',
-  'resources',
-  'runtime',
-  'hardening',
-] as const;
 
 /**
  * Create a process context: commands run on this host through `/bin/sh -c` (optionally inside the
@@ -212,16 +198,7 @@ export class ProcessContext implements ExecutionContext {
         'this process context was closed; create a new one with createProcessContext()',
       );
     }
-    const input = knownOptions(config, 'config', SPAWN_CONFIG_KEYS, 'spawn');
-    for (const field of CONTAINER_ONLY_FIELDS) {
-      if (input[field] !== undefined) {
-        throw new CapabilityError(
-          `SpawnConfig.${field}`,
-          CONTEXT_TYPE,
-          'it applies to containers; use the docker context, or leave it unset',
-        );
-      }
-    }
+    const input = containerlessSpawnConfig(config, CONTEXT_TYPE);
     const cwd = resolve(this.defaultCwd, pathOption(input.cwd, 'config.cwd', false) ?? '.');
     const root = this.deps.fs.root;
     if (root !== null && !isWithin(root, cwd) && !isWithin(this.deps.config.workspaceRoot ?? root, cwd)) {
@@ -304,11 +281,7 @@ export class ProcessContext implements ExecutionContext {
     return this.run(async () => {
       const fromState = this.handles.get(from, 'from');
       const toState = this.handles.get(to, 'to');
-      const input = knownOptions(callbacks, 'callbacks', REASSIGN_CALLBACK_KEYS, 'reassignBackground');
-      return this.deps.registry.reassign(fromState.id, toState.id, {
-        onExit: callback(input.onExit, 'callbacks.onExit'),
-        onStall: callback(input.onStall, 'callbacks.onStall'),
-      });
+      return this.deps.registry.reassign(fromState.id, toState.id, callbacks);
     });
   }
 

@@ -10,7 +10,6 @@ import { BackgroundRegistry } from '../../contract/background-registry.js';
 import {
   BACKGROUND_OPTION_KEYS,
   EXEC_OPTION_KEYS,
-  REASSIGN_CALLBACK_KEYS,
   STREAM_OPTION_KEYS,
   TERMINAL_OPTION_KEYS,
 } from '../../contract/option-keys.js';
@@ -396,11 +395,7 @@ class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
   ): Promise<BackgroundTaskInfo[]> {
     this.state(from);
     this.state(to);
-    const input = knownOptions(callbacks, 'callbacks', REASSIGN_CALLBACK_KEYS, 'reassignBackground');
-    return this.registry.reassign(from.id, to.id, {
-      onExit: callback(input.onExit, 'callbacks.onExit'),
-      onStall: callback(input.onStall, 'callbacks.onStall'),
-    });
+    return this.registry.reassign(from.id, to.id, callbacks);
   }
 
   async execStream(

@@ -7,12 +7,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import { BackgroundRegistry } from '../../contract/background-registry.js';
-import {
-  CHANGE_SELECTION_KEYS,
-  COMMIT_OPTION_KEYS,
-  REASSIGN_CALLBACK_KEYS,
-  SPAWN_CONFIG_KEYS,
-} from '../../contract/option-keys.js';
+import { containerlessSpawnConfig } from '../../contract/containerless-spawn.js';
+import { CHANGE_SELECTION_KEYS, COMMIT_OPTION_KEYS } from '../../contract/option-keys.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
@@ -34,8 +30,8 @@ import type {
   WaitOptions,
   WorkspaceChange,
 } from '../../contract/types.js';
-import { callback, envRecord, knownOptions, pathOption } from '../../contract/validate-options.js';
-import { CapabilityError, ContextDestroyedError, InvalidArgumentError } from '../../errors/index.js';
+import { envRecord, knownOptions, pathOption } from '../../contract/validate-options.js';
+import { ContextDestroyedError, InvalidArgumentError } from '../../errors/index.js';
 import { ProcessTable } from '../../kernel/process-table.js';
 import type { TrashLike } from '../../kernel/runtime/shell.js';
 import { createTrash, type Trash } from '../../vfs/trash.js';
@@ -51,19 +47,6 @@ import { PrivateFiles } from './private-files.js';
 import { runExec } from './run-exec.js';
 import { Workspace } from './transactions.js';
 import { assertDirectory } from './working-directory.js';
-
-/** SpawnConfig fields that only the docker context understands. */
-const CONTAINER_ONLY_FIELDS = [
-  'image',
-  'user',
-  'labels',
-  'network',
-  'ports',
-  'mounts',
-  'resources',
-  'runtime',
-  'hardening',
-] as const;
 
 /**
  * Create a virtual context. Construction is synchronous and cheap; the namespace (and a state
@@ -136,16 +119,7 @@ export class VirtualContext implements ExecutionContext {
    */
   async spawn(config?: SpawnConfig): Promise<ContextHandle> {
     this.assertOpen();
-    const input = knownOptions(config, 'config', SPAWN_CONFIG_KEYS, 'spawn');
-    for (const field of CONTAINER_ONLY_FIELDS) {
-      if (input[field] !== undefined) {
-        throw new CapabilityError(
-          `SpawnConfig.${field}`,
-          CONTEXT_TYPE,
-          'it applies to containers; use the docker context, or leave it unset',
-        );
-      }
-    }
+    const input = containerlessSpawnConfig(config, CONTEXT_TYPE);
     const given = pathOption(input.cwd, 'config.cwd', false);
     const cwd = normalizeVfsPath(given ?? this.config.cwd, this.config.cwd);
     const env = envRecord(input.env, 'config.env');
@@ -204,11 +178,7 @@ export class VirtualContext implements ExecutionContext {
     return this.run(async () => {
       const fromState = this.handles.get(from, 'from');
       const toState = this.handles.get(to, 'to');
-      const input = knownOptions(callbacks, 'callbacks', REASSIGN_CALLBACK_KEYS, 'reassignBackground');
-      return this.registry.reassign(fromState.id, toState.id, {
-        onExit: callback(input.onExit, 'callbacks.onExit'),
-        onStall: callback(input.onStall, 'callbacks.onStall'),
-      });
+      return this.registry.reassign(fromState.id, toState.id, callbacks);
     });
   }
 
