@@ -8,9 +8,10 @@
  */
 import type { CommandContext, CommandSpec } from '../command.js';
 import { quoteValue } from '../gnu-quote.js';
+import { parseSignal, SIGNALS } from '../signals.js';
 import { parseCommandLine, printError, runCommand, usageError } from '../text/cli.js';
 import { sleepCancellable } from '../text/sleep.js';
-import { parseDurationMs, parseSignal, SIGNALS } from './duration.js';
+import { parseDurationMs } from './duration.js';
 import { SYSTEM_HELP } from './gnu-help.js';
 import { runThroughShell } from './run-command.js';
 

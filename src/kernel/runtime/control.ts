@@ -4,6 +4,7 @@
  * that kills the shell (SIGPIPE, a cancel). None of them is an error of the kernel itself.
  * @module
  */
+import { SIGNALS } from '../../commands/signals.js';
 
 /** `break N` / `continue N`. */
 export class LoopControl {
@@ -102,37 +103,4 @@ export function isControl(e: unknown): e is Control {
   );
 }
 
-/** Signal numbers as bash and `kill -l` give them. */
-export const SIGNALS: Readonly<Record<string, number>> = {
-  HUP: 1,
-  INT: 2,
-  QUIT: 3,
-  ILL: 4,
-  TRAP: 5,
-  ABRT: 6,
-  BUS: 7,
-  FPE: 8,
-  KILL: 9,
-  USR1: 10,
-  SEGV: 11,
-  USR2: 12,
-  PIPE: 13,
-  ALRM: 14,
-  TERM: 15,
-  STKFLT: 16,
-  CHLD: 17,
-  CONT: 18,
-  STOP: 19,
-  TSTP: 20,
-  TTIN: 21,
-  TTOU: 22,
-  URG: 23,
-  XCPU: 24,
-  XFSZ: 25,
-  VTALRM: 26,
-  PROF: 27,
-  WINCH: 28,
-  IO: 29,
-  PWR: 30,
-  SYS: 31,
-};
+export { SIGNALS };
