@@ -11,6 +11,7 @@ import type { FileEntry } from '../../contract/types.js';
 import { BerthError, FileTooLargeError, IoError, NotFoundError } from '../../errors/index.js';
 import { isDirectoryError, notDirectoryError } from '../../vfs/fs-errors.js';
 import { compileGlob, expandBraces, type GlobSegment, matchParts } from '../../vfs/glob.js';
+import { parseStatListing } from '../shared/find-listing.js';
 import { base64Bytes, readControlLines } from './control-lines.js';
 import {
   LIST_SCRIPT,
@@ -110,44 +111,6 @@ export async function remoteFileSize(
   return answer?.kind === 'size' && /^\d+$/.test(answer.argument) ? Number(answer.argument) : null;
 }
 
-const RECORD = /^([0-9a-fA-F]+) (\d+) (\d+) (.*)$/s;
-
-function typeOfMode(mode: number): FileEntry['type'] {
-  switch (mode & 0o170000) {
-    case 0o100000:
-      return 'file';
-    case 0o040000:
-      return 'directory';
-    case 0o120000:
-      return 'symlink';
-    default:
-      return 'other';
-  }
-}
-
-/** Records of the listing; a line that does not start a record continues a name holding a newline. */
-function parseListing(text: string): FileEntry[] {
-  const records: string[] = [];
-  for (const line of text.split('\n')) {
-    if (RECORD.test(line) || records.length === 0) records.push(line);
-    else records[records.length - 1] += `\n${line}`;
-  }
-  const entries: FileEntry[] = [];
-  for (const record of records) {
-    const match = RECORD.exec(record);
-    if (match === null) continue;
-    const path = match[4]!;
-    entries.push({
-      path,
-      name: posix.basename(path),
-      type: typeOfMode(Number.parseInt(match[1]!, 16)),
-      size: Number(match[2]),
-      mtimeMs: Number(match[3]) * 1000,
-    });
-  }
-  return entries;
-}
-
 export interface ListingLimits {
   readonly maxEntries: number;
   readonly maxListingBytes: number;
@@ -186,7 +149,7 @@ async function listTree(
   const endAt = result.stdout.indexOf(`${nonce} end`, at);
   const body = result.stdout.slice(result.stdout.indexOf('\n', at) + 1, endAt).replace(/\s+/g, '');
   const text = Buffer.from(base64Bytes(body)).toString('utf8').replace(/\n$/, '');
-  return text === '' ? [] : parseListing(text);
+  return text === '' ? [] : parseStatListing(text);
 }
 
 function tooMany(what: string, maxEntries: number): BerthError {

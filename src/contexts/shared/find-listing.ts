@@ -27,13 +27,6 @@ fi`;
 
 const LINE = /^([0-9a-fA-F]+) (\d+) (\d+) (.*)$/s;
 
-interface RawEntry {
-  readonly path: string;
-  readonly type: FileEntry['type'];
-  readonly size: number;
-  readonly mtimeMs: number;
-}
-
 function typeOfMode(mode: number): FileEntry['type'] {
   switch (mode & 0o170000) {
     case 0o100000:
@@ -47,19 +40,23 @@ function typeOfMode(mode: number): FileEntry['type'] {
   }
 }
 
-/** Parse the listing; a line that does not start a record continues a name holding a newline. */
-function parseListing(text: string): RawEntry[] {
+/**
+ * Entries of a `stat -c '%f %s %Y %n'` listing (mode in hex, size, mtime in seconds, path); a line
+ * that does not start a record continues a name holding a newline.
+ */
+export function parseStatListing(text: string): FileEntry[] {
   const records: string[] = [];
   for (const line of text.split('\n')) {
     if (LINE.test(line) || records.length === 0) records.push(line);
     else records[records.length - 1] += `\n${line}`;
   }
-  const entries: RawEntry[] = [];
+  const entries: FileEntry[] = [];
   for (const record of records) {
     const match = LINE.exec(record);
     if (match === null) continue;
     entries.push({
       path: match[4]!,
+      name: posix.basename(match[4]!),
       type: typeOfMode(Number.parseInt(match[1]!, 16)),
       size: Number(match[2]),
       mtimeMs: Number(match[3]) * 1000,
@@ -96,14 +93,14 @@ async function listTree(
   maxDepth: number | undefined,
   limits: ListingLimits,
   what: string,
-): Promise<RawEntry[] | 'missing' | 'not-directory'> {
+): Promise<FileEntry[] | 'missing' | 'not-directory'> {
   const result = await run(
     ['/bin/sh', '-c', LIST_SCRIPT, 'berth-list', directory, maxDepth === undefined ? '' : String(maxDepth)],
     { maxStdoutBytes: limits.maxListingBytes, what },
   );
   if (result.exitCode === MISSING) return 'missing';
   if (result.exitCode === NOT_DIRECTORY) return 'not-directory';
-  const entries = parseListing(result.stdout.toString('utf8').replace(/\n$/, ''));
+  const entries = parseStatListing(result.stdout.toString('utf8').replace(/\n$/, ''));
   if (result.exitCode !== 0 && entries.length === 0) {
     throw new IoError(`${what} failed (exit ${result.exitCode}): ${result.stderr.trim() || 'no message'}`);
   }
@@ -112,16 +109,6 @@ async function listTree(
 
 function tooMany(what: string, maxEntries: number): BerthError {
   return new IoError(`${what}: more than maxEntries=${maxEntries} entries; narrow the path or the pattern`);
-}
-
-function toEntry(raw: RawEntry): FileEntry {
-  return {
-    path: raw.path,
-    name: posix.basename(raw.path),
-    type: raw.type,
-    size: raw.size,
-    mtimeMs: raw.mtimeMs,
-  };
 }
 
 const byPath = (a: FileEntry, b: FileEntry) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -137,9 +124,7 @@ export async function listDirectory(
   if (listed === 'missing') throw new NotFoundError(path, 'directory');
   if (listed === 'not-directory') throw notDirectoryError(path, 'listFiles');
   if (listed.length > limits.maxEntries) throw tooMany(what, limits.maxEntries);
-  return listed
-    .map((raw) => toEntry({ ...raw, path: posix.join(path, posix.basename(raw.path)) }))
-    .sort(byPath);
+  return listed.map((raw) => ({ ...raw, path: posix.join(path, raw.name) })).sort(byPath);
 }
 
 /** Depth the walk needs: unlimited with `**`, else the number of segments. */
@@ -165,7 +150,7 @@ export async function listGlob(
       const relative = posix.relative(baseDir, raw.path);
       if (!matchParts(segments, relative.split('/')).full) continue;
       if (found.size >= limits.maxEntries) throw tooMany(what, limits.maxEntries);
-      found.set(raw.path, toEntry(raw));
+      found.set(raw.path, raw);
     }
   }
   return [...found.values()].sort(byPath);
