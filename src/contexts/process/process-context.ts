@@ -48,11 +48,12 @@ import {
 import { LocalSubprocessRuntime } from '../../subprocess/local-runtime.js';
 import { createLocalFileSystem } from '../../vfs/local-fs.js';
 import { isWithin } from '../../vfs/path-scope.js';
+import { HandleTable } from '../shared/handle-table.js';
 import { startBackground } from './background-task.js';
 import type { ProcessDeps } from './deps.js';
 import { openStream } from './exec-stream.js';
 import { ProcessFiles } from './files.js';
-import { CONTEXT_TYPE, HandleTable } from './handle-table.js';
+import { CONTEXT_TYPE, type HandleState, newHandleState } from './handle-state.js';
 import { type ProcessContextOptions, resolveProcessOptions } from './options.js';
 import { OverlaySession } from './overlay-session.js';
 import {
@@ -107,7 +108,7 @@ export class ProcessContext implements ExecutionContext {
    */
   readonly fork: ((handle: ContextHandle) => Promise<ContextHandle>) | undefined;
   private readonly deps: ProcessDeps;
-  private readonly handles = new HandleTable();
+  private readonly handles = new HandleTable<HandleState>(CONTEXT_TYPE);
   private readonly files: ProcessFiles;
   private readonly defaultCwd: string;
   private closed = false;
@@ -164,14 +165,11 @@ export class ProcessContext implements ExecutionContext {
           this.run(async () => {
             const state = this.handles.get(handle);
             const session = this.overlayOf(state);
-            const forked = this.handles.create(state.cwd, state.env);
-            try {
-              forked.overlay = await overlayFork(session, overlay.stateDir);
-            } catch (error) {
-              this.handles.take({ id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd });
-              throw error;
-            }
-            return { id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd };
+            const forked = newHandleState(state.cwd, state.env);
+            forked.overlay = await overlayFork(session, overlay.stateDir);
+            const forkedHandle: ContextHandle = { id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd };
+            this.handles.add(forkedHandle, forked);
+            return forkedHandle;
           })
       : undefined;
     this.capabilities = Object.freeze({
@@ -193,11 +191,7 @@ export class ProcessContext implements ExecutionContext {
    * inside `workspaceRoot` when one is set. Container-only fields are refused with CapabilityError.
    */
   async spawn(config?: SpawnConfig): Promise<ContextHandle> {
-    if (this.closed) {
-      throw new ContextDestroyedError(
-        'this process context was closed; create a new one with createProcessContext()',
-      );
-    }
+    if (this.closed) throw closedError();
     const input = containerlessSpawnConfig(config, CONTEXT_TYPE);
     const cwd = resolve(this.defaultCwd, pathOption(input.cwd, 'config.cwd', false) ?? '.');
     const root = this.deps.fs.root;
@@ -220,18 +214,20 @@ export class ProcessContext implements ExecutionContext {
     // is left to the first command, which throws the same SupervisorUnavailableError: the file
     // methods of the handle work without it.
     await this.deps.runtime.prepare().catch(() => undefined);
-    const state = this.handles.create(cwd, env as Record<string, string> | undefined);
+    const state = newHandleState(cwd, env as Record<string, string> | undefined);
     const overlay = this.deps.config.overlay;
     if (overlay && root !== null) {
-      try {
-        mkdirSync(overlay.stateDir, { recursive: true, mode: 0o700 });
-        state.overlay = await OverlaySession.open(root, newStateDirectory(overlay.stateDir));
-      } catch (error) {
-        this.handles.take({ id: state.id, type: CONTEXT_TYPE, cwd });
-        throw error;
-      }
+      mkdirSync(overlay.stateDir, { recursive: true, mode: 0o700 });
+      state.overlay = await OverlaySession.open(root, newStateDirectory(overlay.stateDir));
     }
-    return { id: state.id, type: CONTEXT_TYPE, cwd };
+    const handle: ContextHandle = { id: state.id, type: CONTEXT_TYPE, cwd };
+    this.handles.add(handle, state);
+    if (this.closed) {
+      // close() ran while the handle was being made: it must not outlive the context.
+      await this.destroy(handle);
+      throw closedError();
+    }
+    return handle;
   }
 
   private overlayOf(state: { readonly overlay?: OverlaySession | undefined }): OverlaySession {
@@ -338,8 +334,11 @@ export class ProcessContext implements ExecutionContext {
    * Idempotent; afterwards the handle is unknown.
    */
   async destroy(handle: ContextHandle): Promise<void> {
-    const state = this.handles.take(handle);
-    if (!state) return;
+    await this.handles.end(handle, (state) => this.teardown(state));
+  }
+
+  private async teardown(state: HandleState): Promise<void> {
+    state.destroyed = true;
     const graceMs = this.deps.config.killGraceMs;
     const [logs] = await Promise.all([
       this.deps.registry.destroyHandle(state.id, graceMs),
@@ -376,9 +375,7 @@ export class ProcessContext implements ExecutionContext {
   }
 
   private async closeOnce(): Promise<void> {
-    await Promise.all(
-      this.handles.all().map((state) => this.destroy({ id: state.id, type: CONTEXT_TYPE, cwd: state.cwd })),
-    );
+    await Promise.all(this.handles.handles().map((handle) => this.destroy(handle)));
     // Tasks reassigned to handles of other owners are ended by the runtime's dispose.
     await this.deps.runtime.dispose();
     this.deps.files.removeAll();
@@ -388,6 +385,12 @@ export class ProcessContext implements ExecutionContext {
   private async run<T>(body: () => Promise<T>): Promise<T> {
     return body();
   }
+}
+
+function closedError(): ContextDestroyedError {
+  return new ContextDestroyedError(
+    'this process context was closed; create a new one with createProcessContext()',
+  );
 }
 
 const CLOSE_OPTION_KEYS = optionKeys<{ graceMs?: number }>({ graceMs: true });

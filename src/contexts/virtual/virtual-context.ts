@@ -36,10 +36,11 @@ import { ProcessTable } from '../../kernel/process-table.js';
 import type { TrashLike } from '../../kernel/runtime/shell.js';
 import { createTrash, type Trash } from '../../vfs/trash.js';
 import { isVfsPathWithin, normalizeVfsPath } from '../../vfs/vfs-path.js';
+import { HandleTable } from '../shared/handle-table.js';
 import { startBackground } from './background-task.js';
 import { openStream } from './exec-stream.js';
 import { VirtualFiles } from './files.js';
-import { CONTEXT_TYPE, type HandleState, HandleTable } from './handle-table.js';
+import { CONTEXT_TYPE, type HandleState } from './handle-state.js';
 import { createHandleKernels } from './kernels.js';
 import { Namespace } from './namespace.js';
 import { resolveVirtualOptions, type VirtualContextConfig, type VirtualContextOptions } from './options.js';
@@ -66,7 +67,7 @@ export class VirtualContext implements ExecutionContext {
   /** Undefined: the virtual context has no ports. */
   readonly getMappedPort = undefined;
   private readonly config: VirtualContextConfig;
-  private readonly handles = new HandleTable();
+  private readonly handles = new HandleTable<HandleState>(CONTEXT_TYPE);
   private readonly registry = new BackgroundRegistry('bg-');
   private readonly privateFiles = new PrivateFiles();
   private readonly processes = new ProcessTable();
@@ -285,8 +286,10 @@ export class VirtualContext implements ExecutionContext {
    * afterwards the handle is unknown. The workspace's changes stay (they belong to the context).
    */
   async destroy(handle: ContextHandle): Promise<void> {
-    const state = this.handles.take(handle);
-    if (!state) return;
+    await this.handles.end(handle, (state) => this.teardown(state));
+  }
+
+  private async teardown(state: HandleState): Promise<void> {
     state.ended.abort();
     const [logs] = await Promise.all([
       this.registry.destroyHandle(state.id, this.config.killGraceMs),
@@ -305,9 +308,7 @@ export class VirtualContext implements ExecutionContext {
    */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(
-      this.handles.all().map((state) => this.destroy({ id: state.id, type: CONTEXT_TYPE, cwd: state.cwd })),
-    );
+    await Promise.all(this.handles.handles().map((handle) => this.destroy(handle)));
     this.privateFiles.removeAll();
   }
 
@@ -326,7 +327,7 @@ export class VirtualContext implements ExecutionContext {
     cwd: string,
     env: Readonly<Record<string, string>> | undefined,
   ): Promise<ContextHandle> {
-    const id = this.handles.newId();
+    const id = HandleTable.newId(CONTEXT_TYPE);
     await namespace.mountPrivate(this.privateFiles.dir(), this.privateFiles.filesystem());
     const privateDir = this.privateFiles.makeHandleDir(id);
     const { kernel, sideKernel } = createHandleKernels(this.config, {
@@ -362,13 +363,13 @@ export class VirtualContext implements ExecutionContext {
       kernel,
       sideKernel,
       privateDir,
-      destroyed: false,
       ended,
       live: new Set(),
       queue: Promise.resolve(),
     };
-    this.handles.add(state);
-    return { id, type: CONTEXT_TYPE, cwd };
+    const handle: ContextHandle = { id, type: CONTEXT_TYPE, cwd };
+    this.handles.add(handle, state);
+    return handle;
   }
 
   /** The kernel's snapshot hook over the context's trash. */
