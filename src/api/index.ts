@@ -13,6 +13,7 @@ export {
   MINIMAL_ENV_NAMES,
   NON_INTERACTIVE_ENV,
 } from '../contract/defaults.js';
+export type { ContextLimitOptions } from '../contract/context-options.js';
 export type * from '../contract/types.js';
 export {
   BerthError,

@@ -9,6 +9,7 @@ import {
   DEFAULT_STALL_MS,
   DEFAULT_TIMEOUT_MS,
 } from '../../contract/defaults.js';
+import type { ContextLimitOptions } from '../../contract/context-options.js';
 import type { OutputPolicy } from '../../contract/types.js';
 import {
   booleanOption,
@@ -26,8 +27,12 @@ import type { SandboxPolicy } from '../../sandbox/types.js';
 import { validatePolicy } from '../../sandbox/validate-policy.js';
 import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_READ_BYTES } from '../../vfs/local-fs.js';
 
-/** Options for {@link createProcessContext}. Every field is optional. */
-export interface ProcessContextOptions {
+/**
+ * Options for {@link createProcessContext}. Every field is optional; the limits every backend
+ * shares (`defaultTimeoutMs`, `killGraceMs`, `stallMs`, `maxLogBytes`, `maxReadBytes`) are
+ * documented on {@link ContextLimitOptions}. Background logs live in berth's private directory.
+ */
+export interface ProcessContextOptions extends ContextLimitOptions {
   /**
    * Confine the file methods to this directory: a path that escapes it (absolute, `..`, a symlink
    * on the way) is refused with `ContainmentError` before any I/O. Shell commands are NOT confined
@@ -53,18 +58,8 @@ export interface ProcessContextOptions {
    * format). `spawn` fails with the reason where the overlay cannot be mounted.
    */
   readonly overlay?: ProcessOverlayOptions | undefined;
-  /** `exec` timeout when the call gives none. Default 30000. */
-  readonly defaultTimeoutMs?: number | undefined;
-  /** Grace between TERM and KILL when a tree is ended (timeout, abort, kill, destroy). Default 5000. */
-  readonly killGraceMs?: number | undefined;
   /** Output policy for `exec`: memory cap per stream and spill cap. */
   readonly output?: Partial<OutputPolicy> | undefined;
-  /** Background log cap; past it the log is marked and later output dropped. Default 64 MiB. */
-  readonly maxLogBytes?: number | undefined;
-  /** Silence before a background task's `onStall`. Default 60000. */
-  readonly stallMs?: number | undefined;
-  /** Largest file `readFile` / `readFileBytes` load. Default 256 MiB. */
-  readonly maxReadBytes?: number | undefined;
   /** Most entries one `listFiles` returns. Default 100000. */
   readonly maxListEntries?: number | undefined;
   /**
