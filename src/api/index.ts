@@ -4,6 +4,7 @@
  * @module
  */
 
+export type { ContextLimitOptions } from '../contract/context-options.js';
 export {
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_LOG_BYTES,
@@ -13,7 +14,6 @@ export {
   MINIMAL_ENV_NAMES,
   NON_INTERACTIVE_ENV,
 } from '../contract/defaults.js';
-export type { ContextLimitOptions } from '../contract/context-options.js';
 export type * from '../contract/types.js';
 export {
   BerthError,

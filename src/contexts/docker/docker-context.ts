@@ -5,14 +5,12 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { BackgroundRegistry } from '../../contract/background-registry.js';
 import { BACKGROUND_OPTION_KEYS, EXEC_OPTION_KEYS } from '../../contract/option-keys.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
   BackgroundStall,
   BackgroundTask,
-  BackgroundTaskInfo,
   ContextCapabilities,
   ContextHandle,
   ExecOptions,
@@ -24,7 +22,6 @@ import type {
   StreamOptions,
   Terminal,
   TerminalOptions,
-  WaitOptions,
 } from '../../contract/types.js';
 import {
   abortSignal,
@@ -36,6 +33,7 @@ import {
 } from '../../contract/validate-options.js';
 import { type BerthError, ContextDestroyedError, InvalidArgumentError } from '../../errors/index.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
+import { BackgroundMethods } from '../shared/background-methods.js';
 import {
   checkReadRange,
   containerPortArgument,
@@ -46,6 +44,7 @@ import {
   terminalSize,
 } from '../shared/call-arguments.js';
 import { HandleTable } from '../shared/handle-table.js';
+import { openLive, streamView, terminalView, trackIn } from '../shared/live-work.js';
 import { startBackgroundTask } from './background-task.js';
 import { commandEnv, unsetLine } from './command-env.js';
 import { readContainerFile, statFollow, writeContainerFile } from './container-files.js';
@@ -61,7 +60,7 @@ import { EngineClient } from './engine-client.js';
 import { ContainerGoneError, DockerUnavailableError } from './errors.js';
 import { readRangeViaExec, readViaExec, sizeViaExec, writeViaExec } from './exec-files.js';
 import { openExecStream } from './exec-stream.js';
-import { CONTEXT_TYPE, type HandleState, liveUntilClosed, spillDirOf, trackLive } from './handle-state.js';
+import { CONTEXT_TYPE, type HandleState, spillDirOf } from './handle-state.js';
 import { removeHandleContainer, removeRetiredContainer, tearDownHandle } from './handle-teardown.js';
 import { needsImageWorkdir } from './hardening.js';
 import { RetiredContainers } from './retired-containers.js';
@@ -99,13 +98,12 @@ export interface DockerContext extends ExecutionContext {
 
 const decoder = new TextDecoder('utf-8');
 
-class DockerExecutionContext implements DockerContext {
+class DockerExecutionContext extends BackgroundMethods implements DockerContext {
   readonly type = CONTEXT_TYPE;
   readonly capabilities = DOCKER_CAPABILITIES;
   private readonly options: ResolvedDockerOptions;
   private readonly client: EngineClient;
   private readonly handles = new HandleTable<HandleState>(CONTEXT_TYPE);
-  private readonly registry = new BackgroundRegistry('bg-');
   /** Containers of destroyed handles kept for tasks another handle owns. */
   private readonly retired: RetiredContainers;
   /** Spawns in flight, so `close` can wait for them. */
@@ -113,9 +111,14 @@ class DockerExecutionContext implements DockerContext {
   private closed = false;
 
   constructor(options: ResolvedDockerOptions) {
+    super();
     this.options = options;
     this.client = new EngineClient(options.endpoint, options.requestTimeoutMs);
     this.retired = new RetiredContainers((id) => removeRetiredContainer(this.client, id));
+  }
+
+  protected assertLive(handle: unknown, field: string): void {
+    this.handles.get(handle, field);
   }
 
   containerId(handle: ContextHandle): string {
@@ -180,7 +183,7 @@ class DockerExecutionContext implements DockerContext {
       policy: this.options.policy,
       spillDir: spillDirOf(state),
       onOutput: callback(input.onOutput, 'options.onOutput'),
-      track: trackLive(state),
+      track: trackIn(state.live),
     });
   }
 
@@ -225,38 +228,6 @@ class DockerExecutionContext implements DockerContext {
     return task;
   }
 
-  async listBackground(handle: ContextHandle): Promise<BackgroundTaskInfo[]> {
-    this.handles.get(handle);
-    return this.registry.list(handle.id);
-  }
-
-  async killBackground(handle: ContextHandle, id: string): Promise<BackgroundExit | null> {
-    this.handles.get(handle);
-    return this.registry.kill(handle.id, id);
-  }
-
-  async waitBackground(
-    handle: ContextHandle,
-    id: string,
-    options?: WaitOptions,
-  ): Promise<BackgroundExit | null> {
-    this.handles.get(handle);
-    return this.registry.wait(handle.id, id, options);
-  }
-
-  async reassignBackground(
-    from: ContextHandle,
-    to: ContextHandle,
-    callbacks?: {
-      onExit?: ((exit: BackgroundExit) => void) | undefined;
-      onStall?: ((stall: BackgroundStall) => void) | undefined;
-    },
-  ): Promise<BackgroundTaskInfo[]> {
-    this.handles.get(from, 'from');
-    this.handles.get(to, 'to');
-    return this.registry.reassign(from.id, to.id, callbacks);
-  }
-
   async execStream(
     handle: ContextHandle,
     command: string | readonly string[],
@@ -264,49 +235,35 @@ class DockerExecutionContext implements DockerContext {
   ): Promise<ExecStream> {
     const state = this.handles.get(handle);
     const launch = streamLaunch(state, command, options);
-    const live = liveUntilClosed(state);
-    const stream = await this.client.call('execStream', () =>
-      openExecStream({
-        client: this.client,
-        containerId: state.containerId,
-        ...launch,
-        graceMs: this.options.killGraceMs,
-        onClosed: live.onClosed,
-      }),
+    const stream = await openLive(state.live, (onClosed) =>
+      this.client.call('execStream', () =>
+        openExecStream({
+          client: this.client,
+          containerId: state.containerId,
+          ...launch,
+          graceMs: this.options.killGraceMs,
+          onClosed,
+        }),
+      ),
     );
-    live.adopt(stream.terminate);
-    return {
-      stdin: stream.stdin,
-      stdout: stream.stdout,
-      stderr: stream.stderr,
-      exited: stream.exited,
-      kill: stream.kill,
-    };
+    return streamView(stream);
   }
 
   async openTerminal(handle: ContextHandle, options: TerminalOptions): Promise<Terminal> {
     const state = this.handles.get(handle);
     const launch = terminalLaunch(state, options);
-    const live = liveUntilClosed(state);
-    const terminal = await this.client.call('openTerminal', () =>
-      openContainerTerminal({
-        client: this.client,
-        containerId: state.containerId,
-        ...launch,
-        graceMs: this.options.killGraceMs,
-        onClosed: live.onClosed,
-      }),
+    const terminal = await openLive(state.live, (onClosed) =>
+      this.client.call('openTerminal', () =>
+        openContainerTerminal({
+          client: this.client,
+          containerId: state.containerId,
+          ...launch,
+          graceMs: this.options.killGraceMs,
+          onClosed,
+        }),
+      ),
     );
-    live.adopt(terminal.terminate);
-    return {
-      pid: terminal.pid,
-      onData: terminal.onData,
-      write: terminal.write,
-      resize: (nextCols, nextRows) =>
-        terminal.resize(terminalSize(nextCols, 'cols'), terminalSize(nextRows, 'rows')),
-      exited: terminal.exited,
-      kill: terminal.kill,
-    };
+    return terminalView(terminal, terminalSize);
   }
 
   async readFile(handle: ContextHandle, path: string): Promise<string> {

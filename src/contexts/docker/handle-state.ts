@@ -34,31 +34,3 @@ export function spillDirOf(state: HandleState): PrivateDirectory {
   state.spillDir ??= openPrivateDirectory('berth-docker-');
   return state.spillDir;
 }
-
-/** `track` for an exec: keep `end` until the exec returns (the returned function forgets it). */
-export function trackLive(state: HandleState): (end: () => Promise<void>) => () => void {
-  return (end) => {
-    state.live.add(end);
-    return () => state.live.delete(end);
-  };
-}
-
-/**
- * Keep an opened stream or terminal in the handle's live set until it closes: pass `onClosed` to
- * the opener, then `adopt` its `terminate` once it is open.
- */
-export function liveUntilClosed(state: HandleState): {
-  readonly onClosed: () => void;
-  readonly adopt: (end: () => Promise<void>) => void;
-} {
-  let end: (() => Promise<void>) | undefined;
-  return {
-    onClosed: () => {
-      if (end) state.live.delete(end);
-    },
-    adopt: (terminate) => {
-      end = terminate;
-      state.live.add(terminate);
-    },
-  };
-}

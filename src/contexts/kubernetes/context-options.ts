@@ -3,6 +3,8 @@
  * Unknown names are refused with the option meant (`namespce` → `namespace`).
  * @module
  */
+
+import type { ContextLimitOptions } from '../../contract/context-options.js';
 import {
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_LOG_BYTES,
@@ -10,7 +12,6 @@ import {
   DEFAULT_STALL_MS,
   DEFAULT_TIMEOUT_MS,
 } from '../../contract/defaults.js';
-import type { ContextLimitOptions } from '../../contract/context-options.js';
 import type { OutputPolicy } from '../../contract/types.js';
 import {
   argvArray,

@@ -2,6 +2,8 @@
  * Options of `createProcessContext`, validated once into a complete configuration.
  * @module
  */
+
+import type { ContextLimitOptions } from '../../contract/context-options.js';
 import {
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_LOG_BYTES,
@@ -9,7 +11,6 @@ import {
   DEFAULT_STALL_MS,
   DEFAULT_TIMEOUT_MS,
 } from '../../contract/defaults.js';
-import type { ContextLimitOptions } from '../../contract/context-options.js';
 import type { OutputPolicy } from '../../contract/types.js';
 import {
   booleanOption,

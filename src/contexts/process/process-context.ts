@@ -9,11 +9,8 @@ import { resolve } from 'node:path';
 import { BackgroundRegistry } from '../../contract/background-registry.js';
 import { containerlessSpawnConfig } from '../../contract/containerless-spawn.js';
 import type {
-  BackgroundExit,
   BackgroundOptions,
-  BackgroundStall,
   BackgroundTask,
-  BackgroundTaskInfo,
   ChangeSelection,
   CommitChangesOptions,
   CommitChangesResult,
@@ -28,7 +25,6 @@ import type {
   StreamOptions,
   Terminal,
   TerminalOptions,
-  WaitOptions,
   WorkspaceChange,
 } from '../../contract/types.js';
 import {
@@ -48,6 +44,7 @@ import {
 import { LocalSubprocessRuntime } from '../../subprocess/local-runtime.js';
 import { createLocalFileSystem } from '../../vfs/local-fs.js';
 import { isWithin } from '../../vfs/path-scope.js';
+import { BackgroundMethods } from '../shared/background-methods.js';
 import { HandleTable } from '../shared/handle-table.js';
 import { startBackground } from './background-task.js';
 import type { ProcessDeps } from './deps.js';
@@ -78,7 +75,7 @@ export function createProcessContext(options?: ProcessContextOptions): ProcessCo
 }
 
 /** The `process` backend of the ExecutionContext contract. Create with {@link createProcessContext}. */
-export class ProcessContext implements ExecutionContext {
+export class ProcessContext extends BackgroundMethods implements ExecutionContext {
   readonly type = CONTEXT_TYPE;
   readonly capabilities: ContextCapabilities;
   /** Undefined: the process context has no port mapping. */
@@ -115,6 +112,8 @@ export class ProcessContext implements ExecutionContext {
   private closing: Promise<void> | undefined;
 
   constructor(options?: ProcessContextOptions) {
+    const registry = new BackgroundRegistry('bg-');
+    super(registry);
     const config = resolveProcessOptions(options);
     const fs = createLocalFileSystem({
       root: config.workspaceRoot,
@@ -126,7 +125,7 @@ export class ProcessContext implements ExecutionContext {
       config,
       runtime: new LocalSubprocessRuntime({ supervise: config.supervise }),
       files: new PrivateFiles(),
-      registry: new BackgroundRegistry('bg-'),
+      registry,
       fs,
     };
     this.files = new ProcessFiles(this.deps);
@@ -230,6 +229,10 @@ export class ProcessContext implements ExecutionContext {
     return handle;
   }
 
+  protected assertLive(handle: unknown, field: string): void {
+    this.handles.get(handle, field);
+  }
+
   private overlayOf(state: { readonly overlay?: OverlaySession | undefined }): OverlaySession {
     // Every handle of an overlay context has one; this guards a handle spawned before a failure.
     if (!state.overlay) {
@@ -252,33 +255,6 @@ export class ProcessContext implements ExecutionContext {
     options?: BackgroundOptions,
   ): Promise<BackgroundTask> {
     return this.run(() => startBackground(this.deps, this.handles.get(handle), command, options));
-  }
-
-  listBackground(handle: ContextHandle): Promise<BackgroundTaskInfo[]> {
-    return this.run(async () => this.deps.registry.list(this.handles.get(handle).id));
-  }
-
-  killBackground(handle: ContextHandle, id: string): Promise<BackgroundExit | null> {
-    return this.run(() => this.deps.registry.kill(this.handles.get(handle).id, id));
-  }
-
-  waitBackground(handle: ContextHandle, id: string, options?: WaitOptions): Promise<BackgroundExit | null> {
-    return this.run(() => this.deps.registry.wait(this.handles.get(handle).id, id, options));
-  }
-
-  reassignBackground(
-    from: ContextHandle,
-    to: ContextHandle,
-    callbacks?: {
-      onExit?: ((exit: BackgroundExit) => void) | undefined;
-      onStall?: ((stall: BackgroundStall) => void) | undefined;
-    },
-  ): Promise<BackgroundTaskInfo[]> {
-    return this.run(async () => {
-      const fromState = this.handles.get(from, 'from');
-      const toState = this.handles.get(to, 'to');
-      return this.deps.registry.reassign(fromState.id, toState.id, callbacks);
-    });
   }
 
   execStream(
