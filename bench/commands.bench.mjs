@@ -2,7 +2,16 @@
 // same run: ratios of median times (goals from issue 16) and the resident memory the berth run
 // added at its peak. Each command family adds its workloads to WORKLOADS.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { interleavedMedians } from './support/interleaved-medians.mjs';
@@ -62,6 +71,19 @@ function makeNumbers() {
   return `${lines.join('\n')}\n`;
 }
 
+const TREE_FILES = Number(process.env.BERTH_BENCH_TREE_FILES ?? 50_000);
+
+/** A source tree of `TREE_FILES` empty files, 200 per directory, a third of them `.ts`. Returns the count. */
+function makeTree(root) {
+  const kinds = ['ts', 'js', 'md'];
+  for (let i = 0; i < TREE_FILES; i += 1) {
+    const sub = join(root, `pkg${Math.floor(i / 2000)}`, `dir${Math.floor(i / 200) % 10}`);
+    if (i % 200 === 0) mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, `file${i}.${kinds[i % 3]}`), '');
+  }
+  return TREE_FILES;
+}
+
 /** Write `bytes` of log lines to `path` without holding them (a 16 MiB block repeated). */
 function writeBig(path, bytes) {
   const block = Buffer.from(makeLog(16 * MB));
@@ -102,6 +124,15 @@ const WORKLOADS = [
     goal: 0.5,
     justBash: true,
   },
+  // find: at most twice GNU find's time over a tree of 50k files (the path comes first).
+  {
+    name: "find -name '*.ts'",
+    family: 'find',
+    argv: ['find', '-name', '*.ts'],
+    input: 'tree',
+    pathFirst: true,
+    goal: 0.5,
+  },
 ];
 
 async function loadJustBash() {
@@ -120,11 +151,12 @@ function hasTool(name) {
   });
 }
 
-function gnu(argv, file, pipe) {
+function gnu(argv, file, pipe, pathFirst) {
   if (pipe) argv = ['bash', '-c', `cat "$0" | ${argv.join(' ')}`];
+  const args = pathFirst ? [file, ...argv.slice(1)] : [...argv.slice(1), file];
   return new Promise((resolve, reject) => {
     // stdout is a pipe we drain: GNU grep treats a /dev/null stdout like -q and stops early.
-    const child = spawn(argv[0], [...argv.slice(1), file], {
+    const child = spawn(argv[0], args, {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { LC_ALL: 'C.UTF-8', PATH: '/usr/bin:/bin' },
     });
@@ -167,7 +199,12 @@ async function berth(handler, argv, file, fs, cooperate, io = {}) {
   };
   const empty = { read: async () => null, unread: () => {}, data: async () => undefined, close: () => {} };
   const status = await handler({
-    argv: file === undefined ? argv : [...argv, `/${file}`],
+    argv:
+      file === undefined
+        ? argv
+        : io.pathFirst
+          ? [argv[0], `/${file}`, ...argv.slice(1)]
+          : [...argv, `/${file}`],
     stdin: io.stdin ?? empty,
     stdout: io.stdout ?? sink,
     stderr,
@@ -188,6 +225,7 @@ export async function run() {
   const { awkCommand } = await import(`${dist}/commands/awk/awk.js`);
   const { textCommands } = await import(`${dist}/commands/text/index.js`);
   const { createBytePipe } = await import(`${dist}/commands/byte-pipe.js`);
+  const { fileCommands } = await import(`${dist}/commands/files/index.js`);
   const text = Object.fromEntries(textCommands.map((c) => [c.name, c.run]));
   const justBash = await loadJustBash();
   const { createContainedFilesystem } = await import(`${dist}/vfs/index.js`);
@@ -200,6 +238,7 @@ export async function run() {
     sort: text.sort,
     wc: text.wc,
     cat: text.cat,
+    find: fileCommands.find((c) => c.name === 'find').run,
   };
   const dir = mkdtempSync(join(tmpdir(), 'berth-bench-commands-'));
   const rows = [];
@@ -211,6 +250,7 @@ export async function run() {
       lines: () => writeFileSync(join(dir, 'lines.txt'), linesText()),
       numbers: () => writeFileSync(join(dir, 'numbers.txt'), makeNumbers()),
       big: () => writeBig(join(dir, 'big.txt'), WC_BYTES),
+      tree: () => makeTree(join(dir, 'tree')),
     };
     const names = {
       log: 'input.txt',
@@ -218,6 +258,7 @@ export async function run() {
       lines: 'lines.txt',
       numbers: 'numbers.txt',
       big: 'big.txt',
+      tree: 'tree',
     };
     const inputs = {};
     let lines;
@@ -227,8 +268,11 @@ export async function run() {
     };
     const inputFor = (key) => {
       if (inputs[key] === undefined) {
-        makers[key]();
-        inputs[key] = { name: names[key], bytes: statSync(join(dir, names[key])).size };
+        const files = makers[key]();
+        inputs[key] =
+          key === 'tree'
+            ? { name: names[key], files }
+            : { name: names[key], bytes: statSync(join(dir, names[key])).size };
       }
       return inputs[key];
     };
@@ -253,16 +297,20 @@ export async function run() {
           berth: () =>
             w.pipe
               ? berthPipe(handlers, w.argv, input.name, fs, cooperate, createBytePipe)
-              : berth(handler, w.argv, input.name, fs, cooperate),
-          gnu: () => gnu(w.gnuArgv ?? w.argv, file, w.pipe),
+              : berth(handler, w.argv, input.name, fs, cooperate, { pathFirst: w.pathFirst }),
+          gnu: () => gnu(w.gnuArgv ?? w.argv, file, w.pipe, w.pathFirst),
         },
         { warmup: 1, rounds: 3 },
       );
       clearInterval(sampler);
       const ratio = medians.gnu / medians.berth;
-      const mbps = (input.bytes / MB / (medians.berth / 1000)).toFixed(0);
+      const size = input.files === undefined ? `${(input.bytes / MB).toFixed(0)} MB` : `${input.files} files`;
+      const rate =
+        input.files === undefined
+          ? `${(input.bytes / MB / (medians.berth / 1000)).toFixed(0)} MB/s`
+          : `${(input.files / (medians.berth / 1000)).toFixed(0)} files/s`;
       rows.push({
-        name: `${w.name} over ${(input.bytes / MB).toFixed(0)} MB: berth ${medians.berth.toFixed(0)} ms (${mbps} MB/s), ${w.family === 'jq' ? 'jq' : 'GNU'} ${medians.gnu.toFixed(0)} ms; throughput ratio`,
+        name: `${w.name} over ${size}: berth ${medians.berth.toFixed(0)} ms (${rate}), ${w.family === 'jq' ? 'jq' : 'GNU'} ${medians.gnu.toFixed(0)} ms; throughput ratio`,
         value: `${ratio.toFixed(2)}x`,
         goal: `>= ${w.goal}x`,
         met: ratio >= w.goal,

@@ -825,6 +825,42 @@ function printNode(): Node {
   };
 }
 
+/** Primaries that look at nothing but an entry's name, path and type. */
+const NAME_AND_TYPE_ONLY = new Set([
+  '-name',
+  '-iname',
+  '-path',
+  '-wholename',
+  '-ipath',
+  '-iwholename',
+  '-regex',
+  '-iregex',
+  '-type',
+  '-print',
+  '-print0',
+  '-prune',
+  '-true',
+  '-false',
+  '-quit',
+]);
+
+/**
+ * Whether evaluating `node` needs only what a directory listing gives (name and type), so the
+ * walk may skip the per-entry `lstat`, as GNU find does with `d_type`.
+ */
+export function needsOnlyNameAndType(node: Node): boolean {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+    case 'comma':
+      return needsOnlyNameAndType(node.left) && needsOnlyNameAndType(node.right);
+    case 'not':
+      return needsOnlyNameAndType(node.expr);
+    default:
+      return NAME_AND_TYPE_ONLY.has(node.name);
+  }
+}
+
 /** Evaluate `node` for `e`. */
 export async function evaluate(node: Node, e: FindEntry, s: EvalState, svc: FindServices): Promise<boolean> {
   switch (node.kind) {
