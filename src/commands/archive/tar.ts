@@ -21,6 +21,7 @@ import {
 } from '../../archive/tar-codec.js';
 import { ProtocolError } from '../../errors/index.js';
 import { describeVfsCode, isVfsError, VfsError, type VfsStat } from '../../vfs/filesystem.js';
+import { normalizeVfsPath } from '../../vfs/vfs-path.js';
 import { encodeText } from '../byte-text.js';
 import { BrokenPipeError, type ByteReader, type CommandContext, type CommandSpec } from '../command.js';
 import { modeString } from '../files/file-mode.js';
@@ -348,8 +349,9 @@ async function create(tar: Tar): Promise<void> {
       await tar.error(`${name}: Cannot stat: ${describeVfsCode(error.code)}`);
       return;
     }
-    if (archivePath !== undefined && full === archivePath) {
-      await printError(ctx, `tar: ${name}: file is the archive; not dumped\n`);
+    // The archive being written is left out (GNU with -z stores a partial copy of it instead).
+    if (archivePath !== undefined && normalizeVfsPath(full) === normalizeVfsPath(archivePath)) {
+      await printError(ctx, `tar: ${tar.quote(name)}: file is the archive; not dumped\n`);
       return;
     }
     const owner = {

@@ -139,6 +139,14 @@ oracleTable(
     { argv: ['tar', 'cf', '-', '--no-recursion', 'd'], ...tree },
     { argv: ['tar', 'cf', 'a.tar', 'missing', 'top'], ...tree, followUp: [['tar', 'tf', 'a.tar']] },
     { argv: ['tar', 'cf', '-', '/work/nothing'] },
+    {
+      // (the tree is not compared: the archive holds `./`, whose time is when the archive was made)
+      argv: ['tar', 'cf', 'out.tar', '--sort=name', '.'],
+      ...tree,
+      followUp: [['tar', 'tf', 'out.tar']],
+    },
+    { argv: ['tar', 'xf', 'fx.tar'], files: { ...fixtures, d: 'a file in the way' }, captureTree: true },
+    { argv: ['tar', 'tf', 'fx.tar', '-v', '--exclude=d/sub'], files: fixtures },
     { argv: ['tar', 'cf', 'e.tar'] },
     {
       argv: ['tar', 'cf', '-', 'd'],
