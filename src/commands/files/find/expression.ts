@@ -861,18 +861,36 @@ export function needsOnlyNameAndType(node: Node): boolean {
   }
 }
 
-/** Evaluate `node` for `e`. */
-export async function evaluate(node: Node, e: FindEntry, s: EvalState, svc: FindServices): Promise<boolean> {
+/**
+ * Evaluate `node` for `e`: synchronously while every primary answers synchronously (most do), so
+ * a walk over many entries does not pay a promise per node.
+ */
+export function evaluate(
+  node: Node,
+  e: FindEntry,
+  s: EvalState,
+  svc: FindServices,
+): boolean | Promise<boolean> {
   switch (node.kind) {
-    case 'and':
-      return (await evaluate(node.left, e, s, svc)) && !s.quit && (await evaluate(node.right, e, s, svc));
-    case 'or':
-      return (await evaluate(node.left, e, s, svc)) || (!s.quit && (await evaluate(node.right, e, s, svc)));
-    case 'comma':
-      await evaluate(node.left, e, s, svc);
+    case 'and': {
+      const left = evaluate(node.left, e, s, svc);
+      if (left instanceof Promise) return left.then((l) => l && !s.quit && evaluate(node.right, e, s, svc));
+      return left && !s.quit && evaluate(node.right, e, s, svc);
+    }
+    case 'or': {
+      const left = evaluate(node.left, e, s, svc);
+      if (left instanceof Promise) return left.then((l) => l || (!s.quit && evaluate(node.right, e, s, svc)));
+      return left || (!s.quit && evaluate(node.right, e, s, svc));
+    }
+    case 'comma': {
+      const left = evaluate(node.left, e, s, svc);
+      if (left instanceof Promise) return left.then(() => (s.quit ? false : evaluate(node.right, e, s, svc)));
       return s.quit ? false : evaluate(node.right, e, s, svc);
-    case 'not':
-      return !(await evaluate(node.expr, e, s, svc));
+    }
+    case 'not': {
+      const inner = evaluate(node.expr, e, s, svc);
+      return inner instanceof Promise ? inner.then((v) => !v) : !inner;
+    }
     case 'pred':
       return node.eval(e, s, svc);
   }

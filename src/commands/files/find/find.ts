@@ -341,12 +341,19 @@ async function visit(run: FindRun, e: FindEntry, state: EvalState, ancestors: st
         );
         continue;
       }
-      await visit(
-        run,
-        { path, fsPath, name, depth: e.depth + 1, start: e.start, st, dirFsPath: e.fsPath },
-        state,
-        [...ancestors, key],
-      );
+      const child = { path, fsPath, name, depth: e.depth + 1, start: e.start, st, dirFsPath: e.fsPath };
+      if (st.type === 'directory') await visit(run, child, state, [...ancestors, key]);
+      else {
+        // A leaf: evaluated once (before or after its children would be the same), without a
+        // promise when the expression answers synchronously.
+        state.prune = false;
+        if (child.depth >= o.minDepth) {
+          const r = evaluate(parsed.expr, child, state, run);
+          if (r instanceof Promise) await r;
+        }
+        if (run.out.full) await run.out.flush();
+        if (state.quit) return;
+      }
       const c = ctx.cooperate();
       if (c !== undefined) await c;
     }
