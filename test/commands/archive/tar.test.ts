@@ -242,6 +242,28 @@ describe('tar bounds', () => {
     expect(Buffer.from(await fs.readFile('/after')).toString()).toBe('x');
   });
 
+  test('a user other than root gets modes masked by the umask unless -p', async () => {
+    const fs = createMemoryFilesystem();
+    const bytes = Buffer.concat([
+      encodeGnuHeader({ name: 'run.sh', type: 'file', size: 0, ...owner, mode: 0o4777 }),
+      tarEnd(512),
+    ]);
+    await fs.writeFile('/a.tar', bytes);
+    const context = { identity: { uid: 1000, gid: 1000, user: 'agent' } };
+    await fs.mkdir('/plain');
+    await fs.mkdir('/kept');
+    expect(
+      (await runStandalone(tarCommand.run, { argv: ['tar', 'xf', '/a.tar'], fs, cwd: '/plain', context }))
+        .status,
+    ).toBe(0);
+    expect(
+      (await runStandalone(tarCommand.run, { argv: ['tar', 'xpf', '/a.tar'], fs, cwd: '/kept', context }))
+        .status,
+    ).toBe(0);
+    expect((await fs.stat('/plain/run.sh')).mode).toBe(0o755);
+    expect((await fs.stat('/kept/run.sh')).mode).toBe(0o4777);
+  });
+
   test('hostile members stay inside the target directory', async () => {
     const fs = createMemoryFilesystem();
     await fs.mkdir('/jail/inner', { recursive: true });
