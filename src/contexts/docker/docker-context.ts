@@ -33,9 +33,9 @@ import {
 } from '../../contract/validate-options.js';
 import { type BerthError, ContextDestroyedError, InvalidArgumentError } from '../../errors/index.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
+import { assertRangeArguments } from '../../vfs/range-arguments.js';
 import { BackgroundMethods } from '../shared/background-methods.js';
 import {
-  checkReadRange,
   containerPortArgument,
   fileContentBytes,
   resolveCwdOption,
@@ -289,7 +289,7 @@ class DockerExecutionContext extends BackgroundMethods implements DockerContext 
   ): Promise<Uint8Array> {
     const state = this.handles.get(handle);
     const absolute = resolvePathArgument(state.handle.cwd, path);
-    checkReadRange(offset, length, this.options.maxReadBytes);
+    assertRangeArguments(offset, length, this.options.maxReadBytes);
     // Through an exec on every runtime: the archive API can only send the whole file.
     return this.client.call(`readFileRange ${absolute}`, () =>
       readRangeViaExec(this.client, state.containerId, absolute, offset, length),

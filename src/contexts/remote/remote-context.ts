@@ -48,6 +48,7 @@ import {
   UnknownHandleError,
 } from '../../errors/index.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
+import { assertRangeArguments } from '../../vfs/range-arguments.js';
 import { BackgroundMethods } from '../shared/background-methods.js';
 import { terminalSize } from '../shared/call-arguments.js';
 import { openLive, streamView, terminalView } from '../shared/live-work.js';
@@ -60,6 +61,7 @@ import {
   listRemoteDirectory,
   listRemoteGlob,
   readRemoteFile,
+  readRemoteFileRange,
   remoteFileSize,
   writeRemoteFile,
 } from './remote-files.js';
@@ -432,6 +434,20 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
   async readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array> {
     const state = this.state(handle);
     return readRemoteFile(state.sandbox, this.resolvePath(state, path), this.limits.maxReadBytes, (error) =>
+      this.classify(error, state),
+    );
+  }
+
+  async readFileRange(
+    handle: ContextHandle,
+    path: string,
+    offset: number,
+    length: number,
+  ): Promise<Uint8Array> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    assertRangeArguments(offset, length, this.limits.maxReadBytes);
+    return readRemoteFileRange(state.sandbox, absolute, offset, length, (error) =>
       this.classify(error, state),
     );
   }

@@ -1,7 +1,7 @@
 /**
  * The arguments of a context call that every backend checks the same way: paths and working
- * directories resolved against the handle's cwd, file contents, stdin, terminal sizes, read ranges
- * and container ports. Each refusal is an `InvalidArgumentError` naming the argument.
+ * directories resolved against the handle's cwd, file contents, stdin, terminal sizes and container
+ * ports (a read range's are `vfs/range-arguments.ts`). Each refusal is an `InvalidArgumentError` naming the argument.
  * @module
  */
 import { posix } from 'node:path';
@@ -52,19 +52,6 @@ export function terminalSize(value: unknown, field: string): number {
     throw new InvalidArgumentError(field, `must be an integer from 1 to 10000, got ${String(value)}`);
   }
   return value;
-}
-
-/** `readFileRange`'s offset and length; the length is capped by the context's read limit. */
-export function checkReadRange(offset: unknown, length: unknown, maxReadBytes: number): void {
-  if (!Number.isSafeInteger(offset) || (offset as number) < 0) {
-    throw new InvalidArgumentError('offset', `must be a non-negative integer, got ${String(offset)}`);
-  }
-  if (!Number.isSafeInteger(length) || (length as number) < 0 || (length as number) > maxReadBytes) {
-    throw new InvalidArgumentError(
-      'length',
-      `must be an integer from 0 to the read limit (${maxReadBytes}), got ${String(length)}; read larger spans in pieces`,
-    );
-  }
 }
 
 /** A container port number. */
