@@ -202,31 +202,33 @@ async function enumerate(
       );
     }
   }
-  const { entries, stopped } = await walk(context, handle, root, maxFiles, checkpoint);
   const prefix = root.endsWith('/') ? root : `${root}/`;
-  const out: Candidate[] = [];
-  for (const entry of entries) {
-    if (entry.type !== 'file' || !entry.path.startsWith(prefix)) continue;
+  // The cap counts the files the search would read, so a narrow glob is not cut short by the
+  // files it filters out.
+  const searchable = (entry: FileEntry): boolean => {
+    if (entry.type !== 'file' || !entry.path.startsWith(prefix)) return false;
     const relative = entry.path.slice(prefix.length);
     const segments = relative.split('/');
     if (segments.some((s, i) => s.startsWith('.') || (i < segments.length - 1 && SKIPPED_DIRECTORIES.has(s))))
-      continue;
-    if (filter !== undefined && !filter(relative)) continue;
-    out.push({ path: entry.path, size: entry.size });
-  }
+      return false;
+    return filter === undefined || filter(relative);
+  };
+  const { entries, stopped } = await walk(context, handle, root, maxFiles, searchable, checkpoint);
+  const out: Candidate[] = entries.map((entry) => ({ path: entry.path, size: entry.size }));
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { candidates: out, stopped };
 }
 
 /**
  * Breadth-first listing that never enters hidden or skipped directories (a recursive glob would
- * enumerate them all first) and stops once it has seen one file more than `maxFiles`.
+ * enumerate them all first) and stops once it has found one `searchable` file more than `maxFiles`.
  */
 async function walk(
   context: ExecutionContext,
   handle: ContextHandle,
   root: string,
   maxFiles: number,
+  searchable: (entry: FileEntry) => boolean,
   checkpoint: () => void,
 ): Promise<{ entries: FileEntry[]; stopped: boolean }> {
   const out: FileEntry[] = [];
@@ -238,7 +240,7 @@ async function walk(
       if (entry.name.startsWith('.')) continue;
       if (entry.type === 'directory') {
         if (!SKIPPED_DIRECTORIES.has(entry.name)) queue.push(entry.path);
-      } else out.push(entry);
+      } else if (searchable(entry)) out.push(entry);
     }
   }
   return { entries: out, stopped: queue.length > 0 };
