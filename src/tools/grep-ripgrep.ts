@@ -6,7 +6,7 @@
 import { posix } from 'node:path';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { shellJoin } from '../subprocess/shell-quote.js';
-import { type GrepQuery, timedOut } from './grep-builtin.js';
+import { type GrepQuery, timedOut, unknownFileType } from './grep-builtin.js';
 import { compileLinePattern } from './grep-pattern.js';
 import type { GrepFile, GrepLine, GrepMode, GrepReport } from './grep-report.js';
 import { formatBytes, formatCount } from './human-units.js';
@@ -50,6 +50,8 @@ export function ripgrepArgv(query: RipgrepQuery): string[] {
   ];
   if (query.caseInsensitive) argv.push('--ignore-case');
   if (query.glob !== undefined) argv.push('--glob', query.glob);
+  if (query.type !== undefined) argv.push('--type', query.type);
+  if (query.multiline === true) argv.push('--multiline', '--multiline-dotall');
   if (query.mode === 'files_with_matches') argv.push('--files-with-matches');
   else if (query.mode === 'count') argv.push('--count');
   else {
@@ -117,6 +119,7 @@ export async function ripgrepGrep(
   const found = stats === undefined ? result.stdout.length > 0 : stats.files > 0;
   if (result.exitCode === 2 && !found) {
     if (/regex parse error|is not allowed in a regex/.test(stderr)) throw patternFailure(query, stderr);
+    if (query.type !== undefined && /unrecognized file type/.test(stderr)) throw unknownFileType(query.type);
     throw new ToolFailure(`grep failed: ripgrep reported:\n${stderr.slice(0, 2000)}`);
   }
   if (result.exitCode !== 0 && result.exitCode !== 1 && result.exitCode !== 2) {
@@ -177,7 +180,7 @@ function shownPath(path: string, query: RipgrepQuery): string {
  */
 function patternFailure(query: GrepQuery, stderr: string): ToolFailure {
   try {
-    compileLinePattern(query.pattern, query.caseInsensitive);
+    compileLinePattern(query.pattern, query.caseInsensitive, query.multiline === true);
   } catch (error) {
     if (error instanceof ToolFailure) return error;
   }
