@@ -3,13 +3,15 @@
  * `matchName` of `berth/vfs`), not on regular expressions: an ignore file is input a command (or a
  * cloned repository) can write, and a backtracking matcher freezes on a line such as
  * `a/**` + `/**`×9 + `/b` (the `ignore` package needs seconds for a 20-level path and does not
- * finish at 40). A path is matched as a state-set over its parts: |segments| steps per part.
+ * finish at 40). A path is matched by the glob engine's state-set `matchParts`: |segments| steps
+ * per part.
  * @module
  */
-import { compileNamePattern, matchName, type NamePattern } from '../vfs/glob-segment.js';
+import { type GlobSegment, matchParts } from '../vfs/glob.js';
+import { compileNamePattern } from '../vfs/glob-segment.js';
 
 /** One segment of a rule: `**` or a name pattern (where `*` also matches a leading dot, as in git). */
-type RuleSegment = { readonly globstar: true } | { readonly globstar: false; readonly name: NamePattern };
+type RuleSegment = GlobSegment;
 
 /** One line of an ignore file. */
 export interface IgnoreRule {
@@ -24,8 +26,8 @@ export const MAX_RULES_PER_FILE = 10_000;
 /** Longer lines are ignored (git has no limit; the glob engine's own bound is 4 096). */
 const MAX_RULE_LENGTH = 4096;
 
-const GLOBSTAR: RuleSegment = { globstar: true };
-const ANY_NAME: RuleSegment = { globstar: false, name: undotted(compileNamePattern('*')) };
+const GLOBSTAR: RuleSegment = { kind: 'globstar' };
+const ANY_NAME: RuleSegment = nameSegment('*');
 
 /** Parse the text of a `.gitignore` (or `.ignore`) file into its rules, in order. */
 export function parseIgnoreFile(text: string): IgnoreRule[] {
@@ -59,7 +61,7 @@ export function parseIgnoreLine(line: string): IgnoreRule | null {
       if (segments[segments.length - 1] !== GLOBSTAR) segments.push(GLOBSTAR);
       // A trailing `/**` matches everything inside, not the directory itself.
       if (index === parts.length - 1) segments.push(ANY_NAME);
-    } else segments.push({ globstar: false, name: undotted(compileNamePattern(part)) });
+    } else segments.push(nameSegment(part));
   });
   return { negated, directoryOnly, segments };
 }
@@ -76,44 +78,16 @@ export function ruleVerdict(
   for (let index = rules.length - 1; index >= 0; index--) {
     const rule = rules[index]!;
     if (rule.directoryOnly && !isDirectory) continue;
-    if (matchesRule(rule.segments, parts)) return rule.negated ? 'included' : 'ignored';
+    if (matchParts(rule.segments, parts, { globstarMatchesDots: true }).full)
+      return rule.negated ? 'included' : 'ignored';
   }
   return null;
 }
 
-/** State-set simulation over the parts: no backtracking across `**`. */
-function matchesRule(segments: readonly RuleSegment[], parts: readonly string[]): boolean {
-  const count = segments.length;
-  let states = new Uint8Array(count + 1);
-  states[0] = 1;
-  closeOverGlobstars(segments, states);
-  for (const part of parts) {
-    const next = new Uint8Array(count + 1);
-    let alive = false;
-    for (let index = 0; index < count; index++) {
-      if (states[index] === 0) continue;
-      const segment = segments[index]!;
-      if (segment.globstar) next[index] = 1;
-      else if (matchName(segment.name, part)) next[index + 1] = 1;
-      else continue;
-      alive = true;
-    }
-    if (!alive) return false;
-    closeOverGlobstars(segments, next);
-    states = next;
-  }
-  return states[count] === 1;
-}
-
-function closeOverGlobstars(segments: readonly RuleSegment[], states: Uint8Array): void {
-  for (let index = 0; index < segments.length; index++) {
-    if (states[index] === 1 && segments[index]!.globstar) states[index + 1] = 1;
-  }
-}
-
-/** git's `*` and `?` match a leading dot (no FNM_PERIOD), unlike the shell's. */
-function undotted(pattern: NamePattern): NamePattern {
-  return pattern.dotGuard ? { ...pattern, dotGuard: false } : pattern;
+/** A name segment where `*` and `?` match a leading dot, as git's do (no FNM_PERIOD), unlike the shell's. */
+function nameSegment(part: string): RuleSegment {
+  const pattern = compileNamePattern(part);
+  return { kind: 'name', pattern: { ...pattern, dotGuard: false }, literal: pattern.literal };
 }
 
 /** Trailing spaces are dropped unless escaped with a backslash (`foo\ ` keeps one). */
