@@ -42,13 +42,7 @@ export async function startBackground(
 
   const log = deps.files.createLog(maxLogBytes);
   // `exec 2>&1` first: one descriptor for both streams keeps their order in the log exact.
-  const confined = confine(
-    deps.config.sandbox,
-    ['/bin/sh', '-c', `exec 2>&1; ${text}`],
-    cwd,
-    false,
-    state.overlay,
-  );
+  const confined = confine(deps.config.sandbox, ['/bin/sh', '-c', `exec 2>&1; ${text}`], cwd, false, state);
   if (!confined.ok) {
     log.note(confined.message);
     log.close();

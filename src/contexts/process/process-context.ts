@@ -65,6 +65,7 @@ import {
 } from './overlay-transactions.js';
 import { PrivateFiles } from './private-files.js';
 import { runExec } from './run-exec.js';
+import { SandboxSession } from './sandbox-session.js';
 import { openTerminal } from './terminal.js';
 
 /**
@@ -222,14 +223,23 @@ export class ProcessContext implements ExecutionContext {
     await this.deps.runtime.prepare().catch(() => undefined);
     const state = this.handles.create(cwd, env as Record<string, string> | undefined);
     const overlay = this.deps.config.overlay;
-    if (overlay && root !== null) {
-      try {
+    const sandbox = this.deps.config.sandbox;
+    try {
+      if (overlay && root !== null) {
         mkdirSync(overlay.stateDir, { recursive: true, mode: 0o700 });
         state.overlay = await OverlaySession.open(root, newStateDirectory(overlay.stateDir));
-      } catch (error) {
-        this.handles.take({ id: state.id, type: CONTEXT_TYPE, cwd });
-        throw error;
       }
+      if (this.deps.config.session && sandbox) {
+        state.session = await SandboxSession.open(sandbox, {
+          cwd,
+          tmp: this.deps.files.sessionTmp(state.id),
+          graceMs: this.deps.config.killGraceMs,
+        });
+      }
+    } catch (error) {
+      this.handles.take({ id: state.id, type: CONTEXT_TYPE, cwd });
+      await state.overlay?.unmount();
+      throw error;
     }
     return { id: state.id, type: CONTEXT_TYPE, cwd };
   }
@@ -345,6 +355,8 @@ export class ProcessContext implements ExecutionContext {
       this.deps.registry.destroyHandle(state.id, graceMs),
       ...[...state.live].map((work) => work.end().catch(() => undefined)),
     ]);
+    // What left its command's tree (a daemon) lives in the session until now.
+    await state.session?.end();
     this.deps.files.removeFiles(logs);
     this.deps.files.removeHandle(state.id);
     if (state.overlay) {
