@@ -120,7 +120,7 @@ export function confineWithBubblewrap(
   if (!mounts.ok) return mounts;
   // Terminals keep their shell right under bubblewrap (job control); other commands get the waiter
   // that reports their real wait status, which also restores TERM and HUP inside.
-  const waiter = options.terminal === true ? null : waitStatusPrefix(process.env.PATH);
+  const waiter = options.terminal === true ? null : waitStatusPrefix(process.env.PATH, session !== undefined);
   const grace = waiter === null ? termGraceWrap(process.env.PATH) : null;
   const foreground = options.terminal === true ? terminalForegroundPrefix(process.env.PATH) : null;
   // One /bin/sh both ignores TERM/HUP for bubblewrap and opens the filter, the status file and the

@@ -1,7 +1,8 @@
 // The process context with one sandbox session per handle (`session: true`), against the whole
-// ExecutionContext contract. A session is a machine of its own: another handle cannot watch its
-// processes (`handles: 'isolated'`), and what a command leaves running (a background `&`, a
-// daemon) leaves the command's tree for the session's init and stays until the handle's destroy
+// ExecutionContext contract. A session is a machine of its own: another handle cannot see its
+// processes, but both write the same workspace, so the suite watches across handles through a
+// heartbeat file (`handles: 'shared'`); what a command leaves running (a background `&`, a daemon)
+// leaves the command's tree for the session's init and stays until the handle's destroy
 // (`leftovers: 'kept-until-destroy'`).
 //
 // The workspace lives under /var/tmp, not /tmp: the session's /tmp is its own.
@@ -29,6 +30,6 @@ runConformanceSuite({
   spawnConfig: { cwd: root },
   outputPolicy,
   spillLocation: 'host',
-  handles: 'isolated',
+  handles: 'shared',
   leftovers: 'kept-until-destroy',
 });

@@ -102,6 +102,8 @@ export async function startBackground(
       return { exitCode: null, signal: null };
     },
   );
+  // A task reassigned to another handle keeps this session until it ends.
+  state.session?.track(settled);
   const task = deps.registry.register(
     {
       pid: child.pid,

@@ -111,6 +111,7 @@ export class ProcessContext implements ExecutionContext {
   private readonly handles = new HandleTable();
   private readonly files: ProcessFiles;
   private readonly defaultCwd: string;
+  private readonly sessionsEnding = new Set<Promise<void>>();
   private closed = false;
   private closing: Promise<void> | undefined;
 
@@ -355,8 +356,14 @@ export class ProcessContext implements ExecutionContext {
       this.deps.registry.destroyHandle(state.id, graceMs),
       ...[...state.live].map((work) => work.end().catch(() => undefined)),
     ]);
-    // What left its command's tree (a daemon) lives in the session until now.
-    await state.session?.end();
+    // What left its command's tree (a daemon) lives in the session until now; a task reassigned
+    // to another handle keeps the session until it ends (close ends those tasks and waits).
+    const ending = state.session?.endWhenIdle();
+    if (ending) {
+      this.sessionsEnding.add(ending);
+      void ending.finally(() => this.sessionsEnding.delete(ending));
+      if (!state.session?.hasTasks()) await ending;
+    }
     this.deps.files.removeFiles(logs);
     this.deps.files.removeHandle(state.id);
     if (state.overlay) {
@@ -393,6 +400,8 @@ export class ProcessContext implements ExecutionContext {
     );
     // Tasks reassigned to handles of other owners are ended by the runtime's dispose.
     await this.deps.runtime.dispose();
+    // Sessions kept for such tasks end once they have.
+    await Promise.allSettled([...this.sessionsEnding]);
     this.deps.files.removeAll();
   }
 

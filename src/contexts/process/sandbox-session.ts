@@ -20,6 +20,8 @@ import { endHolder, holderRunning, startHolder } from './holder-process.js';
 
 /** One handle's session. */
 export class SandboxSession {
+  private readonly tasks = new Set<Promise<unknown>>();
+
   private constructor(
     private readonly holder: ChildProcess,
     private readonly placeholders: PlaceholderLease,
@@ -77,6 +79,27 @@ export class SandboxSession {
       );
     }
     return this.namespaces;
+  }
+
+  /** Remember a background task of the session until it settles (see {@link endWhenIdle}). */
+  track(settled: Promise<unknown>): void {
+    this.tasks.add(settled);
+    const forget = () => this.tasks.delete(settled);
+    settled.then(forget, forget);
+  }
+
+  /** True while a task started in the session still runs. */
+  hasTasks(): boolean {
+    return this.tasks.size > 0;
+  }
+
+  /**
+   * End the session once no task started in it still runs: a task reassigned to another handle
+   * lives in this session's namespaces, so the session outlives its own handle until then.
+   */
+  async endWhenIdle(): Promise<void> {
+    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
+    await this.end();
   }
 
   /**

@@ -194,6 +194,43 @@ describe('the session option', () => {
   });
 
   it.skipIf(!sandboxed)(
+    "a terminal joins the handle's session: it sees the session's processes and /tmp",
+    async () => {
+      const base = freshBase();
+      const context = createProcessContext({
+        sandbox: createSandboxPolicy({ writableRoots: [join(base, 'ws')], network: 'deny' }),
+        session: true,
+        killGraceMs: 500,
+      });
+      try {
+        if (!context.openTerminal) return expect(context.capabilities.terminal).toBe(false);
+        const handle = await context.spawn({ cwd: join(base, 'ws') });
+        const sleepMarker = newSleepMarker();
+        await context.execBackground(handle, `exec sleep ${sleepMarker}`);
+        await context.exec(handle, 'echo from-exec > /tmp/note');
+        const terminal = await context.openTerminal(handle, { cols: 200, rows: 30, shell: ['/bin/sh'] });
+        let screen = '';
+        terminal.onData((data) => {
+          screen += data;
+        });
+        // The answer is computed, so the echoed input line cannot match it.
+        terminal.write(
+          `echo "seen=$(ps -eo args | grep -cx 'sleep ${sleepMarker}') note=$(cat /tmp/note)" end-$((6*7))\n`,
+        );
+        await expect.poll(() => screen, { timeout: 20_000, interval: 50 }).toMatch(/end-42/);
+        expect(screen).toMatch(/seen=1 note=from-exec end-42/);
+        terminal.write('exit 3\n');
+        expect(await terminal.exited).toBe(3);
+        await context.destroy(handle);
+        expect(await waitForNoMarker(sleepMarker, 5000)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!sandboxed)(
     'a session whose holder was killed from outside refuses commands with the reason',
     async () => {
       const base = freshBase();
