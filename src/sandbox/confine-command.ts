@@ -7,7 +7,7 @@ import { isAbsolute } from 'node:path';
 import { knownOptions, pathOption } from '../contract/validate-options.js';
 import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/index.js';
-import { checkBwrap, namespaceFlags } from './bwrap-availability.js';
+import { checkPolicyBwrap, namespaceFlags } from './bwrap-availability.js';
 import { planMounts } from './bwrap-mounts.js';
 import { isExecutableFile } from './find-executable.js';
 import { CONFINE_OPTION_KEYS } from './option-keys.js';
@@ -89,12 +89,7 @@ export function confineWithBubblewrap(
   extras: BubblewrapExtras = {},
 ): Confinement {
   const isRoot = process.getuid?.() === 0;
-  const bwrap = checkBwrap({
-    explicitPath: policy.bwrapPath,
-    pathValue: process.env.PATH,
-    isRoot,
-    network: policy.network,
-  });
+  const bwrap = checkPolicyBwrap(policy);
   if (!bwrap.ok) return bwrap;
   const newSession = options.terminal !== true;
   const hostFlags = namespaceFlags({ isRoot, network: policy.network, newSession });
@@ -172,10 +167,13 @@ type Redirect = readonly [number, '<' | '>', string];
  * namespace on {@link PIDNS_FD}. The paths travel as arguments, never inside the script.
  */
 function fdLauncher(ignoreTermHup: boolean, redirects: readonly Redirect[]): string[] {
-  const names = redirects.map((_, index) => `p${index}=${index === 0 ? '$0' : `$${index}`}`);
-  const shift = redirects.length > 1 ? `shift ${redirects.length - 1}; ` : '';
-  const opens = redirects.map(([fd, direction], index) => `${fd}${direction}"$p${index}"`).join(' ');
-  const script = `${ignoreTermHup ? 'trap "" TERM HUP; ' : ''}${names.join('; ')}; ${shift}exec "$@" ${opens}`;
+  // The first path is $0; the others are saved (s, t) before the shift that leaves the argv.
+  const name = (index: number) => (index === 0 ? '$0' : `$${'st'[index - 1]}`);
+  const saved = redirects.slice(1).map((_, index) => `${'st'[index]}=$${index + 1}; `);
+  const shift =
+    redirects.length > 2 ? `shift ${redirects.length - 1}; ` : redirects.length === 2 ? 'shift; ' : '';
+  const opens = redirects.map(([fd, direction], index) => `${fd}${direction}"${name(index)}"`).join(' ');
+  const script = `${ignoreTermHup ? 'trap "" TERM HUP; ' : ''}${saved.join('')}${shift}exec "$@" ${opens}`;
   return ['/bin/sh', '-c', script, ...redirects.map(([, , path]) => path)];
 }
 

@@ -18,7 +18,7 @@
  * session's `/tmp` is a host directory bound into the holder and every command.
  * @module
  */
-import { checkBwrap } from './bwrap-availability.js';
+import { checkPolicyBwrap } from './bwrap-availability.js';
 import { planMounts } from './bwrap-mounts.js';
 import { findExecutable } from './find-executable.js';
 import type { PlaceholderLease } from './placeholders.js';
@@ -84,12 +84,7 @@ export function planSessionHolder(policy: SandboxPolicy, options: HolderOptions)
       fix: 'install perl (the perl-base package on Debian), or create the context without `session`',
     };
   }
-  const bwrap = checkBwrap({
-    explicitPath: policy.bwrapPath,
-    pathValue: process.env.PATH,
-    isRoot,
-    network: policy.network,
-  });
+  const bwrap = checkPolicyBwrap(policy);
   if (!bwrap.ok) return bwrap;
   const flags = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--as-pid-1', '--new-session'];
   if (policy.network === 'deny') flags.push('--unshare-net');

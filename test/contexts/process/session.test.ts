@@ -37,6 +37,15 @@ function scenarioArgv(as: 'root' | 'nobody', args: string[]): string[] {
     : [node, scenarioScript, ...args];
 }
 
+/** A session context whose commands may write `workspace` only. */
+function sessionContext(workspace: string) {
+  return createProcessContext({
+    sandbox: createSandboxPolicy({ writableRoots: [workspace], network: 'deny' }),
+    session: true,
+    killGraceMs: 500,
+  });
+}
+
 afterAll(() => {
   for (const base of bases) rmSync(base, { recursive: true, force: true });
 });
@@ -197,16 +206,17 @@ describe('the session option', () => {
     "a terminal joins the handle's session: it sees the session's processes and /tmp",
     async () => {
       const base = freshBase();
-      const context = createProcessContext({
-        sandbox: createSandboxPolicy({ writableRoots: [join(base, 'ws')], network: 'deny' }),
-        session: true,
-        killGraceMs: 500,
-      });
+      const context = sessionContext(join(base, 'ws'));
       try {
         if (!context.openTerminal) return expect(context.capabilities.terminal).toBe(false);
         const handle = await context.spawn({ cwd: join(base, 'ws') });
         const sleepMarker = newSleepMarker();
         await context.execBackground(handle, `exec sleep ${sleepMarker}`);
+        const count = `ps -eo args | grep -cx 'sleep ${sleepMarker}'`;
+        // The task has started once it is visible (its exec may lag behind execBackground).
+        await expect
+          .poll(async () => (await context.exec(handle, count)).stdout, { timeout: 20_000, interval: 50 })
+          .toBe('1\n');
         await context.exec(handle, 'echo from-exec > /tmp/note');
         const terminal = await context.openTerminal(handle, { cols: 200, rows: 30, shell: ['/bin/sh'] });
         let screen = '';
@@ -234,11 +244,7 @@ describe('the session option', () => {
     'a session whose holder was killed from outside refuses commands with the reason',
     async () => {
       const base = freshBase();
-      const context = createProcessContext({
-        sandbox: createSandboxPolicy({ writableRoots: [join(base, 'ws')], network: 'deny' }),
-        session: true,
-        killGraceMs: 500,
-      });
+      const context = sessionContext(join(base, 'ws'));
       try {
         const handle = await context.spawn({ cwd: join(base, 'ws') });
         const pid = (await context.exec(handle, 'echo $$')).stdout.trim();
