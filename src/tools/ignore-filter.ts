@@ -9,7 +9,7 @@
  */
 import { posix } from 'node:path';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
-import { type IgnoreRule, parseIgnoreFile, ruleVerdict } from './ignore-rules.js';
+import { type IgnoreRule, parseIgnoreFile, ruleVerdict } from '../vfs/ignore-rules.js';
 
 /** The ignore files of one directory, strongest kind first. */
 const KINDS = ['.rgignore', '.ignore', '.gitignore'] as const;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProcessContext } from '../../src/contexts/process/index.js';
 import type { ContextHandle } from '../../src/contract/types.js';
 import { filterIgnored } from '../../src/tools/ignore-filter.js';
-import { parseIgnoreFile, parseIgnoreLine, ruleVerdict } from '../../src/tools/ignore-rules.js';
+import { parseIgnoreFile, parseIgnoreLine, ruleVerdict } from '../../src/vfs/ignore-rules.js';
 
 const verdict = (rules: string, path: string, isDirectory = false) =>
   ruleVerdict(parseIgnoreFile(rules), path.split('/'), isDirectory);

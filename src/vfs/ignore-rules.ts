@@ -7,8 +7,8 @@
  * per part.
  * @module
  */
-import { type GlobSegment, matchParts } from '../vfs/glob.js';
-import { compileNamePattern } from '../vfs/glob-segment.js';
+import { type GlobSegment, matchParts } from './glob.js';
+import { compileNamePattern } from './glob-segment.js';
 
 /** One segment of a rule: `**` or a name pattern (where `*` also matches a leading dot, as in git). */
 type RuleSegment = GlobSegment;
