@@ -406,8 +406,10 @@ async function functions(
       continue;
     }
     if (names.length === 0 && kind === 'export' && !(fn.attrs & ATTR_EXPORT)) continue;
-    if (brief)
-      out += names.length === 0 ? `declare -f${fn.attrs & ATTR_EXPORT ? 'x' : ''} ${name}\n` : `${name}\n`;
+    if (brief && names.length === 0) out += `declare -f${fn.attrs & ATTR_EXPORT ? 'x' : ''} ${name}\n`;
+    // With `shopt -s extdebug`, `declare -F name` says where the function was defined.
+    else if (brief)
+      out += sh.opts.s('extdebug') ? `${name} ${fn.definition.line} ${fn.source}\n` : `${name}\n`;
     else out += `${printFunction(name, fn.definition.body)}\n`;
   }
   await print(sh, out);

@@ -30,6 +30,11 @@ type Compound = Exclude<Command, { type: 'simple' | 'pipeline' | 'andor' }>;
 
 export async function runCompound(sh: Shell, cmd: Compound): Promise<number> {
   if (cmd.type === 'function') {
+    if (cmd.invalidName === true) {
+      sh.line = cmd.line;
+      await shellMessage(sh, `\`${cmd.name}': not a valid identifier`);
+      return 1;
+    }
     if (sh.opts.o('posix') && BUILTINS.get(cmd.name)?.special === true) {
       sh.line = cmd.line;
       await shellMessage(sh, `\`${cmd.name}': is a special builtin`);

@@ -8,7 +8,7 @@
 import type { DeclArg } from '../builtins/types.js';
 import { expandAssignment, expandToString, expandWords } from '../expand/expand.js';
 import { ExitControl } from '../runtime/control.js';
-import { ShellError } from '../runtime/errors.js';
+import { discard, ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
 import { type ArrayItem, assignArray, lookup, setElement, setVar } from '../runtime/vars.js';
 import { AssocArray } from '../state/arrays.js';
@@ -281,6 +281,10 @@ async function assignAll(sh: Shell, assignments: readonly Assignment[], how: Ass
 async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<string> {
   const opts = how.temp ? { local: true, temp: true } : {};
   const trace = sh.opts.xtrace;
+  if (a.array !== undefined && a.index !== undefined) {
+    const key = await expandToString(sh, a.index);
+    throw discard(`${a.name}[${key}]: cannot assign list to array member`);
+  }
   if (a.array !== undefined) {
     const items = await expandArrayItems(sh, a);
     const shown = a.text.slice(a.text.indexOf('=') + 1);

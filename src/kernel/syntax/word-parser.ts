@@ -976,10 +976,10 @@ function tryAssignment(host: WordHost, arrays: boolean, declaration: boolean): A
     return undefined;
   }
   cur.next();
-  if (cur.peek() === '(' && arrays && index === undefined) {
+  if (cur.peek() === '(' && arrays) {
     cur.next();
     const array = readArrayElements(host, declaration);
-    return { name, append, value: undefined, array, text: cur.src.slice(mark.pos, cur.pos) };
+    return { name, index, append, value: undefined, array, text: cur.src.slice(mark.pos, cur.pos) };
   }
   const b = new PartsBuilder();
   readUnquoted(host, b, { mode: 'command', tildeAfterColon: true, value: true }, 0);

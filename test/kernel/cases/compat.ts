@@ -1,0 +1,13 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell scripts, `${x}` is bash's
+import { cases } from './define.js';
+
+/** Corners of bash found through the Oils spec tests, one case per class of defect fixed. */
+export const COMPAT = cases('compat', {
+  'let and eval take name=( ... ) as one word':
+    'let x=( 1 ); let y=( x + 2 ); let z=( y * 3 ); echo $x $y $z; eval c=(3 4); echo ${c[1]}',
+  'a list cannot be assigned to an array member': 'a=(1 2); a[0]=(3 4); echo "status=$?"; echo ${a[@]}',
+  'a function name that is not a plain word fails when defined':
+    'foo-$(echo hi)() { ls ; }; echo st=$?; $u-bar() { :; }; echo st=$?; f"x"() { :; }; echo st=$?',
+  'declare -F with extdebug says where a function was defined':
+    'f() { :; }\ng() {\n:\n}\ndeclare -F f g; shopt -s extdebug; declare -F f g',
+});
