@@ -6,6 +6,7 @@
  */
 import { decodeBytes, encodeText } from '../../commands/byte-text.js';
 import { runSource } from '../exec/source-loop.js';
+import { discard } from '../runtime/errors.js';
 import { resolvePath } from '../runtime/paths.js';
 import type { Shell } from '../runtime/shell.js';
 import { getVar } from '../runtime/vars.js';
@@ -121,8 +122,11 @@ export const history: Builtin = {
       );
       return 2;
     }
+    // bash abandons the rest of the line here (its history builtin jumps to the top level).
+    if (args.length > 1) throw discard('history: too many arguments');
+    // bash reads the count as a number, so `history +5` is five.
     const count = first === undefined ? h.entries.length : Number.parseInt(first, 10);
-    if (first !== undefined && !/^[0-9]+$/.test(first)) {
+    if (first !== undefined && !/^\+?[0-9]+$/.test(first)) {
       await complain(sh, 'history', `${first}: numeric argument required`);
       return 1;
     }

@@ -10,4 +10,12 @@ export const COMPAT = cases('compat', {
     'foo-$(echo hi)() { ls ; }; echo st=$?; $u-bar() { :; }; echo st=$?; f"x"() { :; }; echo st=$?',
   'declare -F with extdebug says where a function was defined':
     'f() { :; }\ng() {\n:\n}\ndeclare -F f g; shopt -s extdebug; declare -F f g',
+  'builtins without options refuse one with a usage error':
+    "eval -z; echo $?; eval -- 'echo x'; builtin --; echo $?; builtin -- false; echo $?; builtin -z; echo $?; trap -1 EXIT; echo $?; umask 0124; umask -rwx; echo $?; umask -=+; echo $?; umask",
+  'pushd and popd arguments as bash reads them':
+    'cd /tmp; pushd -z; echo $?; pushd -- /tmp >/dev/null; echo $?; pushd . .; echo $?; popd zzz; echo $?; popd -z; echo $?; popd -- >/dev/null; echo $?; popd; echo $?',
+  'history counts and too many arguments':
+    'history +5 >/dev/null; echo st=$?; history 3 too-many; echo st=$?',
+  'set with a lone plus and the editing modes':
+    'set +; echo "$#"; set -x + -v x y; set +xv; echo "$#" "$@"; set - +; echo "$@"; set + -; echo "$@"; set -o vi; set -o | grep -E "^(vi|emacs) "; set -o emacs; set -o | grep -E "^(vi|emacs) "',
 });
