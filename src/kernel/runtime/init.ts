@@ -50,10 +50,14 @@ export function createShell(rt: Runtime, init: ShellInit): Shell {
     value: IndexedArray.from(['5', '2', '15', '1', 'release', 'x86_64-pc-linux-gnu']),
     attrs: ATTR_INDEXED | ATTR_READONLY,
   });
-  put('HOSTNAME', id.hostname);
-  put('HOSTTYPE', 'x86_64');
-  put('MACHTYPE', 'x86_64-pc-linux-gnu');
-  put('OSTYPE', 'linux-gnu');
+  // Set by the shell unless inherited (`HOSTNAME=x bash -c 'echo $HOSTNAME'` says x).
+  const inherit = (name: string, value: string): void => {
+    if (!init.env.has(name)) put(name, value);
+  };
+  inherit('HOSTNAME', id.hostname);
+  inherit('HOSTTYPE', 'x86_64');
+  inherit('MACHTYPE', 'x86_64-pc-linux-gnu');
+  inherit('OSTYPE', 'linux-gnu');
   put('UID', String(id.uid), ATTR_INTEGER | ATTR_READONLY);
   put('EUID', String(id.uid), ATTR_INTEGER | ATTR_READONLY);
   if (!init.env.has('PATH')) put('PATH', '/usr/local/bin:/usr/bin:/bin');

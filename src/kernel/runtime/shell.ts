@@ -194,6 +194,8 @@ export class Shell {
   warnings: string[] = [];
   /** An interactive shell (`bash -i`): errors do not end it. */
   interactive = false;
+  /** The number of the top-level command being run (the prompt's `\#`). */
+  commandNumber = 1;
   /** `ulimit`'s resource limits. */
   limitsTable: ResourceLimits = new ResourceLimits();
   /** The command history. */

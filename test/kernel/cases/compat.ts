@@ -18,4 +18,8 @@ export const COMPAT = cases('compat', {
     'history +5 >/dev/null; echo st=$?; history 3 too-many; echo st=$?',
   'set with a lone plus and the editing modes':
     'set +; echo "$#"; set -x + -v x y; set +xv; echo "$#" "$@"; set - +; echo "$@"; set + -; echo "$@"; set -o vi; set -o | grep -E "^(vi|emacs) "; set -o emacs; set -o | grep -E "^(vi|emacs) "',
+  'the host name agrees between HOSTNAME, hostname and the prompt':
+    'test "$HOSTNAME" = "$(hostname)"; echo st=$?; PS1=\'\\h\'; test "${PS1@P}" = "$(hostname -s)"; echo st=$?; HOSTNAME=x OSTYPE=y bash -c \'echo $HOSTNAME $OSTYPE\'',
+  'prompt job, command and history numbers while a command runs':
+    'PS1=\'\\j\'; echo "${PS1@P}"; sleep 5 & echo "${PS1@P}" | cat; kill %1; wait; PS1=\'\\#\'\np=${PS1@P}\nq=${PS1@P}\necho $((q - p))\nset -o history; PS1=\'\\!\'; history -c\necho "${PS1@P}"\necho "${PS1@P}"',
 });
