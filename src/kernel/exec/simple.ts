@@ -103,9 +103,26 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
       cmd.assignments.length > 0 &&
       !persists &&
       (resolved.kind === 'function' || resolved.kind === 'builtin');
-    if (persists && cmd.assignments.length > 0) await assignAll(sh, cmd.assignments, {});
+    if (persists && cmd.assignments.length > 0) {
+      // The builtin sees them as a temporary scope; what is left of it afterwards stays (an
+      // `x=1 unset x` leaves the x below alone).
+      const scope = sh.vars.push('temp');
+      let status: number;
+      try {
+        await assignAll(sh, cmd.assignments, { temp: true });
+        if (trace) await traceDeclaration(sh, argv, decl);
+        status = await runResolved(sh, resolved, argv, { decl, redirects: cmd.redirects });
+      } finally {
+        sh.vars.pop();
+      }
+      for (const key of scope.vars.keys()) {
+        const v = scope.vars.get(key);
+        if (typeof v?.value === 'string') setVar(sh, key, v.value, {});
+      }
+      return status;
+    }
     if (tempScope) {
-      sh.vars.push('temp');
+      const scope = sh.vars.push('temp');
       try {
         await assignAll(
           sh,
@@ -113,8 +130,11 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
           { temp: true },
         );
         if (trace) await traceDeclaration(sh, argv, decl);
+        // A function called so takes this scope as its own (see VarStore.adoptAsFunction).
+        if (resolved.kind === 'function') sh.callTemp = scope;
         return await runResolved(sh, resolved, argv, { decl, redirects: cmd.redirects });
       } finally {
+        sh.callTemp = undefined;
         sh.vars.pop();
       }
     }

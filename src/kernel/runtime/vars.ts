@@ -124,7 +124,7 @@ function targetScope(
   opts: AssignOptions,
 ): { scope: Scope; existing: Variable | undefined } {
   if (opts.local) {
-    const scope = opts.temp ? (sh.vars.scopes[sh.vars.scopes.length - 1] as Scope) : sh.vars.localScope;
+    const scope = opts.temp ? (sh.vars.scopes[sh.vars.scopes.length - 1] as Scope) : sh.vars.localFor(name);
     return { scope, existing: scope.vars.get(name) };
   }
   if (opts.global) {
@@ -341,7 +341,13 @@ export function unsetVar(sh: Shell, name: string): void {
   if (f.variable.attrs & ATTR_READONLY) throw new ShellError(`${name}: cannot unset: readonly variable`);
   const v = f.variable;
   if (typeof v.value === 'string') charge(sh, -v.value.length);
-  if (f.scope === sh.vars.localScope && f.scope.kind === 'function') {
+  // Unset of a local in the function that made it: the name stays local, unset. From a callee,
+  // or of a `v=x f` binding: the binding goes, and what was below shows again.
+  if (
+    sh.vars.localScope.kind === 'function' &&
+    f.depth >= sh.vars.localDepth &&
+    sh.vars.isLocalBinding(f.scope, name)
+  ) {
     sh.vars.put(f.scope, name, { value: undefined, attrs: v.attrs & (ATTR_EXPORT | ATTR_NAMEREF) });
     return;
   }

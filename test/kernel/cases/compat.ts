@@ -22,4 +22,12 @@ export const COMPAT = cases('compat', {
     'test "$HOSTNAME" = "$(hostname)"; echo st=$?; PS1=\'\\h\'; test "${PS1@P}" = "$(hostname -s)"; echo st=$?; HOSTNAME=x OSTYPE=y bash -c \'echo $HOSTNAME $OSTYPE\'',
   'prompt job, command and history numbers while a command runs':
     'PS1=\'\\j\'; echo "${PS1@P}"; sleep 5 & echo "${PS1@P}" | cat; kill %1; wait; PS1=\'\\#\'\np=${PS1@P}\nq=${PS1@P}\necho $((q - p))\nset -o history; PS1=\'\\!\'; history -c\necho "${PS1@P}"\necho "${PS1@P}"',
+  'a function called with v=x takes that binding as its own scope':
+    'unlocal() { unset -v "$1"; }\nf1() { local v=local; unlocal v; echo "v: ${v-(unset)}"; }\nv=global\nv=tempenv f1\nf2() { unset v; echo "v: ${v-(unset)}"; x=mutated; unset x; echo "x: ${x-(unset)}"; }\nx=global; x=t v=tempenv f2',
+  'local over a temporary binding starts with its value':
+    'f1() { local v; echo "[$1] v: ${v-(unset)}"; }\nf2() { f1 "$1,(func)"; }\nv=global\nf1 global\nv=tempenv f1 tempenv\nv=tempenv f2 tempenv\nv=tempenv eval \'f1 eval\'',
+  'local inside v=x eval binds the temporary and unset from a callee reveals what is below':
+    'unlocal() { unset -v "$1"; }\nf() {\n  local v=local1\n  v=tempenv2 eval \'\n    local v=local2; echo "in: $v"\n    (unset v; echo "unset: ${v-(unset)}")\n    (unlocal v; echo "unlocal: ${v-(unset)}")\n  \'\n  echo "after: $v"\n}\nv=tempenv1 f',
+  'in POSIX mode the bindings left by a special builtin stay':
+    'shadow() { x=42; x=tmp unset x; echo x=$x; x=42; x=tmp eval "unset x"; echo x=$x; y=1 :; echo y=$y; }\nshadow; set -o posix; shadow',
 });
