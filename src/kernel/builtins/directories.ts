@@ -3,6 +3,8 @@
  * (`pushd`, `popd`, `dirs`).
  * @module
  */
+
+import { deviceFs } from '../exec/device-fs.js';
 import { normalizePath, resolvePath } from '../runtime/paths.js';
 import type { Shell } from '../runtime/shell.js';
 import { getVar, setVar } from '../runtime/vars.js';
@@ -11,11 +13,27 @@ import type { Builtin } from './types.js';
 
 async function isDirectory(sh: Shell, path: string): Promise<'dir' | 'notdir' | 'missing'> {
   try {
-    const st = await sh.rt.fs.stat(path);
+    const st = await deviceFs(sh).stat(path);
     return st.type === 'directory' ? 'dir' : 'notdir';
   } catch {
     return 'missing';
   }
+}
+
+/**
+ * bash's logical `cd` drops `dir/..` only when dir is a directory: `cd nonexistent/..` fails.
+ */
+async function dotDotsResolve(sh: Shell, target: string): Promise<boolean> {
+  if (!target.split('/').includes('..')) return true;
+  const parts = target.startsWith('/') ? [] : sh.cwd.split('/').filter((p) => p !== '');
+  for (const part of target.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if ((await isDirectory(sh, `/${parts.join('/')}`)) !== 'dir') return false;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return true;
 }
 
 /** Change to `target`; reports bash's errors. Returns the new directory or undefined. */
@@ -27,7 +45,7 @@ async function changeTo(
   shown: string,
 ): Promise<string | undefined> {
   let path = target.startsWith('/') ? normalizePath(target) : resolvePath(sh.cwd, target);
-  const state = await isDirectory(sh, path);
+  const state = (await dotDotsResolve(sh, target)) ? await isDirectory(sh, path) : 'missing';
   if (state !== 'dir') {
     await complain(
       sh,

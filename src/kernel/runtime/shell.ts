@@ -141,7 +141,8 @@ export class Shell {
   jobs: JobTable;
   /** `$?` */
   status = 0;
-  pipeStatus: readonly number[] = [0];
+  // Empty until the first pipeline runs, as in bash.
+  pipeStatus: readonly number[] = [];
   /** `$!` */
   lastBackground: number | undefined;
   /** `BASHPID` */

@@ -30,4 +30,10 @@ export const COMPAT = cases('compat', {
     'unlocal() { unset -v "$1"; }\nf() {\n  local v=local1\n  v=tempenv2 eval \'\n    local v=local2; echo "in: $v"\n    (unset v; echo "unset: ${v-(unset)}")\n    (unlocal v; echo "unlocal: ${v-(unset)}")\n  \'\n  echo "after: $v"\n}\nv=tempenv1 f',
   'in POSIX mode the bindings left by a special builtin stay':
     'shadow() { x=42; x=tmp unset x; echo x=$x; x=42; x=tmp eval "unset x"; echo x=$x; y=1 :; echo y=$y; }\nshadow; set -o posix; shadow',
+  'a file in PATH that is not executable is found but cannot run':
+    'mkdir -p d; touch d/nonexec; PATH="d:$PATH"; type -t nonexec; nonexec; echo st=$?; type nonexec; command -v nonexec >/dev/null; echo st=$?',
+  'cd through .. of a missing directory fails':
+    'cd nonexistent_ZZ/..; echo st=$?; mkdir -p a; cd a/..; echo st=$?',
+  '/dev is a directory the shell can enter':
+    'cd /dev; echo st=$? $PWD; test -d /dev; echo $?; pushd /tmp >/dev/null; pushd /dev >/dev/null; dirs -v',
 });
