@@ -151,8 +151,12 @@ export class VarStore {
   /** `local name` bound `name` where {@link localFor} says: it is a local now, not a temporary. */
   markLocal(name: string): void {
     const scope = this.localFor(name);
-    if (scope.kind === 'temp') (scope.localNames ??= new Set()).add(name);
-    else scope.tempNames?.delete(name);
+    if (scope.kind !== 'temp') {
+      scope.tempNames?.delete(name);
+      return;
+    }
+    scope.localNames ??= new Set();
+    scope.localNames.add(name);
   }
 
   /** Whether the binding of `name` in `scope` is a function's local (not a `v=x cmd` one). */
