@@ -7,6 +7,7 @@
 import { IndexedArray } from '../state/arrays.js';
 import { ATTR_EXPORT, ATTR_INDEXED, ATTR_INTEGER, ATTR_READONLY } from '../state/variables.js';
 import type { JobTable } from './jobs.js';
+import { SET_OPTION_NAMES, SHOPT_NAMES } from './options.js';
 import { type Runtime, Shell } from './shell.js';
 import { installDynamicVariables } from './vars.js';
 
@@ -38,6 +39,11 @@ export function createShell(rt: Runtime, init: ShellInit): Shell {
     if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) put(name, value, ATTR_EXPORT);
   }
   installDynamicVariables(sh);
+  // A shell started with SHELLOPTS (BASHOPTS) in its environment turns those options on.
+  for (const name of (init.env.get('SHELLOPTS') ?? '').split(':'))
+    if (SET_OPTION_NAMES.has(name)) sh.opts.set.set(name, true);
+  for (const name of (init.env.get('BASHOPTS') ?? '').split(':'))
+    if (SHOPT_NAMES.has(name)) sh.opts.shopt.set(name, true);
   const id = rt.identity;
   put('IFS', ' \t\n');
   put('PS4', '+ ');

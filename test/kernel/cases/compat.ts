@@ -36,4 +36,10 @@ export const COMPAT = cases('compat', {
     'cd nonexistent_ZZ/..; echo st=$?; mkdir -p a; cd a/..; echo st=$?',
   '/dev is a directory the shell can enter':
     'cd /dev; echo st=$? $PWD; test -d /dev; echo $?; pushd /tmp >/dev/null; pushd /dev >/dev/null; dirs -v',
+  'bash takes shopt options, --help, and SHELLOPTS from its environment':
+    'touch a.txt; bash +O nullglob -c "echo foo *.none bar"; bash -O nullglob -c "echo foo *.none bar"; bash -O nosuch -c : 2>/dev/null; echo st=$?; bash --help | head -2; export SHELLOPTS; set -x; bash -c "echo 2" 2>&1; set +x',
+  'an interactive bash starts in emacs mode':
+    'bash --rcfile /dev/null -i -c "test -o emacs; echo $?; test -o vi; echo $?" 2>/dev/null; bash -c "test -o emacs; echo $?"',
+  'a script with a NUL byte in its first line is refused':
+    'printf "echo one \\0 echo two\\n" > tmp.sh; bash tmp.sh; echo st=$?',
 });
