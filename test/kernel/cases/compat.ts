@@ -42,4 +42,10 @@ export const COMPAT = cases('compat', {
     'bash --rcfile /dev/null -i -c "test -o emacs; echo $?; test -o vi; echo $?" 2>/dev/null; bash -c "test -o emacs; echo $?"',
   'a script with a NUL byte in its first line is refused':
     'printf "echo one \\0 echo two\\n" > tmp.sh; bash tmp.sh; echo st=$?',
+  'attributes through an indirection':
+    'a=(1 2 3); r=a; echo ${!r@a}; r="a[0]"; echo ${!r@a}; declare -A A=([x]=y); echo "x=${!A[@]@a}" "inv=${!A@a}"; s=str; r=s; echo "[${!r@a}]"; f() { [[ ${!1@a} == *a* ]]; }; f a; echo $?; f s; echo $?',
+  'nocasematch applies to pattern substitution only':
+    'shopt -s nocasematch; foo=a; bar=A; echo "${foo#A}" "${foo#[A]}" "${bar%a}" "${foo/A/x}" "${foo//A/y}" "${foo^^A}" "${bar,,a}"',
+  'without extglob !( starts a negated group in [[':
+    'e=""; s=x; [[ !($e) ]] && echo T1; [[ !($s) ]] || echo F2; [[ x == !(y) ]] && echo T3; [[ a && !($s) ]] || echo F4',
 });
