@@ -185,6 +185,12 @@ function wordAssignment(text: string): DeclArg | undefined {
   };
 }
 
+/** A local cannot hide a readonly variable of an outer scope (bash: `local: y: readonly variable`). */
+function refuseReadonlyShadow(sh: Shell, name: string): void {
+  const outer = sh.vars.find(name)?.variable;
+  if (outer !== undefined && outer.attrs & ATTR_READONLY) throw new ShellError(`${name}: readonly variable`);
+}
+
 /** The variable a `local`/`declare` argument is about. */
 function declaredName(arg: DeclArg): string {
   const parsed = arg.kind === 'assign' ? arg : wordAssignment(arg.text);
@@ -230,6 +236,7 @@ async function declareOne(
   if (existing !== undefined && existing.attrs & ATTR_READONLY && kind !== 'export') {
     throw new ShellError(`${name}: readonly variable`);
   }
+  if (local && existing === undefined) refuseReadonlyShadow(sh, name);
   const opts = { local, global };
   const nameref = (add & ATTR_NAMEREF) !== 0;
   const current = existing?.value;
@@ -309,6 +316,7 @@ function declareName(
 ): void {
   const opts = { local, global };
   if (local && sh.vars.localFor(name).vars.get(name) === undefined) {
+    refuseReadonlyShadow(sh, name);
     // `local x` with no value: a new unset local; over a temporary binding (`v=x f`, `v=x eval`)
     // bash's local starts with that value.
     const f = sh.vars.find(name);

@@ -321,6 +321,8 @@ async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<stri
     return value;
   }
   if (a.index !== undefined) {
+    // `a[]=x`: an empty subscript as written (not one that expands to nothing) is an error.
+    if (a.index.parts.length === 0) throw discard(`${a.name}[]: bad array subscript`);
     const key = await expandToString(sh, a.index);
     setElement(sh, a.name, key, value, { ...opts, append: a.append });
   } else {

@@ -308,6 +308,8 @@ async function baseValue(
   }
   target.name = name;
   target.index = index;
+  if (typeof index === 'object' && index.parts.length === 0 && !p.indirect)
+    throw discard(`\${${name}[]}: bad substitution`);
   return valueNamed(sh, name, index);
 }
 

@@ -48,4 +48,8 @@ export const COMPAT = cases('compat', {
     'shopt -s nocasematch; foo=a; bar=A; echo "${foo#A}" "${foo#[A]}" "${bar%a}" "${foo/A/x}" "${foo//A/y}" "${foo^^A}" "${bar,,a}"',
   'without extglob !( starts a negated group in [[':
     'e=""; s=x; [[ !($e) ]] && echo T1; [[ !($s) ]] || echo F2; [[ x == !(y) ]] && echo T3; [[ a && !($s) ]] || echo F4',
+  'an empty subscript as written is an error':
+    'a=(1 2 3)\na[]=42\necho status=$?\necho ${a[@]}\necho ${a[]}\necho status=$?\ni=; a[$i]=5; echo ${a[@]}',
+  'a local cannot hide a readonly variable':
+    'f() { readonly y; local x=1 y=$(( x )); echo y=$y; }; f; echo y=$y; g() { local y; echo st=$?; }; g',
 });
