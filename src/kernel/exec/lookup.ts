@@ -143,6 +143,9 @@ async function resolvePathName(sh: Shell, name: string, argv: readonly string[])
     return { kind: 'script', path: abs };
   } catch {
     if (sh.rt.external?.allows(argv)) return { kind: 'external', path: name };
+    // A component longer than NAME_MAX cannot exist: execve says ENAMETOOLONG (126).
+    if (abs.split('/').some((part) => part.length > 255))
+      return { kind: 'error', status: 126, message: `${name}: File name too long` };
     return { kind: 'error', status: 127, message: `${name}: No such file or directory` };
   }
 }

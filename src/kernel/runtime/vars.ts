@@ -156,10 +156,12 @@ function transform(
   return out;
 }
 
-function checkWritable(name: string, v: Variable | undefined): void {
-  // bash ends a `set -e` script here even inside a condition.
-  if (v !== undefined && v.attrs & ATTR_READONLY)
-    throw new ShellError(`${name}: readonly variable`, 1, 'discard', true);
+function checkWritable(sh: Shell, name: string, v: Variable | undefined): void {
+  // bash ends a `set -e` script here even inside a condition; in POSIX mode, any script.
+  if (v !== undefined && v.attrs & ATTR_READONLY) {
+    const effect = sh.opts.o('posix') && !sh.interactive ? 'exit' : 'discard';
+    throw new ShellError(`${name}: readonly variable`, 1, effect, true);
+  }
 }
 
 /** `name=value` (or `name+=value`). */
@@ -175,7 +177,7 @@ export function setVar(sh: Shell, name: string, value: string, opts: AssignOptio
     return;
   }
   const { scope, existing } = targetScope(sh, target, opts);
-  checkWritable(target, existing);
+  checkWritable(sh, target, existing);
   if (existing !== undefined && existing.attrs & ATTR_DYNAMIC) {
     assignDynamic(sh, target, value);
     return;
@@ -218,7 +220,7 @@ export function setElement(
 ): void {
   const target = refName(sh, name);
   const { scope, existing } = targetScope(sh, target, opts);
-  checkWritable(target, existing);
+  checkWritable(sh, target, existing);
   const attrs = existing?.attrs ?? 0;
   if (existing === undefined || existing.value === undefined || typeof existing.value === 'string') {
     const arr =
@@ -270,7 +272,7 @@ export function assignArray(
 ): string[] {
   const target = refName(sh, name);
   const { scope, existing } = targetScope(sh, target, opts);
-  checkWritable(target, existing);
+  checkWritable(sh, target, existing);
   const attrs = existing?.attrs ?? 0;
   const assoc = opts.assoc === true || (attrs & ATTR_ASSOC) !== 0 || existing?.value instanceof AssocArray;
   const warnings: string[] = [];

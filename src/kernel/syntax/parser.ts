@@ -966,6 +966,8 @@ function firstWordText(c: Command): string {
 
 /** A heredoc delimiter: quote removal of the word, and whether any of it was quoted. */
 function heredocDelimiter(w: Word): { text: string; quoted: boolean } {
+  // Nothing is expanded in a delimiter: an unquoted `$(a)` is the text `$(a)`.
+  if (w.text !== undefined && !/["'\\]/.test(w.text)) return { text: w.text, quoted: false };
   let text = '';
   let quoted = false;
   const walk = (parts: Word['parts']): void => {

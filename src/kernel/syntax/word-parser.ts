@@ -526,6 +526,8 @@ function decodeAnsiEscape(d: string, cur: Cursor): string {
     case '?':
       return '?';
     case 'c': {
+      // The quote after `\c` still ends the string (bash finds the end before decoding).
+      if (cur.peek() === "'") return '\\c';
       const e = cur.next();
       if (e === '') return '\\c';
       if (e === '\\' && cur.peek() === '\\') cur.next();

@@ -52,4 +52,10 @@ export const COMPAT = cases('compat', {
     'a=(1 2 3)\na[]=42\necho status=$?\necho ${a[@]}\necho ${a[]}\necho status=$?\ni=; a[$i]=5; echo ${a[@]}',
   'a local cannot hide a readonly variable':
     'f() { readonly y; local x=1 y=$(( x )); echo y=$y; }; f; echo y=$y; g() { local y; echo st=$?; }; g',
+  'assigning a readonly variable ends a POSIX-mode script': 'set -o posix; readonly x=1; x=2; echo hi',
+  'a redirection that brace-expands to two names is ambiguous':
+    'echo hi > a-{one,two}; echo st=$?; echo hi > b{x}; echo st=$?; ls',
+  'a command name longer than NAME_MAX cannot be run': './$(printf "x%.0s" {1..300}); echo st=$?',
+  'the quote after \\c still ends an ANSI-C string': "echo $'a\\c' | od -c; echo $'\\c\\\\' | od -c",
+  'a here-document delimiter is not expanded': 'cat <<$(a)\nhere\n$(a)\necho st=$?',
 });
