@@ -58,4 +58,8 @@ export const COMPAT = cases('compat', {
   'a command name longer than NAME_MAX cannot be run': './$(printf "x%.0s" {1..300}); echo st=$?',
   'the quote after \\c still ends an ANSI-C string': "echo $'a\\c' | od -c; echo $'\\c\\\\' | od -c",
   'a here-document delimiter is not expanded': 'cat <<$(a)\nhere\n$(a)\necho st=$?',
+  'wait reports a job a signal ended':
+    'sleep 1 & kill -HUP $!; wait $! 2>err.txt; echo st=$?; grep -o "Hangup *sleep 1" err.txt; rm err.txt; sleep 1 & kill -TERM $!; wait $!; echo st=$?',
+  'wait -n with nothing left to wait for names the bad id':
+    'echo x & wait -n $!; echo st=$?; wait -n $! bad 2>&1 | sed "s/[0-9][0-9]*: no such/PID: no such/"; echo st=$?',
 });
