@@ -7,6 +7,7 @@
 
 import type { DeclArg } from '../builtins/types.js';
 import { expandAssignment, expandToString, expandWords } from '../expand/expand.js';
+import { singleQuote } from '../expand/quote.js';
 import { ExitControl } from '../runtime/control.js';
 import { discard, ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
@@ -174,8 +175,9 @@ async function traceDeclaration(
   for (const d of decl) {
     if (d.kind === 'word') shown.push(d.text);
     else if (d.array !== undefined) {
+      // A declaration builtin traces its compound assignment with every part single-quoted.
       const items = d.array.map((i) =>
-        i.key === undefined ? traceQuote(i.value) : `[${i.key}]=${traceQuote(i.value)}`,
+        i.key === undefined ? singleQuote(i.value) : `[${singleQuote(i.key)}]=${singleQuote(i.value)}`,
       );
       await traceText(sh, `${d.name}${d.append ? '+=' : '='}(${items.join(' ')})`);
       shown.push(d.name);

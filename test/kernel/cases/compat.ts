@@ -62,4 +62,8 @@ export const COMPAT = cases('compat', {
     'sleep 1 & kill -HUP $!; wait $! 2>err.txt; echo st=$?; grep -o "Hangup *sleep 1" err.txt; rm err.txt; sleep 1 & kill -TERM $!; wait $!; echo st=$?',
   'wait -n with nothing left to wait for names the bad id':
     'echo x & wait -n $!; echo st=$?; wait -n $! bad 2>&1 | sed "s/[0-9][0-9]*: no such/PID: no such/"; echo st=$?',
+  'no ERR trap for the status of an asynchronous simple command':
+    "set -o errtrace; trap 'echo line=$LINENO' ERR\nfalse & wait\n{ false; echo async; } & wait",
+  'xtrace of a declaration quotes its compound assignment':
+    'a=(1); set -x; a+=(2 "x y"); declare a+=(3); declare -A m=([k]=v ["a b"]="it\'s"); declare -a c=([3]=x) 2>&1',
 });
