@@ -66,4 +66,6 @@ export const COMPAT = cases('compat', {
     "set -o errtrace; trap 'echo line=$LINENO' ERR\nfalse & wait\n{ false; echo async; } & wait",
   'xtrace of a declaration quotes its compound assignment':
     'a=(1); set -x; a+=(2 "x y"); declare a+=(3); declare -A m=([k]=v ["a b"]="it\'s"); declare -a c=([3]=x) 2>&1',
+  'tildes in a default word, in and out of an assignment':
+    'HOME=/home/bar; x=~:${undef-~:~}; echo $x; y=${undef-~}; echo $y; echo ${undef-~:~} "${undef-~}"; z=a:${u:-~/d:~}; echo $z',
 });
