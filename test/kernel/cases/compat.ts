@@ -68,4 +68,6 @@ export const COMPAT = cases('compat', {
     'a=(1); set -x; a+=(2 "x y"); declare a+=(3); declare -A m=([k]=v ["a b"]="it\'s"); declare -a c=([3]=x) 2>&1',
   'tildes in a default word, in and out of an assignment':
     'HOME=/home/bar; x=~:${undef-~:~}; echo $x; y=${undef-~}; echo $y; echo ${undef-~:~} "${undef-~}"; z=a:${u:-~/d:~}; echo $z',
+  'a new bash without PWD starts in the physical directory':
+    "mkdir -p t; ln -s t s; cd s; bash -c 'basename $(pwd)'; unset PWD; bash -c 'basename $(pwd)'; PWD=/nowhere bash -c pwd | sed \"s,.*/,,\"",
 });
