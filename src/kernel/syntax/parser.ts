@@ -319,10 +319,11 @@ export class Parser implements WordHost {
     try {
       return sub.parseAll();
     } catch (error) {
-      if (error instanceof ShellSyntaxError && error.kind === 'unexpected-eof') {
-        this.error('unmatched', '`');
-      }
-      throw error;
+      if (!(error instanceof ShellSyntaxError)) throw error;
+      // bash parses a backquoted command when it runs it: a text that does not parse fails
+      // then (status 2), and the command around it goes on.
+      const quoted = `'${text.replace(/'/g, "'\\''")}'`;
+      return new Parser(`eval ${quoted}`, { ...this.options, firstLine: line }).parseAll();
     }
   }
 

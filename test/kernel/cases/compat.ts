@@ -70,4 +70,6 @@ export const COMPAT = cases('compat', {
     'HOME=/home/bar; x=~:${undef-~:~}; echo $x; y=${undef-~}; echo $y; echo ${undef-~:~} "${undef-~}"; z=a:${u:-~/d:~}; echo $z',
   'a new bash without PWD starts in the physical directory':
     "mkdir -p t; ln -s t s; cd s; bash -c 'basename $(pwd)'; unset PWD; bash -c 'basename $(pwd)'; PWD=/nowhere bash -c pwd | sed \"s,.*/,,\"",
+  'a backquoted command that does not parse fails when it runs':
+    '{ echo `echo "`; echo status=$?; x=`fi`; echo st=$?; echo after; } 2>/dev/null',
 });
