@@ -200,10 +200,7 @@ export const fc: Builtin = {
         await complain(sh, 'fc', 'editing history is not available (use fc -l or fc -s)');
         return 1;
       }
-      if (rest.length > 2) {
-        await complain(sh, 'fc', 'too many arguments');
-        return 2;
-      }
+      // bash's `fc -l` reads the first two operands and ignores the rest.
       if (n === 0) return 0;
       let first = resolve(rest[0], Math.max(1, n - 15));
       let last = resolve(rest[1], rest[0] === undefined ? n : rest[1] === undefined ? n : n);

@@ -72,4 +72,5 @@ export const COMPAT = cases('compat', {
     "mkdir -p t; ln -s t s; cd s; bash -c 'basename $(pwd)'; unset PWD; bash -c 'basename $(pwd)'; PWD=/nowhere bash -c pwd | sed \"s,.*/,,\"",
   'a backquoted command that does not parse fails when it runs':
     '{ echo `echo "`; echo status=$?; x=`fi`; echo st=$?; echo after; } 2>/dev/null',
+  'fc -l ignores operands past the second': 'fc -l 0 1 2; echo st=$?; fc -l 1 2 3 4; echo st=$?',
 });
