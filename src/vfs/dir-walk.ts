@@ -110,46 +110,73 @@ export class DirWalker {
     if (!hasProcFd || parts.length === 0) return this.openForReadByWalk(parts, original, operation);
     const dirParts = parts.slice(0, -1);
     const key = dirParts.join('/');
-    const held = this.held.take(key) ?? (await this.holdDirectory(dirParts, key, original, operation));
+    const held = this.held.take(key) ?? (await this.holdDirectory(dirParts, key, operation));
     if (held === null) return this.openForReadByWalk(parts, original, operation);
     const expected = hostJoin(held.realPath, parts[parts.length - 1]!);
     let fd: number;
     try {
-      fd = await openFd(`${PROC_FD}/${held.handle.fd}/${parts[parts.length - 1]!}`, FINAL_FLAGS.read);
+      fd = await openFd(`${PROC_FD}/${held.fd}/${parts[parts.length - 1]!}`, FINAL_FLAGS.read);
     } catch (error) {
       const errno = errnoOf(error);
       // A symlink, a FIFO or an odd type: the walk has the rules for those.
       const walkDecides = errno === 'ELOOP' || errno === 'ENXIO' || errno === 'ENOTDIR';
       // Otherwise, while the directory is still where it was, its answer is the walk's answer.
-      const stillThere = descriptorPath(held.handle.fd) === held.realPath;
+      const stillThere = descriptorPath(held.fd) === held.realPath;
       this.held.release(held);
       if (!walkDecides && stillThere) throw toFsError(error, original, operation);
-      this.held.forget(held);
+      if (!stillThere) this.held.clear(); // something moved: hold nothing from before
       return this.openForReadByWalk(parts, original, operation);
     }
     this.held.release(held);
     if (descriptorPath(fd) === expected) return { fd, realPath: expected, close: () => closeFd(fd) };
     closeFd(fd); // moved, renamed or replaced since it was held: never read through it
-    this.held.forget(held);
+    this.held.clear(); // and what it was reached from may have moved too
     return this.openForReadByWalk(parts, original, operation);
   }
 
-  /** Walk to a directory and hold it, or null when it is not worth holding (a symlink on the way). */
+  /**
+   * Open and hold the directory `dirParts` names, from the nearest held ancestor (the root at
+   * worst), one `O_NOFOLLOW` component at a time; each directory on the way is held too. Null when
+   * a component is not a plain directory (a symlink, missing, unreadable): the full walk has the
+   * rules and the messages for those, and a directory reached through a link is never held.
+   */
   private async holdDirectory(
     dirParts: readonly string[],
     key: string,
-    original: string,
     operation: string,
   ): Promise<HeldDirectory | null> {
-    const opened = await this.open(dirParts, original, { purpose: 'directory', operation });
-    const lexical = key === '' ? this.scope.realRoot : hostJoin(this.scope.realRoot, key);
-    if (opened.realPath !== lexical) {
-      // Reached through a symlink: the link may be re-pointed, and the check after the open could
-      // not see that. Not held; the read walks.
-      void opened.handle.close().catch(() => undefined);
-      return null;
+    let depth = dirParts.length - 1;
+    let at: HeldDirectory | undefined;
+    for (; depth >= 0 && at === undefined; depth--) at = this.held.take(dirParts.slice(0, depth).join('/'));
+    depth++; // at holds dirParts[0..depth)
+    if (at === undefined) {
+      let rootFd: number;
+      try {
+        rootFd = await openFd(this.scope.realRoot, DIRECTORY_FLAGS);
+      } catch (error) {
+        throw toFsError(error, this.scope.givenRoot, `${operation}: workspace root`);
+      }
+      at = this.held.hold('', rootFd, this.scope.realRoot);
+      depth = 0;
     }
-    return this.held.hold(key, opened.handle, opened.realPath);
+    for (; depth < dirParts.length; depth++) {
+      const name = dirParts[depth]!;
+      let fd: number;
+      try {
+        fd = await openFd(`${PROC_FD}/${at.fd}/${name}`, DIRECTORY_FLAGS);
+      } catch {
+        this.held.release(at);
+        return null;
+      }
+      const parent = at;
+      at = this.held.hold(
+        depth === dirParts.length - 1 ? key : dirParts.slice(0, depth + 1).join('/'),
+        fd,
+        hostJoin(parent.realPath, name),
+      );
+      this.held.release(parent);
+    }
+    return at;
   }
 
   /**
@@ -166,7 +193,7 @@ export class DirWalker {
       const opened = await this.open(parts, original, { purpose: 'read', operation });
       const close = () => void opened.handle.close().catch(() => undefined);
       const now = hasProcFd && this.scope.contained ? descriptorPath(opened.handle.fd) : null;
-      if (now === null || isWithin(this.scope.realRoot, now)) {
+      if (now === null || isWithin(this.scope.realRoot, now) || this.isWithinSharedRoot(now)) {
         return { fd: opened.handle.fd, realPath: opened.realPath, close };
       }
       close();
@@ -254,6 +281,12 @@ export class DirWalker {
   private shared: SharedRoot | null = null;
   /** Shared roots replaced while walks still held them: closed when the last one lets go. */
   private readonly retired = new Set<SharedRoot>();
+
+  /** True when `path` is below where the shared root directory is now (the root itself moved). */
+  private isWithinSharedRoot(path: string): boolean {
+    const rootNow = this.shared === null ? null : descriptorPath(this.shared.opened.handle.fd);
+    return rootNow !== null && isWithin(rootNow, path);
+  }
 
   /** Open the root afresh on the next walk, and stop using held directories. */
   private renewRoot(): void {

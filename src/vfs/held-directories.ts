@@ -8,7 +8,7 @@
  * a descriptor in use is never closed under its user (its number could be reused by another open).
  * @module
  */
-import type { FileHandle } from 'node:fs/promises';
+import { closeFd } from './raw-fd.js';
 
 /** At most this many directories are held at once (the least recently used go first). */
 const MAX_HELD = 64;
@@ -18,7 +18,7 @@ const IDLE_MS = 500;
 export interface HeldDirectory {
   /** Components below the root joined by `/` (`''`: the root). */
   readonly key: string;
-  readonly handle: FileHandle;
+  readonly fd: number;
   /** The host path it was opened at (lexical: no symlink on the way, or it is not held). */
   readonly realPath: string;
   users: number;
@@ -44,15 +44,15 @@ export class HeldDirectories {
   }
 
   /** Hold a directory just opened by a walk; returns it counted as in use. */
-  hold(key: string, handle: FileHandle, realPath: string): HeldDirectory {
+  hold(key: string, fd: number, realPath: string): HeldDirectory {
     const existing = this.take(key);
     if (existing) {
-      void handle.close().catch(() => undefined); // another call held it meanwhile
+      closeFd(fd); // another call held it meanwhile
       return existing;
     }
     const entry: HeldDirectory = {
       key,
-      handle,
+      fd,
       realPath,
       users: 1,
       lastUsedMs: performance.now(),
@@ -69,12 +69,7 @@ export class HeldDirectories {
 
   release(entry: HeldDirectory): void {
     entry.users--;
-    if (entry.retired && entry.users === 0) void entry.handle.close().catch(() => undefined);
-  }
-
-  /** Stop handing `entry` out (it no longer names what its key says). */
-  forget(entry: HeldDirectory): void {
-    if (this.held.get(entry.key) === entry) this.retire(entry.key, entry);
+    if (entry.retired && entry.users === 0) closeFd(entry.fd);
   }
 
   /** Close every held directory (those in use as soon as their users let go). */
@@ -85,7 +80,7 @@ export class HeldDirectories {
   private retire(key: string, entry: HeldDirectory): void {
     this.held.delete(key);
     entry.retired = true;
-    if (entry.users === 0) void entry.handle.close().catch(() => undefined);
+    if (entry.users === 0) closeFd(entry.fd);
   }
 
   private schedule(): void {

@@ -26,7 +26,7 @@ export function readFd(fd: number, into: Uint8Array, offset: number, length: num
   });
 }
 
-/** Close without waiting: a descriptor only read from has nothing to flush. */
+/** Close without waiting: a descriptor only read from (or a directory's) has nothing to flush. */
 export function closeFd(fd: number): void {
   close(fd, () => undefined);
 }

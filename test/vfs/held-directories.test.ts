@@ -100,6 +100,20 @@ describe.skipIf(process.platform !== 'linux')('held directories of the contained
     expect(text(await fs.readFile('/d/f'))).toBe('remade');
   });
 
+  it('a held ancestor renamed away: a directory opened below it is checked too', async () => {
+    mkdirSync(join(root, 'a', 'b', 'c'), { recursive: true });
+    writeFileSync(join(root, 'a', 'b', 'c', 'f'), 'deep');
+    const fs = createContainedFilesystem({ root });
+    expect(text(await fs.readFile('/a/b/c/f'))).toBe('deep'); // holds a, a/b and a/b/c
+    renameSync(join(root, 'a', 'b'), join(root, 'a', 'old'));
+    mkdirSync(join(root, 'a', 'old', 'c2'));
+    writeFileSync(join(root, 'a', 'old', 'c2', 'g'), 'old');
+    mkdirSync(join(root, 'a', 'b', 'c2'), { recursive: true });
+    writeFileSync(join(root, 'a', 'b', 'c2', 'g'), 'new');
+    expect(text(await fs.readFile('/a/b/c2/g'))).toBe('new');
+    expect(text(await fs.readFile('/a/old/c/f'))).toBe('deep');
+  });
+
   it('a missing file in a held directory is ENOENT, and seen once it is made', async () => {
     const fs = createContainedFilesystem({ root });
     expect(text(await fs.readFile('/d/f'))).toBe('inside');
