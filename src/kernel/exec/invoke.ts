@@ -124,6 +124,7 @@ export async function invokeHandler(
     signal: sh.signal,
     dispatch: makeDispatch(sh),
     cooperate: sh.rt.cooperate,
+    network: sh.rt.network,
     hold:
       watchdog === undefined
         ? undefined
