@@ -100,7 +100,7 @@ export interface KernelOptions {
    * What `curl` and `wget` may fetch: an allowlist of URL prefixes and methods, with bounds on
    * response size, request size, time and redirects. Default none: the shell has no network.
    */
-  readonly network?: NetworkOptions | undefined;
+  readonly network?: NetworkOptions | NetworkPolicy | undefined;
 }
 
 export interface KernelExecOptions {

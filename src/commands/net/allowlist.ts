@@ -87,9 +87,16 @@ const MAX_RULES = 1000;
 const MAX_URL_LENGTH = 4096;
 const TOKEN_CHARS = "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-/** Validate the `network` option; `undefined` is "no network". Errors name `field.<key>`. */
+/** Policies this module made: passed on as they are (they are frozen). */
+const RESOLVED = new WeakSet<object>();
+
+/**
+ * Validate the `network` option; `undefined` is "no network". Errors name `field.<key>`. A
+ * policy this function returned is accepted again as it is.
+ */
 export function resolveNetworkPolicy(value: unknown, field: string): NetworkPolicy | undefined {
   if (value === undefined) return undefined;
+  if (typeof value === 'object' && value !== null && RESOLVED.has(value)) return value as NetworkPolicy;
   const input = knownOptions(value as NetworkOptions, field, OPTION_KEYS, 'the network option');
   const allow = input.allow;
   if (!Array.isArray(allow) || allow.length === 0) {
@@ -102,7 +109,7 @@ export function resolveNetworkPolicy(value: unknown, field: string): NetworkPoli
     throw new InvalidArgumentError(`${field}.allow`, `has ${allow.length} rules; at most ${MAX_RULES}`);
   }
   const rules = allow.map((entry: unknown, index) => resolveRule(entry, `${field}.allow[${index}]`));
-  return Object.freeze({
+  const policy: NetworkPolicy = Object.freeze({
     rules: Object.freeze(rules),
     maxResponseBytes: limit(
       input.maxResponseBytes,
@@ -125,6 +132,8 @@ export function resolveNetworkPolicy(value: unknown, field: string): NetworkPoli
       true,
     ),
   });
+  RESOLVED.add(policy);
+  return policy;
 }
 
 function limit(value: unknown, field: string, fallback: number, max: number, allowZero = false): number {
@@ -171,12 +180,15 @@ function resolveMethods(value: unknown, field: string): ReadonlySet<string> | '*
       throw new InvalidArgumentError(field, `${describeValue(method)} is not an HTTP method name`);
     }
     const upper = method.toUpperCase();
-    if (!KNOWN_METHODS.includes(upper) && upper !== method) {
-      const guess = closestName(method, KNOWN_METHODS);
-      throw new InvalidArgumentError(
-        field,
-        `${JSON.stringify(method)} is not a method this allowlist knows${guess === undefined ? '' : `; did you mean ${JSON.stringify(guess)}?`} (write other methods in upper case)`,
-      );
+    if (!KNOWN_METHODS.includes(upper)) {
+      // An unknown method is taken as written in upper case (PROPFIND), unless it looks like a typo.
+      const guess = closestName(upper, KNOWN_METHODS);
+      if (guess !== undefined || upper !== method) {
+        throw new InvalidArgumentError(
+          field,
+          `${JSON.stringify(method)} is not a method this allowlist knows${guess === undefined ? '' : `; did you mean ${JSON.stringify(guess)}?`} (write other methods in upper case)`,
+        );
+      }
     }
     methods.add(upper);
   }
@@ -246,7 +258,7 @@ function parseRule(text: string, methods: ReadonlySet<string> | '*', field: stri
     hostname: url.hostname,
     port: anyPort ? '*' : url.port,
     segments: Object.freeze(segments),
-    methods,
+    methods: methods === '*' ? '*' : new Set(methods),
     text,
   });
 }

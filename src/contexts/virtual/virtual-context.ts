@@ -97,7 +97,7 @@ export class VirtualContext implements ExecutionContext {
     this.capabilities = Object.freeze({
       shell: true,
       filesystem: true,
-      network: false,
+      network: this.config.network !== undefined,
       stream: true,
       terminal: false,
       background: true,
