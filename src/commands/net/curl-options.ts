@@ -109,6 +109,8 @@ export interface CurlOption {
   readonly value: string | undefined;
   /** `false` for `--no-NAME`. */
   readonly on: boolean;
+  /** As written (`-m`, `--max-time`), for messages. */
+  readonly spelled: string;
 }
 
 export type CurlCommandLine =
@@ -141,8 +143,8 @@ export function parseCurlArgs(args: readonly string[]): CurlCommandLine {
       if (def.takesArg) {
         const value = take();
         if (value === undefined) return { ok: false, message: `option ${arg}: requires parameter` };
-        options.push({ key: def.long, value, on });
-      } else options.push({ key: def.long, value: undefined, on });
+        options.push({ key: def.long, value, on, spelled: arg });
+      } else options.push({ key: def.long, value: undefined, on, spelled: arg });
       continue;
     }
     if (arg.length > 1 && arg[0] === '-') {
@@ -152,7 +154,7 @@ export function parseCurlArgs(args: readonly string[]): CurlCommandLine {
         if (def === undefined) return { ok: false, message: `option -${ch}: is unknown` };
         if (def.unsupported !== undefined) return unsupported(`-${ch}`, def.unsupported);
         if (!def.takesArg) {
-          options.push({ key: def.long, value: undefined, on: true });
+          options.push({ key: def.long, value: undefined, on: true, spelled: `-${ch}` });
           continue;
         }
         const rest = arg.slice(j + 1);
@@ -160,7 +162,7 @@ export function parseCurlArgs(args: readonly string[]): CurlCommandLine {
         // `curl -h` alone is help; its argument (a category) is optional in practice.
         if (value === undefined && def.long !== 'help')
           return { ok: false, message: `option -${ch}: requires parameter` };
-        options.push({ key: def.long, value, on: true });
+        options.push({ key: def.long, value, on: true, spelled: `-${ch}` });
         break;
       }
       continue;

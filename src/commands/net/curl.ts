@@ -132,7 +132,7 @@ function settingsFrom(options: readonly CurlOption[], urls: readonly string[]): 
     dumpHeader: undefined,
     urls: [...urls],
   };
-  for (const { key, value = '', on } of options) {
+  for (const { key, value = '', on, spelled } of options) {
     switch (key) {
       case 'silent':
         s.silent = on;
@@ -204,20 +204,20 @@ function settingsFrom(options: readonly CurlOption[], urls: readonly string[]): 
       case 'max-time':
       case 'connect-timeout': {
         const ms = secondsOption(value);
-        if (ms === undefined) return `option --${key}: expected a proper numerical parameter`;
+        if (ms === undefined) return `option ${spelled}: expected a proper numerical parameter`;
         if (key === 'max-time') s.maxTimeMs = ms === 0 ? undefined : ms;
         else s.connectTimeoutMs = ms === 0 ? undefined : ms;
         break;
       }
       case 'max-filesize': {
         const bytes = sizeOption(value);
-        if (bytes === undefined) return `option --${key}: expected a proper numerical parameter`;
+        if (bytes === undefined) return `option ${spelled}: expected a proper numerical parameter`;
         s.maxFilesize = bytes === 0 ? undefined : bytes;
         break;
       }
       case 'max-redirs': {
         if (!isDigits(value.startsWith('-') ? value.slice(1) : value))
-          return `option --${key}: expected a proper numerical parameter`;
+          return `option ${spelled}: expected a proper numerical parameter`;
         const n = Number(value);
         s.maxRedirs = n < 0 ? Number.POSITIVE_INFINITY : n;
         break;
@@ -328,13 +328,17 @@ async function fetchOne(
   let sink: OutputSink | undefined;
   let limits: { timeoutMs: number; fromPolicy: boolean } | undefined;
   let timer: ReturnType<typeof deadline> | undefined;
-  const finish = async (code: number, message?: string): Promise<number> => {
+  // A refusal by the allowlist is said even under -s: silence would read as a server that is down.
+  const finish = async (code: number, message?: string, always = false): Promise<number> => {
     facts.exitCode = code;
     facts.errorMessage = message;
     facts.timeTotalMs = Date.now() - started;
     timer?.clear();
     await sink?.close().catch(() => {});
-    if (message !== undefined) await say(`curl: (${code}) ${message}\n`);
+    if (message !== undefined) {
+      if (always) await ctx.stderr.write(encodeText(`curl: (${code}) ${message}\n`));
+      else await say(`curl: (${code}) ${message}\n`);
+    }
     if (s.writeOut !== undefined) await writeOut(ctx, s.writeOut, facts);
     return code;
   };
@@ -364,7 +368,7 @@ async function fetchOne(
   } catch (error) {
     if (error instanceof ReadDataError)
       return finish(26, 'Failed to open/read local data from file/application');
-    if (error instanceof NetFailure) return finish(exitFor(error), failureText(error));
+    if (error instanceof NetFailure) return finish(exitFor(error), failureText(error), isRefusal(error));
     throw error;
   }
   const fromPolicy = s.maxTimeMs === undefined || policy.timeoutMs <= s.maxTimeMs;
@@ -444,7 +448,7 @@ async function fetchOne(
         `Operation timed out after ${elapsed} milliseconds with ${received} bytes received${which}`,
       );
     }
-    if (error instanceof NetFailure) return finish(exitFor(error), failureText(error));
+    if (error instanceof NetFailure) return finish(exitFor(error), failureText(error), isRefusal(error));
     if (facts.httpCode !== 0) return finish(18, 'transfer closed with outstanding read data remaining');
     throw error;
   }
@@ -470,6 +474,10 @@ async function fetchOne(
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function isRefusal(failure: NetFailure): boolean {
+  return failure.kind === 'denied' || failure.kind === 'off';
+}
 
 function exitFor(failure: NetFailure): number {
   return EXIT[failure.kind];

@@ -138,6 +138,13 @@ export function classify(error: unknown, url: URL, signal: AbortSignal): NetFail
   ) {
     return new NetFailure('tls', `SSL certificate problem: ${cause?.message ?? code}`, url);
   }
+  if (error instanceof Error && error.cause instanceof Error && error.cause.message === 'bad port') {
+    return new NetFailure(
+      'connect',
+      `Failed to connect to ${url.hostname} port ${port}: fetch refuses this port (a blocked port of the fetch standard)`,
+      url,
+    );
+  }
   const detail = cause?.message ?? (error instanceof Error ? error.message : String(error));
   return new NetFailure('other', `Recv failure: ${detail}`, url);
 }

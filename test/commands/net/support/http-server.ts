@@ -21,6 +21,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A port on 127.0.0.1 that nothing listens on (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 export async function startServer(): Promise<TestServer> {
   const seen: SeenRequest[] = [];
   const slow = new Set<import('node:http').ServerResponse>();
@@ -69,6 +78,11 @@ function route(
       location: url.searchParams.get('to') ?? '/echo',
     });
     res.end('moved\n');
+    return;
+  }
+  if (path === '/loop') {
+    res.writeHead(302, { location: '/loop' });
+    res.end();
     return;
   }
   if (path.startsWith('/status/')) {
