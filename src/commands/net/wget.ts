@@ -238,7 +238,7 @@ async function wget(ctx: CommandContext): Promise<number> {
     await ctx.stderr.write(encodeText(`wget: ${settings}\n`));
     return 2;
   }
-  if (parsed.operands.length === 0) return usage(ctx, 'missing URL');
+  if (parsed.operands.length === 0) return (await usage(ctx, 'missing URL')) - 1;
   if (settings.body !== undefined && settings.method === undefined) {
     await ctx.stderr.write(
       encodeText('wget: --body-data and --body-file require --method to be specified.\n'),
@@ -347,8 +347,7 @@ async function fetchOne(
   }
   url.username = '';
   url.password = '';
-  if (body !== undefined && s.method === 'POST')
-    headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
+  if (body !== undefined) headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
   for (const line of s.headers) {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
@@ -440,7 +439,7 @@ async function fetchOne(
       const opened = await openOutput(ctx, operandPath(ctx, target), s.prefix !== undefined);
       if (!opened.ok) {
         await always(`${target}: ${errorText(opened.error)}\n`);
-        return 3;
+        return 1;
       }
       sink = opened.sink;
       if (s.output !== undefined) keepShared(sink);

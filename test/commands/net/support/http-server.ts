@@ -80,6 +80,11 @@ function route(
     res.end('moved\n');
     return;
   }
+  if (path.endsWith('/') && req.method === 'GET') {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<p>index</p>\n');
+    return;
+  }
   if (path === '/loop') {
     res.writeHead(302, { location: '/loop' });
     res.end();
