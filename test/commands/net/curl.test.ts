@@ -110,7 +110,7 @@ const ORACLE: readonly OracleCase[] = [
   },
   {
     name: 'credentials in the URL',
-    args: (o) => ['curl', '-sS', o.replace('http://', 'http://me:pw@') + '/echo'],
+    args: (o) => ['curl', '-sS', `${o.replace('http://', 'http://me:pw@')}/echo`],
     compare: ['status', 'request'],
   },
   {
