@@ -171,6 +171,31 @@ const ORACLE: readonly OracleCase[] = [
     compare: ['status', 'stdout', 'stderr', 'files'],
   },
   {
+    name: '-w: an unknown variable, %{stderr}, escapes and %%',
+    args: (o) => [
+      'curl',
+      '-s',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{nope}%{http_code}\\t100%%\\n%{stderr}to err\\n',
+      `${o}/bytes`,
+    ],
+    compare: ['status', 'stdout', 'stderr'],
+  },
+  {
+    name: '-w @file',
+    args: (o) => ['curl', '-s', '-o', '/dev/null', '-w', '@fmt', `${o}/bytes`],
+    inputs: { fmt: 'code=%{http_code} type=%{content_type}\\n' },
+    compare: ['status', 'stdout', 'stderr'],
+  },
+  {
+    name: 'two URLs, two -o',
+    args: (o) => ['curl', '-sS', '-o', 'one', '-o', 'two', `${o}/bytes`, `${o}/status/201`],
+    files: ['one', 'two'],
+    compare: ['status', 'stdout', 'stderr', 'files'],
+  },
+  {
     name: 'no -L prints the redirect body',
     args: (o) => ['curl', '-sS', `${o}/redirect?to=/bytes`],
     compare: ['status', 'stdout', 'stderr'],
