@@ -222,6 +222,7 @@ const ORACLE: readonly OracleCase[] = [
     args: (o) => ['curl', '-sSL', '--max-redirs', '2', `${o}/loop`],
     compare: ['status', 'stdout', 'stderr'],
   },
+  { name: 'a body cut short', args: (o) => ['curl', '-s', `${o}/truncated`], compare: ['status', 'stdout'] },
   { name: 'an unknown option', args: (o) => ['curl', '--bogus', o], compare: ['status', 'stdout', 'stderr'] },
   { name: 'no URL', args: () => ['curl', '-s'], compare: ['status', 'stdout', 'stderr'] },
   { name: 'a bad -m', args: (o) => ['curl', '-m', 'abc', o], compare: ['status', 'stdout', 'stderr'] },

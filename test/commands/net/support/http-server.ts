@@ -85,6 +85,11 @@ function route(
     res.end('<p>index</p>\n');
     return;
   }
+  if (path === '/truncated') {
+    res.writeHead(200, { 'content-length': '100' });
+    res.write('0123456789', () => res.socket?.destroy());
+    return;
+  }
   if (path === '/loop') {
     res.writeHead(302, { location: '/loop' });
     res.end();
