@@ -1,10 +1,12 @@
 // The process context's cost: an exec('true') round trip against raw child_process.spawn of the
 // same `/bin/sh -c true`, interleaved round by round in one run; the cost of the per-command
-// supervisor (the same exec with `supervise: false`, interleaved); and the host's peak RSS while a
+// supervisor (the same exec with `supervise: false`, interleaved, and where it lies: the supervisor
+// spawned bare, with its command and without); and the host's peak RSS while a
 // background task writes 1 GiB into its log (memory must stay flat however much output flows).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createProcessContext } from '../dist/contexts/process/index.js';
+import { ensureSupervisor } from '../dist/subprocess/supervisor-location.js';
 
 export const title = 'process: exec round trip and background log memory';
 
@@ -14,10 +16,15 @@ const LOG_BYTES = 1024 * 1024 * 1024;
 const MiB = 1024 * 1024;
 
 function rawShellTrue(options) {
+  return rawSpawn('/bin/sh', ['-c', 'true'], options);
+}
+
+function rawSpawn(file, args, options) {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', 'true'], options);
+    const child = spawn(file, args, options);
     child.stdout.resume();
     child.stderr.resume();
+    child.stdio[3]?.resume();
     child.on('error', reject);
     child.on('close', resolve);
   });
@@ -130,6 +137,18 @@ export async function run() {
     () => ctx.exec(h, 'true'),
   );
   await direct.close();
+  // Where the supervisor's cost lies, without berth's JavaScript: the same spawn of the supervisor
+  // (status pipe included) running the command, and exiting at once (a usage error: no fork).
+  const supervisor = await ensureSupervisor();
+  const withStatus = { detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] };
+  const hop = await interleavedRatio(
+    () => rawShellTrue({ detached: true }),
+    () => rawSpawn(supervisor, [String(process.pid), '3', '--', '/bin/sh', 'sh', '-c', 'true'], withStatus),
+  );
+  const supervisorAlone = await interleavedRatio(
+    () => rawShellTrue({ detached: true }),
+    () => rawSpawn(supervisor, ['usage'], withStatus),
+  );
   // What a tree-killable spawn pays before berth does anything: its own session and process group.
   const detached = await interleavedRatio(
     () => rawShellTrue(),
@@ -156,6 +175,14 @@ export async function run() {
       value: `${supervised.ratio.toFixed(3)} (${supervised.candidate.toFixed(2)} ms vs ${supervised.raw.toFixed(2)} ms)`,
       goal: '<= 1.1',
       met: supervised.ratio <= 1.1,
+    },
+    {
+      name: 'raw spawn of the supervisor running sh -c true / raw spawn of sh -c true (both detached)',
+      value: hop.ratio.toFixed(3),
+    },
+    {
+      name: 'raw spawn of the supervisor alone (exits at once, no fork) / raw spawn of sh -c true',
+      value: supervisorAlone.ratio.toFixed(3),
     },
     {
       name: 'raw spawn with detached: true (new session, as berth needs for tree kill) / raw',

@@ -2,7 +2,7 @@
  * berth-supervise: the owner of one command's process tree (Linux).
  *
  *   berth-supervise HOST_PID STATUS_FD [--keep=FD]... -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...
- *   berth-supervise --exec -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...
+ *   berth-supervise HOST_PID --terminal GRACE_MS -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...
  *
  * It becomes a child subreaper (PR_SET_CHILD_SUBREAPER), so every process of the command that loses
  * its parent (a double-forked daemon) is reparented here instead of to init, and asks the kernel to
@@ -18,7 +18,13 @@
  * - When the host dies (or had died before it could start), it SIGKILLs every descendant until
  *   none remains, then exits.
  *
- * With --exec it only closes the inherited descriptors and executes PROGRAM in its own place.
+ * With --terminal it is a terminal's session leader (started by the terminal library on the PTY,
+ * which is its controlling terminal and fds 0-2) instead of reporting on a status pipe: PROGRAM
+ * (the shell) gets a process group of its own that becomes the terminal's foreground group
+ * (tcsetpgrp), so job control, ^C and SIGWINCH reach it as they would reach a session leader. When
+ * PROGRAM ends, what is left of the session is hung up (HUP, TERM and CONT to every descendant;
+ * KILL after GRACE_MS), and the supervisor exits as PROGRAM did (the same code, or the same signal
+ * raised on itself), so the terminal library's exit report is PROGRAM's.
  *
  * It holds none of PROGRAM's stdio, so a pipe closes when the command's side closes it.
  * Exit status: PROGRAM's code, 128 + SIGNO when it died of a signal, 125 for a usage or setup error
@@ -28,6 +34,8 @@
  * links no C library, so starting it costs a fraction of what a libc program's startup does; the
  * same source builds against any libc elsewhere.
  */
+#include <asm/ioctls.h>
+#include <asm/resource.h>
 #include <asm/unistd.h>
 #include <linux/fcntl.h>
 #include <linux/prctl.h>
@@ -110,6 +118,21 @@ struct timespec_k {
   long nsec;
 };
 
+struct sigaction_k {
+  void *handler;
+  unsigned long flags;
+  void *restorer;
+  unsigned long mask;
+};
+
+struct rlimit_k {
+  unsigned long long current;
+  unsigned long long max;
+};
+
+#define SIGNAL_DEFAULT ((void *)0)
+#define CLOCK_MONOTONIC_ID 1
+
 static size_t length(const char *text) {
   size_t n = 0;
   while (text[n] != '\0') n++;
@@ -126,7 +149,7 @@ static __attribute__((noreturn)) void usage(const char *why) {
   say(2, "berth-supervise: ");
   say(2, why);
   say(2, "\nusage: berth-supervise HOST_PID STATUS_FD [--keep=FD]... -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...\n");
-  say(2, "       berth-supervise --exec -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...\n");
+  say(2, "       berth-supervise HOST_PID --terminal GRACE_MS -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...\n");
   leave(SETUP_FAILED);
 }
 
@@ -163,6 +186,7 @@ static int status_fd = -1;
  * fine. `rest` is '.' when no other process of the tree remains, '+' when some may, '\0' for none.
  */
 static void report(char kind, long value, char rest) {
+  if (status_fd < 0) return; // a terminal's supervisor reports through its own exit
   char line[24];
   char digits[20];
   int n = 0, d = 0;
@@ -272,86 +296,104 @@ static int scan_pids[MAX_SCAN];
 static int scan_parents[MAX_SCAN];
 static unsigned char scan_mine[MAX_SCAN];
 
-/* The host is gone: SIGKILL every descendant (orphans of killed ones come back here) until none. */
+/* Send `sig` to every descendant of `self` found in /proc now; how many there were. */
+static int signal_descendants(long self, int sig) {
+  int count = 0;
+  long dir = sys3(__NR_openat, AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    char buf[8192];
+    long got;
+    while (count < MAX_SCAN && (got = sys3(__NR_getdents64, dir, buf, sizeof buf)) > 0) {
+      for (long at = 0; at < got && count < MAX_SCAN;) {
+        struct dirent64 *entry = (struct dirent64 *)(buf + at);
+        at += entry->reclen;
+        long pid = number(entry->name, 1L << 30);
+        if (pid <= 0) continue;
+        long parent = parent_of(pid);
+        if (parent < 0) continue;
+        scan_pids[count] = (int)pid;
+        scan_parents[count] = (int)parent;
+        scan_mine[count] = parent == self;
+        count++;
+      }
+    }
+    sys1(__NR_close, dir);
+  }
+  // Descendants: mark the children of marked processes until nothing changes.
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int i = 0; i < count; i++) {
+      if (scan_mine[i]) continue;
+      for (int j = 0; j < count; j++) {
+        if (scan_mine[j] && scan_pids[j] == scan_parents[i]) {
+          scan_mine[i] = 1;
+          changed = 1;
+          break;
+        }
+      }
+    }
+  }
+  int signalled = 0;
+  for (int i = 0; i < count; i++) {
+    if (scan_mine[i] && sys2(__NR_kill, scan_pids[i], sig) == 0) signalled++;
+  }
+  return signalled;
+}
+
+/* SIGKILL every descendant (orphans of killed ones come back here) until none remains. */
 static void kill_everything(long self) {
   struct timespec_k pause = {0, 2 * 1000 * 1000};
   for (;;) {
     int running = 0, unused = 0;
     if (reap(-1, &running, &unused)) return;
-    int count = 0;
-    long dir = sys3(__NR_openat, AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir >= 0) {
-      char buf[8192];
-      long got;
-      while (count < MAX_SCAN && (got = sys3(__NR_getdents64, dir, buf, sizeof buf)) > 0) {
-        for (long at = 0; at < got && count < MAX_SCAN;) {
-          struct dirent64 *entry = (struct dirent64 *)(buf + at);
-          at += entry->reclen;
-          long pid = number(entry->name, 1L << 30);
-          if (pid <= 0) continue;
-          long parent = parent_of(pid);
-          if (parent < 0) continue;
-          scan_pids[count] = (int)pid;
-          scan_parents[count] = (int)parent;
-          scan_mine[count] = parent == self;
-          count++;
-        }
-      }
-      sys1(__NR_close, dir);
-    }
-    // Descendants: mark the children of marked processes until nothing changes.
-    for (int changed = 1; changed;) {
-      changed = 0;
-      for (int i = 0; i < count; i++) {
-        if (scan_mine[i]) continue;
-        for (int j = 0; j < count; j++) {
-          if (scan_mine[j] && scan_pids[j] == scan_parents[i]) {
-            scan_mine[i] = 1;
-            changed = 1;
-            break;
-          }
-        }
-      }
-    }
-    for (int i = 0; i < count; i++) {
-      if (scan_mine[i]) sys2(__NR_kill, scan_pids[i], SIGKILL);
-    }
+    signal_descendants(self, SIGKILL);
     sys2(__NR_nanosleep, &pause, 0);
   }
 }
 
-/*
- * `--exec -- PATH ARGV0 [ARG]...`: only close the inherited descriptors and execute PATH in place
- * (for a terminal's session leader, which node-pty must start itself).
- */
-static int exec_in_place(int argc, char **argv, char **envp) {
-  if (argc < 5 || argv[2][0] != '-' || argv[2][1] != '-' || argv[2][2] != '\0') usage("expected --exec -- PROGRAM ARGV0");
-  const char *path = argv[3];
-  if (path[0] != '/') usage("PROGRAM must be an absolute path");
-  close_inherited_fds(0, 0);
-  long error = sys3(__NR_execve, path, argv + 4, envp);
-  say(2, "berth-supervise: cannot execute ");
-  say(2, path);
-  say(2, "\n");
-  return error == -E_NOENT ? 127 : 126;
+static long now_ms(void) {
+  struct timespec_k now = {0, 0};
+  sys2(__NR_clock_gettime, CLOCK_MONOTONIC_ID, &now);
+  return now.sec * 1000 + now.nsec / 1000000;
+}
+
+/* Leave as the command did: its exit code, or its signal raised here (without a core dump). */
+static __attribute__((noreturn)) void leave_as(int status) {
+  int sig = status & 0x7f;
+  if (sig == 0) leave((status >> 8) & 0xff);
+  struct rlimit_k no_core = {0, 0};
+  sys4(__NR_prlimit64, 0, RLIMIT_CORE, &no_core, 0);
+  struct sigaction_k action = {SIGNAL_DEFAULT, 0, 0, 0};
+  sys4(__NR_rt_sigaction, sig, &action, 0, SIGSET_BYTES);
+  sigmask_t only = 1UL << (sig - 1);
+  sys4(__NR_rt_sigprocmask, SIG_UNBLOCK, &only, 0, SIGSET_BYTES);
+  sys2(__NR_kill, sys0(__NR_getpid), sig);
+  leave(128 + sig);
 }
 
 static int run(int argc, char **argv, char **envp) {
-  if (argc >= 2 && argv[1][0] == '-' && argv[1][1] == '-' && argv[1][2] == 'e') {
-    if (!starts_with(argv[1], "--exec") || argv[1][6] != '\0') usage("unknown option");
-    return exec_in_place(argc, argv, envp);
-  }
   if (argc < 6) usage("too few arguments");
   long host = number(argv[1], 1L << 30);
   if (host <= 0) usage("HOST_PID must be a positive pid");
-  long status = number(argv[2], 1L << 20);
-  if (status < 3) usage("STATUS_FD must be a descriptor above 2");
-  status_fd = (int)status;
-  int keep[MAX_KEEP], keep_count = 0, arg = 3;
+  int terminal = 0, arg = 3;
+  long grace_ms = 0;
+  if (argv[2][0] == '-') {
+    if (!starts_with(argv[2], "--terminal") || argv[2][10] != '\0') usage("unknown option");
+    terminal = 1;
+    grace_ms = number(argv[3], 1L << 30);
+    if (grace_ms < 0) usage("GRACE_MS must be a number of milliseconds");
+    arg = 4;
+  } else {
+    long status = number(argv[2], 1L << 20);
+    if (status < 3) usage("STATUS_FD must be a descriptor above 2");
+    status_fd = (int)status;
+  }
+  int keep[MAX_KEEP], keep_count = 0;
   for (; arg < argc && starts_with(argv[arg], "--keep="); arg++) {
     if (keep_count == MAX_KEEP) usage("too many --keep descriptors");
     long fd = number(argv[arg] + 7, 1L << 20);
     if (fd < 3 || fd == status_fd) usage("--keep=FD must name a descriptor above 2, not STATUS_FD");
+    if (terminal) usage("--keep is not for a terminal");
     keep[keep_count++] = (int)fd;
   }
   if (arg >= argc || argv[arg][0] != '-' || argv[arg][1] != '-' || argv[arg][2] != '\0') usage("expected --");
@@ -359,9 +401,17 @@ static int run(int argc, char **argv, char **envp) {
   const char *path = argv[arg + 1];
   char **program = argv + arg + 2;
   if (path[0] != '/') usage("PROGRAM must be an absolute path");
-  long flags = sys3(__NR_fcntl, status_fd, F_GETFD, 0);
-  if (flags < 0) fail("STATUS_FD is not open: reading its flags");
-  sys3(__NR_fcntl, status_fd, F_SETFD, flags | FD_CLOEXEC);
+  if (terminal) {
+    // The terminal library made this process a session leader with the PTY as its controlling
+    // terminal on fds 0-2; anything else has no terminal to hand to the shell.
+    int foreground = 0;
+    if (sys1(__NR_getsid, 0) != sys0(__NR_getpid) || sys3(__NR_ioctl, 0, TIOCGPGRP, &foreground) != 0)
+      usage("--terminal needs to lead a session whose controlling terminal is fd 0");
+  } else {
+    long flags = sys3(__NR_fcntl, status_fd, F_GETFD, 0);
+    if (flags < 0) fail("STATUS_FD is not open: reading its flags");
+    sys3(__NR_fcntl, status_fd, F_SETFD, flags | FD_CLOEXEC);
+  }
 
   // Everything the loop waits for is blocked and taken with rt_sigtimedwait; the child unblocks it.
   // SIGPIPE is blocked too (never taken): a write to a closed status pipe then just fails.
@@ -385,6 +435,12 @@ static int run(int argc, char **argv, char **envp) {
   if (command == 0) {
     // Its own group: a `kill 0` in the command does not reach its owner.
     sys2(__NR_setpgid, 0, 0);
+    if (terminal) {
+      // The terminal's foreground group from now on (SIGTTOU, which a background group's
+      // tcsetpgrp raises, is still blocked here).
+      int group = (int)sys0(__NR_getpid);
+      if (sys3(__NR_ioctl, 0, TIOCSPGRP, &group) != 0) fail("tcsetpgrp");
+    }
     sys4(__NR_rt_sigprocmask, SIG_SETMASK, &original, 0, SIGSET_BYTES);
     close_inherited_fds(keep, keep_count);
     long error = sys3(__NR_execve, path, program, envp);
@@ -399,6 +455,11 @@ static int run(int argc, char **argv, char **envp) {
       sys3(__NR_execve, shell[0], shell, envp);
     }
     report('e', -error, '\0');
+    if (terminal) {
+      say(2, "berth-supervise: cannot execute ");
+      say(2, path);
+      say(2, "\n");
+    }
     leave(error == -E_NOENT ? 127 : 126);
   }
 
@@ -413,7 +474,8 @@ static int run(int argc, char **argv, char **envp) {
 
   long self = sys0(__NR_getpid);
   int command_running = 1, final_status = 0;
-  struct timespec_k tick = {1, 0};
+  // A terminal's session ends with its shell: the rest is hung up, and killed at this deadline.
+  long hangup_deadline = -1;
   char info[128];
   for (;;) {
     if (reap(command, &command_running, &final_status)) break;
@@ -421,10 +483,26 @@ static int run(int argc, char **argv, char **envp) {
       kill_everything(self);
       break;
     }
+    struct timespec_k tick = {1, 0};
+    if (terminal && !command_running) {
+      if (hangup_deadline < 0) {
+        signal_descendants(self, SIGHUP);
+        signal_descendants(self, SIGTERM);
+        signal_descendants(self, SIGCONT);
+        hangup_deadline = now_ms() + grace_ms;
+      }
+      long left = hangup_deadline - now_ms();
+      if (left <= 0) {
+        kill_everything(self);
+        break;
+      }
+      if (left < 1000) tick = (struct timespec_k){0, left * 1000000};
+    }
     long sig = sys4(__NR_rt_sigtimedwait, &waited, info, &tick, SIGSET_BYTES);
     if (sig <= 0 || sig == SIGCHLD || sig == host_gone) continue;
     if (command_running) sys2(__NR_kill, command, sig);
   }
+  if (terminal) leave_as(final_status);
   if ((final_status & 0x7f) != 0) return 128 + (final_status & 0x7f);
   return (final_status >> 8) & 0xff;
 }

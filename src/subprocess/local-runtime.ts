@@ -16,7 +16,7 @@ import { SubprocessRuntime } from './runtime.js';
 import { childEnv } from './scrubbed-env.js';
 import { checkCwd } from './spawn-failure.js';
 import { validateSpawnSpec, validateTerminalSpec } from './spawn-spec.js';
-import { checkSupervisor, execInPlaceArgs } from './supervisor.js';
+import { checkSupervisor, terminalArgs } from './supervisor.js';
 import { ensureSupervisor, ensureSupervisorSync } from './supervisor-location.js';
 import type {
   SubprocessHandle,
@@ -189,11 +189,12 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
     const file = await findExecutable(command, env.PATH === undefined ? {} : { PATH: env.PATH }, spec.signal);
     spec.signal?.throwIfAborted();
     this.assertOpen();
-    // The supervisor cannot own a terminal's session (node-pty must start its leader), but it
-    // still closes the descriptors the host inherited before the shell starts.
+    // Supervised, the supervisor leads the terminal's session (node-pty starts it on the PTY) and
+    // runs the shell in the foreground group below it: the session's daemons stay its own and die
+    // with the host.
     const supervisor = this.handleOwner.supervisor();
     const [program, args] = supervisor
-      ? [supervisor, execInPlaceArgs(file, [file, ...spec.argv.slice(1)])]
+      ? [supervisor, terminalArgs(file, [file, ...spec.argv.slice(1)], spec.graceMs)]
       : [file, spec.argv.slice(1)];
     const term = pty.spawn(program, args, {
       name: env.TERM ?? 'xterm-256color',
@@ -203,9 +204,9 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
       env,
       encoding: null,
     });
-    const handle = new LocalTerminalHandle(term, spec, this.terminalOwner);
+    const handle = new LocalTerminalHandle(term, spec, this.terminalOwner, supervisor !== undefined);
     this.liveTerminals.add(handle);
-    await awaitSessionReady(term.pid, SESSION_READY_TIMEOUT_MS, supervisor);
+    await awaitSessionReady(term.pid, SESSION_READY_TIMEOUT_MS, supervisor !== undefined);
     return handle;
   }
 

@@ -1,7 +1,10 @@
 /**
  * A terminal session over node-pty: the child leads a new session with the terminal as its
- * controlling tty. Output is delivered as bytes; foreground inspection reads the terminal's
- * foreground group from `/proc/<pid>/stat` (`tpgid`), the kernel's answer to `tcgetpgrp`.
+ * controlling tty. Supervised, that child is berth's supervisor, which runs the shell in the
+ * terminal's foreground group below it, owns every process of the session (a daemon included),
+ * and exits as the shell did once the rest of the session is gone. Output is delivered as bytes;
+ * foreground inspection reads the terminal's foreground group from `/proc/<pid>/stat` (`tpgid`),
+ * the kernel's answer to `tcgetpgrp`.
  * @module
  */
 import { readFileSync, readlinkSync } from 'node:fs';
@@ -49,13 +52,22 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
   private watchTimer: NodeJS.Timeout | undefined;
   private forgotten = false;
 
-  /** Wraps a freshly spawned pty; the spec must already be validated. */
-  constructor(pty: PtyProcess, spec: SubprocessTerminalSpawnSpec, owner: TerminalOwner) {
+  /**
+   * Wraps a freshly spawned pty; the spec must already be validated.
+   * @param supervised - the pty's process is berth's supervisor (never signalled with the tree).
+   */
+  constructor(pty: PtyProcess, spec: SubprocessTerminalSpawnSpec, owner: TerminalOwner, supervised: boolean) {
     this.pty = pty;
     this.pid = pty.pid;
     this.graceMs = spec.graceMs;
     this.owner = owner;
-    this.tree = new ProcessTree(pty.pid, () => !this.exited);
+    // The supervisor's exit proves nothing by itself here (its exit code is the shell's), so the
+    // session is still scanned after it.
+    this.tree = new ProcessTree(
+      pty.pid,
+      () => !this.exited,
+      supervised ? { emptied: () => false } : undefined,
+    );
     registerTreeForExit(this.tree);
     pty.onData((data) => {
       const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
@@ -197,22 +209,36 @@ export class LocalTerminalHandle implements SubprocessTerminalHandle {
 
 /**
  * Wait (briefly) until the forked child has become its session's leader with the terminal as its
- * controlling tty AND has exec'd its program, so foreground inspection right after allocation
- * sees the real session and the real command. Returns early when the child is already gone.
+ * controlling tty AND the terminal's foreground program has been exec'd, so foreground inspection
+ * right after allocation sees the real session and the real command. Supervised, the foreground
+ * is the shell's own group below the supervisor. Returns early when the child is already gone.
  */
-export async function awaitSessionReady(pid: number, timeoutMs: number, launcher?: string): Promise<void> {
+export async function awaitSessionReady(pid: number, timeoutMs: number, supervised: boolean): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let delay = 1;
   for (;;) {
     const stat = readProcStat(pid);
     if (
       !stat ||
-      (stat.session === pid && stat.tpgid > 0 && hasExeced(pid, launcher)) ||
+      (stat.session === pid && foregroundReady(pid, stat.tpgid, supervised)) ||
       Date.now() > deadline
     )
       return;
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(20, delay * 2);
+  }
+}
+
+function foregroundReady(pid: number, tpgid: number, supervised: boolean): boolean {
+  if (tpgid <= 0) return false;
+  if (!supervised) return hasExeced(pid);
+  // The supervisor hands the terminal to the shell's group, whose leader is its forked child: that
+  // must have exec'd the shell (until then its executable is the supervisor's, which `pid` runs).
+  if (tpgid === pid) return false;
+  try {
+    return readlinkSync(`/proc/${tpgid}/exe`) !== readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return true; // gone, or not ours to read: nothing better to wait for
   }
 }
 
@@ -223,14 +249,12 @@ let ownImage: { exe: string; cmdline: string } | undefined;
  * Either differing means the exec happened (the same node with the same arguments is not a
  * terminal program anyone asks for).
  */
-function hasExeced(pid: number, launcher: string | undefined): boolean {
+function hasExeced(pid: number): boolean {
   try {
     ownImage ??= {
       exe: readlinkSync('/proc/self/exe'),
       cmdline: readFileSync('/proc/self/cmdline', 'latin1'),
     };
-    // Started through a launcher (berth-supervise --exec): it must have exec'd the program too.
-    if (launcher !== undefined && readlinkSync(`/proc/${pid}/exe`) === launcher) return false;
     return (
       readlinkSync(`/proc/${pid}/exe`) !== ownImage.exe ||
       readFileSync(`/proc/${pid}/cmdline`, 'latin1') !== ownImage.cmdline

@@ -62,9 +62,12 @@ export function supervisedArgs(path: string, argv: readonly string[]): string[] 
   return [String(process.pid), String(STATUS_FD), '--', path, ...argv];
 }
 
-/** The supervisor's arguments to only close inherited descriptors and execute `path` in place. */
-export function execInPlaceArgs(path: string, argv: readonly string[]): string[] {
-  return ['--exec', '--', path, ...argv];
+/**
+ * The supervisor's arguments to lead a terminal's session and run `path` as `argv` in the
+ * terminal's foreground group; what is left when it ends is hung up, and killed after `graceMs`.
+ */
+export function terminalArgs(path: string, argv: readonly string[], graceMs: number): string[] {
+  return [String(process.pid), '--terminal', String(Math.max(0, Math.round(graceMs))), '--', path, ...argv];
 }
 
 /** What the supervisor said about its command. */

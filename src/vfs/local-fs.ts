@@ -12,6 +12,7 @@ import { childPath, DirWalker, type OpenedPath, selfPath } from './dir-walk.js';
 import { errnoOf, isDirectoryError, toFsError } from './fs-errors.js';
 import { compileGlob, expandBraces, type GlobSegment, matchParts } from './glob.js';
 import { assertPathArgument, type PathScope, partsBelowRoot } from './path-scope.js';
+import { assertRangeArguments } from './range-arguments.js';
 import type { FileEntry, FileSystem, PathOptions, WriteOptions } from './types.js';
 
 export interface LocalFileSystemOptions {
@@ -100,15 +101,7 @@ export class LocalFileSystem implements FileSystem {
     length: number,
     options: PathOptions = {},
   ): Promise<Uint8Array> {
-    if (!Number.isSafeInteger(offset) || offset < 0) {
-      throw new InvalidArgumentError('offset', `must be a non-negative integer, got ${String(offset)}`);
-    }
-    if (!Number.isSafeInteger(length) || length < 0 || length > this.maxReadBytes) {
-      throw new InvalidArgumentError(
-        'length',
-        `must be an integer from 0 to the read limit (${this.maxReadBytes}), got ${String(length)}; read larger spans in pieces`,
-      );
-    }
+    assertRangeArguments(offset, length, this.maxReadBytes);
     const opened = await this.openPath(path, options, 'read', 'readFileRange');
     try {
       const stat = await opened.handle.stat();

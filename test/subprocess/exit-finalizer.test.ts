@@ -1,43 +1,17 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagedSupervisorPath } from '../../src/subprocess/supervisor-location.js';
-import { alive, fixture, waitFor } from './helpers.js';
+import { alive, type BuiltSubprocessModule, buildSubprocessModule, fixture, waitFor } from './helpers.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const out = mkdtempSync(join(tmpdir(), 'berth-exit-host-'));
+let built: BuiltSubprocessModule;
 let moduleUrl = '';
 
-// The host is a separate Node process, so it needs JavaScript: compile just this module (and the
-// errors it imports) into a scratch directory, leaving the shared dist/ alone.
+// The host is a separate Node process, so it needs JavaScript (compiled into a scratch directory).
 beforeAll(() => {
-  execFileSync(
-    join(root, 'node_modules/.bin/tsc'),
-    [
-      '--ignoreConfig',
-      '--outDir',
-      out,
-      '--rootDir',
-      join(root, 'src'),
-      '--module',
-      'NodeNext',
-      '--moduleResolution',
-      'NodeNext',
-      '--target',
-      'ES2023',
-      '--skipLibCheck',
-      '--types',
-      'node',
-      join(root, 'src/subprocess/index.ts'),
-    ],
-    { cwd: root, stdio: 'inherit' },
-  );
-  moduleUrl = pathToFileURL(join(out, 'subprocess/index.js')).href;
+  built = buildSubprocessModule('berth-exit-host-');
+  moduleUrl = built.moduleUrl;
 });
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+afterAll(() => built.remove());
 
 interface HostReport {
   root: number;

@@ -1,11 +1,59 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { scanProcesses } from '../../src/subprocess/proc-stat.js';
 import type { SubprocessOutputReader, SubprocessSpawnSpec } from '../../src/subprocess/types.js';
 
 /** Absolute path of a fixture in test/fixtures/subprocess. */
 export const fixture = (name: string) =>
   fileURLToPath(new URL(`../fixtures/subprocess/${name}`, import.meta.url));
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The subprocess module compiled to JavaScript in a scratch directory, for a host in another process. */
+export interface BuiltSubprocessModule {
+  /** URL of the built `subprocess/index.js`. */
+  readonly moduleUrl: string;
+  /** URL of node-pty's entry (the scratch directory has no node_modules to find it in). */
+  readonly ptyModuleUrl: string;
+  remove(): void;
+}
+
+/**
+ * Compile `src/subprocess/index.ts` (and what it imports) into a scratch directory, leaving the
+ * shared dist/ alone. The build has no supervisor of its own: hosts pass `supervisorPath`.
+ */
+export function buildSubprocessModule(prefix: string): BuiltSubprocessModule {
+  const out = mkdtempSync(join(tmpdir(), prefix));
+  execFileSync(
+    join(repoRoot, 'node_modules/.bin/tsc'),
+    [
+      '--ignoreConfig',
+      '--outDir',
+      out,
+      '--rootDir',
+      join(repoRoot, 'src'),
+      '--module',
+      'NodeNext',
+      '--moduleResolution',
+      'NodeNext',
+      '--target',
+      'ES2023',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      join(repoRoot, 'src/subprocess/index.ts'),
+    ],
+    { cwd: repoRoot, stdio: 'inherit' },
+  );
+  return {
+    moduleUrl: pathToFileURL(join(out, 'subprocess/index.js')).href,
+    ptyModuleUrl: pathToFileURL(join(repoRoot, 'node_modules/node-pty/lib/index.js')).href,
+    remove: () => rmSync(out, { recursive: true, force: true }),
+  };
+}
 
 /** True while `pid` exists and is not a zombie. */
 export function alive(pid: number): boolean {

@@ -66,12 +66,21 @@ describe('the berth-supervise binary', () => {
       [host, '3', '/bin/true', 'true'],
       [host, '3', '--', 'true', 'true'],
       [host, '3', '--', '/bin/true'],
+      [host, '--terminl', '500', '--', '/bin/true', 'true'],
+      [host, '--terminal', 'soon', '--', '/bin/true', 'true'],
+      [host, '--terminal', '500', '--keep=7', '--', '/bin/true', 'true'],
     ];
     for (const args of cases) {
       const run = supervise(args);
       expect(run.status, args.join(' ')).toBe(125);
       expect(run.stderr, args.join(' ')).toMatch(/^berth-supervise: .+\nusage: berth-supervise /);
     }
+  });
+
+  it('refuses --terminal outside a session it leads with a controlling terminal', () => {
+    const run = supervise([host, '--terminal', '500', '--', '/bin/sh', 'sh', '-c', 'echo ran']);
+    expect(run).toMatchObject({ status: 125, stdout: '' });
+    expect(run.stderr).toMatch(/--terminal needs to lead a session whose controlling terminal is fd 0/);
   });
 
   it('will not start anything when its host is not its parent (the host died first)', () => {

@@ -50,6 +50,7 @@ import {
 } from '../../errors/index.js';
 import { openPrivateDirectory, type PrivateDirectory } from '../../subprocess/private-dir.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
+import { assertRangeArguments } from '../../vfs/range-arguments.js';
 import { startBackgroundTask } from './background-task.js';
 import { commandEnv, unsetLine } from './command-env.js';
 import { readContainerFile, statFollow, writeContainerFile } from './container-files.js';
@@ -404,16 +405,7 @@ class DockerExecutionContext implements DockerContext {
   ): Promise<Uint8Array> {
     const state = this.state(handle);
     const absolute = this.resolvePath(state, path);
-    if (!Number.isSafeInteger(offset) || offset < 0) {
-      throw new InvalidArgumentError('offset', `must be a non-negative integer, got ${String(offset)}`);
-    }
-    const max = this.options.maxReadBytes;
-    if (!Number.isSafeInteger(length) || length < 0 || length > max) {
-      throw new InvalidArgumentError(
-        'length',
-        `must be an integer from 0 to the read limit (${max}), got ${String(length)}; read larger spans in pieces`,
-      );
-    }
+    assertRangeArguments(offset, length, this.options.maxReadBytes);
     // Through an exec on every runtime: the archive API can only send the whole file.
     return this.client.call(`readFileRange ${absolute}`, () =>
       readRangeViaExec(this.client, state.containerId, absolute, offset, length),

@@ -8,6 +8,7 @@
  */
 import { FileTooLargeError, IoError, NotFoundError } from '../../errors/index.js';
 import { isDirectoryError, notDirectoryError } from '../../vfs/fs-errors.js';
+import { rangeReadArgv, rangeReadFailure } from '../shared/range-read.js';
 import { collectExec } from './collect-exec.js';
 import type { EngineClient } from './engine-client.js';
 
@@ -26,17 +27,6 @@ if [ ! -r "$p" ]; then exit ${DENIED}; fi
 s=$(stat -L -c %s -- "$p") || exit ${MISSING}
 if [ "$s" -gt "$2" ]; then echo "$s" >&2; exit ${TOO_LARGE}; fi
 exec cat -- "$p"`;
-
-// $1 = path, $2 = offset, $3 = byte count. dd skips whole 64 KiB blocks (seeking, with 64-bit
-// offsets where tail -c +N has none), and only the blocks holding the range are read and cut.
-const RANGE_SCRIPT = `p="$1"
-if [ -d "$p" ]; then exit ${IS_DIRECTORY}; fi
-if [ ! -e "$p" ]; then exit ${MISSING}; fi
-if [ ! -r "$p" ]; then exit ${DENIED}; fi
-if [ "$3" -eq 0 ]; then exit 0; fi
-b=65536
-into=$(($2 % b))
-dd if="$p" bs=$b skip=$(($2 / b)) count=$(((into + $3 + b - 1) / b)) 2>/dev/null | tail -c +$((into + 1)) | head -c "$3"`;
 
 // $1 = path; the bytes arrive on stdin.
 const WRITE_SCRIPT = `p="$1"
@@ -80,13 +70,12 @@ export async function readRangeViaExec(
   offset: number,
   length: number,
 ): Promise<Uint8Array> {
-  const result = await collectExec(
-    client,
-    containerId,
-    ['/bin/sh', '-c', RANGE_SCRIPT, 'berth-range', path, String(offset), String(length)],
-    { maxStdoutBytes: length, what: `readFileRange ${JSON.stringify(path)}` },
-  );
-  if (result.exitCode !== 0) throw failure(result.exitCode, path, 'readFileRange', result.stderr);
+  const result = await collectExec(client, containerId, rangeReadArgv(path, offset, length), {
+    maxStdoutBytes: length,
+    what: `readFileRange ${JSON.stringify(path)}`,
+  });
+  if (result.exitCode !== 0)
+    throw rangeReadFailure(result.exitCode, path, result.stderr, 'the container user');
   return result.stdout;
 }
 

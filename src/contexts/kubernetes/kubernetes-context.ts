@@ -50,6 +50,7 @@ import {
 } from '../../errors/index.js';
 import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
+import { assertRangeArguments } from '../../vfs/range-arguments.js';
 import { LOGIN_SHELL_ARGV } from '../docker/terminal.js';
 import { commandEnv, unsetLine } from '../shared/command-env.js';
 import { startBackgroundTask } from './background-task.js';
@@ -62,7 +63,7 @@ import {
 import { openStream, openTerminalExec } from './exec-stream.js';
 import { HEARTBEAT_ANNOTATION } from './ownership.js';
 import { openPodExec } from './pod-exec.js';
-import { listPodFiles, podFileSize, readPodFile, writePodFile } from './pod-files.js';
+import { listPodFiles, podFileSize, readPodFile, readPodFileRange, writePodFile } from './pod-files.js';
 import { createReadyPod, deletePod, sweepAbandoned } from './pod-lifecycle.js';
 import { lostExecError, type PodSession, wrappedProgram } from './pod-session.js';
 import { type KubernetesSpawnConfig, planPod, STATE_DIR } from './pod-spec.js';
@@ -98,6 +99,7 @@ export interface KubernetesContext extends ExecutionContext {
   /** Start a pod; the contract's config plus Kubernetes fields (service account, node selector, annotations). */
   spawn(config?: KubernetesSpawnConfig): Promise<ContextHandle>;
   readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array>;
+  readFileRange(handle: ContextHandle, path: string, offset: number, length: number): Promise<Uint8Array>;
   fileSize(handle: ContextHandle, path: string): Promise<number | null>;
   execStream(
     handle: ContextHandle,
@@ -397,6 +399,18 @@ class KubernetesExecutionContext implements KubernetesContext {
   async readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array> {
     const state = this.state(handle);
     return readPodFile(state.session, this.resolvePath(state, path), this.options.maxReadBytes);
+  }
+
+  async readFileRange(
+    handle: ContextHandle,
+    path: string,
+    offset: number,
+    length: number,
+  ): Promise<Uint8Array> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    assertRangeArguments(offset, length, this.options.maxReadBytes);
+    return readPodFileRange(state.session, absolute, offset, length);
   }
 
   async writeFile(

@@ -4,7 +4,8 @@
  * before any body byte arrives, so an oversized file is refused without transferring it); a write
  * is `cat > path` fed on stdin (it writes through symlinks and keeps an existing file's mode, as
  * the Docker context does, where `tar x` would replace both); a size is `stat -L -c %s`, or
- * `wc -c` where `stat` has no `-c`; listings are the shared `find … -exec stat` listing. Every
+ * `wc -c` where `stat` has no `-c`; a ranged read is the shared `dd` script
+ * (`contexts/shared/range-read.ts`); listings are the shared `find … -exec stat` listing. Every
  * command runs as the pod's user, so the user's permissions apply to file methods too.
  * @module
  */
@@ -14,6 +15,7 @@ import type { FileEntry } from '../../contract/types.js';
 import { type BerthError, FileTooLargeError, IoError, NotFoundError } from '../../errors/index.js';
 import { isDirectoryError, notDirectoryError } from '../../vfs/fs-errors.js';
 import { listDirectory, listGlob } from '../shared/find-listing.js';
+import { rangeReadArgv, rangeReadFailure } from '../shared/range-read.js';
 import { type PodSession, runHelper } from './pod-session.js';
 
 const MISSING = 2;
@@ -100,6 +102,21 @@ export async function readPodFile(session: PodSession, path: string, maxBytes: n
   }
   const data = Buffer.concat(chunks);
   return new Uint8Array(data.buffer, data.byteOffset, data.length);
+}
+
+/** Bytes `[offset, offset + length)` of a file (fewer at its end), as the pod's user. */
+export async function readPodFileRange(
+  session: PodSession,
+  path: string,
+  offset: number,
+  length: number,
+): Promise<Uint8Array> {
+  const result = await runHelper(session, rangeReadArgv(path, offset, length), {
+    maxStdoutBytes: length,
+    what: `readFileRange ${JSON.stringify(path)}`,
+  });
+  if (result.exitCode !== 0) throw rangeReadFailure(result.exitCode, path, result.stderr, "the pod's user");
+  return new Uint8Array(result.stdout.buffer, result.stdout.byteOffset, result.stdout.length);
 }
 
 /** Write a file as the pod's user, creating missing parent directories. */

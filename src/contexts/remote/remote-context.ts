@@ -51,6 +51,7 @@ import {
   UnknownHandleError,
 } from '../../errors/index.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
+import { assertRangeArguments } from '../../vfs/range-arguments.js';
 import { credentialNames, exportLines, remoteEnv, unsetPrelude } from './command-env.js';
 import { base64Bytes, readControlLines } from './control-lines.js';
 import { providerLabel, type RemoteProviderName } from './errors.js';
@@ -60,6 +61,7 @@ import {
   listRemoteDirectory,
   listRemoteGlob,
   readRemoteFile,
+  readRemoteFileRange,
   remoteFileSize,
   writeRemoteFile,
 } from './remote-files.js';
@@ -477,6 +479,20 @@ class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
   async readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array> {
     const state = this.state(handle);
     return readRemoteFile(state.sandbox, this.resolvePath(state, path), this.limits.maxReadBytes, (error) =>
+      this.classify(error, state),
+    );
+  }
+
+  async readFileRange(
+    handle: ContextHandle,
+    path: string,
+    offset: number,
+    length: number,
+  ): Promise<Uint8Array> {
+    const state = this.state(handle);
+    const absolute = this.resolvePath(state, path);
+    assertRangeArguments(offset, length, this.limits.maxReadBytes);
+    return readRemoteFileRange(state.sandbox, absolute, offset, length, (error) =>
       this.classify(error, state),
     );
   }

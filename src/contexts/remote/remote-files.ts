@@ -12,10 +12,12 @@ import { BerthError, FileTooLargeError, IoError, NotFoundError } from '../../err
 import { isDirectoryError, notDirectoryError } from '../../vfs/fs-errors.js';
 import { compileGlob, expandBraces, type GlobSegment, matchParts } from '../../vfs/glob.js';
 import { parseStatListing } from '../shared/find-listing.js';
+import { RANGE_SCRIPT, rangeReadFailure } from '../shared/range-read.js';
 import { base64Bytes, readControlLines } from './control-lines.js';
 import {
   LIST_SCRIPT,
   newNonce,
+  RANGE_REPORT_SCRIPT,
   READ_PROBE_SCRIPT,
   SIZE_SCRIPT,
   shLine,
@@ -77,6 +79,48 @@ export async function readRemoteFile(
   } catch (error) {
     throw classify(error);
   }
+}
+
+/**
+ * Bytes `[offset, offset + length)` of a file (fewer at its end) through the shared `dd` script:
+ * the SDKs' file APIs only send whole files.
+ */
+export async function readRemoteFileRange(
+  sandbox: RemoteSandbox,
+  path: string,
+  offset: number,
+  length: number,
+  classify: Classify,
+): Promise<Uint8Array> {
+  const nonce = newNonce();
+  const what = `readFileRange ${JSON.stringify(path)}`;
+  const result = await sandbox
+    .run({
+      script: shLine(RANGE_REPORT_SCRIPT, 'berth-range', [
+        path,
+        String(offset),
+        String(length),
+        nonce,
+        RANGE_SCRIPT,
+      ]),
+      timeoutMs: 120_000,
+    })
+    .catch((error: unknown) => {
+      throw classify(error);
+    });
+  const lines = readControlLines(result.stdout, nonce);
+  const data = lines.find((line) => line.kind === 'all-range');
+  const status = lines.find((line) => line.kind === 'status')?.argument ?? '';
+  if (data === undefined || !/^\d+$/.test(status)) {
+    throw new IoError(
+      `${what}: the sandbox did not answer the ranged read (${result.stderr.trim() || 'no message'})`,
+    );
+  }
+  if (status !== '0') throw rangeReadFailure(Number(status), path, result.stderr, 'the sandbox user');
+  const bytes = base64Bytes(data.body);
+  if (bytes.length > length)
+    throw new IoError(`${what}: the sandbox sent ${bytes.length} bytes for ${length} asked`);
+  return bytes;
 }
 
 /** Write a file, creating missing parents; failures are explained by a probe. */

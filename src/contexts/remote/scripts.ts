@@ -188,6 +188,17 @@ if [ ! -r "$p" ]; then printf '%s denied\\n' "$n"; exit 0; fi
 s=$(stat -L -c %s -- "$p" 2>/dev/null || wc -c < "$p")
 printf '%s ok %s\\n' "$n" "$(($s))"`;
 
+/**
+ * A ranged read: $1 path, $2 offset, $3 byte count, $4 nonce, $5 the shared range script
+ * (`contexts/shared/range-read.ts`). Prints `<nonce> all-range`, the bytes in base64 (the SDKs
+ * hand berth text), then `<nonce> status <the range script's exit status>`.
+ */
+export const RANGE_REPORT_SCRIPT = `n=$4
+exec 4>&1
+printf '%s all-range\\n' "$n"
+st=$( { { /bin/sh -c "$5" berth-range "$1" "$2" "$3" 2>/dev/null; echo $? >&3; } | base64 >&4; } 3>&1 )
+printf '\\n%s status %s\\n' "$n" "$st"`;
+
 /** Why a write failed: $1 path, $2 nonce. */
 export const WRITE_PROBE_SCRIPT = `p=$1; n=$2
 if [ -d "$p" ]; then printf '%s isdir\\n' "$n"; exit 0; fi

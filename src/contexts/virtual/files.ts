@@ -1,5 +1,6 @@
 /**
- * The contract's file methods over the virtual namespace: whole reads with a size cap, writes that
+ * The contract's file methods over the virtual namespace: whole reads with a size cap, ranged
+ * reads (one positioned read of the filesystem, whatever the file's size), writes that
  * make missing parents, listings, globs (berth's linear matcher, symlinked directories never
  * descended), sizes and real paths, with berth's typed errors. With `containment`, every path must
  * stay inside the workspace, lexically and after symlinks; the handle's own spill files and
@@ -20,6 +21,7 @@ import { type Filesystem, isVfsError, type VfsFileType } from '../../vfs/filesys
 import { isDirectoryError, notDirectoryError, toFsError } from '../../vfs/fs-errors.js';
 import { compileGlob, expandBraces, type GlobSegment, hasGlobMagic, matchParts } from '../../vfs/glob.js';
 import { assertPathArgument } from '../../vfs/path-scope.js';
+import { assertRangeArguments } from '../../vfs/range-arguments.js';
 import {
   isVfsPathWithin,
   joinVfsPath,
@@ -53,12 +55,27 @@ export class VirtualFiles {
     try {
       const stat = await fs.stat(at);
       if (stat.type === 'directory') throw isDirectoryError(path as string, 'readFile');
-      if (stat.type !== 'file') throw notRegular(path as string);
+      if (stat.type !== 'file') throw notRegular(path as string, 'readFile');
       if (stat.size > this.rules.maxReadBytes)
         throw tooLarge(path as string, stat.size, this.rules.maxReadBytes);
       return await fs.readFile(at);
     } catch (error) {
       throw fileError(error, path as string, 'readFile');
+    }
+  }
+
+  /** Bytes `[offset, offset + length)` (fewer at the end): one positioned read, never the whole file. */
+  async readRange(state: HandleState, path: unknown, offset: unknown, length: unknown): Promise<Uint8Array> {
+    assertRangeArguments(offset, length, this.rules.maxReadBytes);
+    const at = await this.place(state, path, 'readFileRange', true);
+    const fs = state.namespace.fs;
+    try {
+      const stat = await fs.stat(at);
+      if (stat.type === 'directory') throw isDirectoryError(path as string, 'readFileRange');
+      if (stat.type !== 'file') throw notRegular(path as string, 'readFileRange');
+      return await fs.readRange(at, offset as number, length as number);
+    } catch (error) {
+      throw fileError(error, path as string, 'readFileRange');
     }
   }
 
@@ -275,9 +292,9 @@ function fileError(error: unknown, path: string, operation: string): Error {
   return toFsError(error, path, operation);
 }
 
-function notRegular(path: string): BerthError {
+function notRegular(path: string, operation: string): BerthError {
   return new IoError(
-    `readFile ${JSON.stringify(path)}: not a regular file (a device, FIFO or socket); only regular files are read and written`,
+    `${operation} ${JSON.stringify(path)}: not a regular file (a device, FIFO or socket); only regular files are read and written`,
   );
 }
 

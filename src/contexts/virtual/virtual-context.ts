@@ -198,6 +198,10 @@ export class VirtualContext implements ExecutionContext {
     return this.run(() => this.files.readBytes(this.handles.get(handle), path));
   }
 
+  readFileRange(handle: ContextHandle, path: string, offset: number, length: number): Promise<Uint8Array> {
+    return this.run(() => this.files.readRange(this.handles.get(handle), path, offset, length));
+  }
+
   writeFile(
     handle: ContextHandle,
     path: string,

@@ -8,6 +8,9 @@ import {
   SandboxUnavailableError,
 } from '../../../src/contexts/process/index.js';
 import { createSandboxPolicy } from '../../../src/sandbox/index.js';
+import { readProcStat } from '../../../src/subprocess/proc-stat.js';
+import { waitUntil } from '../../../src/testing/wait-until.js';
+import { newSleepMarker, pidsWithMarker } from '../../support/process-markers.js';
 import { makeContext } from './helpers.js';
 
 let base: string;
@@ -120,5 +123,38 @@ describe('sandbox applied (bubblewrap)', () => {
     symlinkSync('inner.txt', join(root, 'inner-link'));
     await ctx.writeFile(h, join(root, 'inner-link'), 'in');
     expect(readFileSync(join(root, 'inner.txt'), 'utf8')).toBe('in');
+  });
+
+  it('a sandboxed terminal has job control under its supervisor: ^Z, fg, ^C, and the exit code', async () => {
+    const ctx = makeContext({ sandbox: createSandboxPolicy({ writableRoots: [writable] }) });
+    const h = await ctx.spawn({ cwd: writable });
+    const terminal = await ctx.openTerminal!(h, {
+      cols: 80,
+      rows: 24,
+      shell: ['/bin/bash', '--norc', '--noprofile', '-i'],
+      env: { PS1: '$ ' },
+    });
+    let text = '';
+    terminal.onData((chunk) => {
+      text += Buffer.from(chunk).toString('utf8');
+    });
+    const marker = newSleepMarker();
+    terminal.write(`sleep ${marker}\n`);
+    // Host pids (the sandbox has its own pid namespace); the job is the foreground group once it runs.
+    const job = await waitUntil('the job to start', () => pidsWithMarker(marker)[0]);
+    const state = () => readProcStat(job)?.state;
+    terminal.write('\x1a');
+    await waitUntil('the job stopped by ^Z', () => state() === 'T' || undefined);
+    terminal.write('fg\n');
+    await waitUntil('the job resumed by fg', () => state() === 'S' || undefined);
+    terminal.write('\x03');
+    await waitUntil('the job ended by ^C', () => pidsWithMarker(marker).length === 0 || undefined);
+    terminal.write('echo "status=$?"\n');
+    await waitUntil(
+      `the shell to report SIGINT (got ${JSON.stringify(text.slice(-200))})`,
+      () => /status=130/.test(text) || undefined,
+    );
+    terminal.write('exit 4\n');
+    expect(await terminal.exited).toBe(4);
   });
 });

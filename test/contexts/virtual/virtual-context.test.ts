@@ -1,9 +1,9 @@
 /**
  * What the conformance suite does not cover: option checks, the namespace's layout, session mode,
  * registered commands, identity and time zone, pids shared by every handle, the budget, and the
- * exceptions to containment (a handle's own logs and spill files).
+ * exceptions to containment (a handle's own logs and spill files), ranged reads past the read limit.
  */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, realpathSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -230,6 +230,49 @@ describe('containment', () => {
     );
     expect(cat.stdout).toBe('logged\n');
     expect(cat.stderr).toMatch(/Read-only file system/);
+  });
+});
+
+describe('ranged reads', () => {
+  it('read the end of a 5 GiB sparse file of the lower directory, which a whole read refuses', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'berth-virtual-range-')));
+    dirs.push(root);
+    const huge = join(root, 'huge.bin');
+    writeFileSync(huge, '');
+    truncateSync(huge, 5 * 1024 ** 3);
+    appendFileSync(huge, 'tail');
+    const context = open({ root, containment: true });
+    const handle = await context.spawn();
+    const got = await context.readFileRange(handle, 'huge.bin', 5 * 1024 ** 3 - 2, 100);
+    expect(Buffer.from(got).toString('latin1')).toBe('\0\0tail');
+    await expect(context.readFileBytes(handle, 'huge.bin')).rejects.toMatchObject({
+      code: 'E_FILE_TOO_LARGE',
+    });
+    await expect(context.readFileRange(handle, '/etc/passwd', 0, 10)).rejects.toMatchObject({
+      code: 'E_CONTAINMENT',
+    });
+  });
+
+  it('honour maxReadBytes per call, not per file, and read a task log under containment', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'berth-virtual-range-')));
+    dirs.push(root);
+    const context = open({ root, containment: true, maxReadBytes: 1024 });
+    const handle = await context.spawn();
+    const bytes = new Uint8Array(4096).map((_, i) => i % 251);
+    await context.writeFile(handle, 'big.bin', bytes);
+    await expect(context.readFileBytes(handle, 'big.bin')).rejects.toMatchObject({
+      code: 'E_FILE_TOO_LARGE',
+    });
+    expect(Buffer.from(await context.readFileRange(handle, 'big.bin', 4000, 1024))).toEqual(
+      Buffer.from(bytes.subarray(4000)),
+    );
+    await expect(context.readFileRange(handle, 'big.bin', 0, 1025)).rejects.toMatchObject({
+      code: 'E_INVALID_ARGUMENT',
+      message: expect.stringMatching(/read limit \(1024\)/),
+    });
+    const task = await context.execBackground(handle, 'echo first; echo second');
+    await context.waitBackground(handle, task.id);
+    expect(Buffer.from(await context.readFileRange(handle, task.outputPath, 6, 6)).toString()).toBe('second');
   });
 });
 
