@@ -2,7 +2,17 @@
 // same run: ratios of median times (goals from issue 16) and the resident memory the berth run
 // added at its peak. Each command family adds its workloads to WORKLOADS.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { interleavedMedians } from './support/interleaved-medians.mjs';
@@ -62,6 +72,28 @@ function makeNumbers() {
   return `${lines.join('\n')}\n`;
 }
 
+const TREE_FILES = Number(process.env.BERTH_BENCH_TREE_FILES ?? 50_000);
+
+/** A source tree of `TREE_FILES` empty files, 200 per directory, a third of them `.ts`. Returns the count. */
+function makeTree(root) {
+  const kinds = ['ts', 'js', 'md'];
+  for (let i = 0; i < TREE_FILES; i += 1) {
+    const sub = join(root, `pkg${Math.floor(i / 2000)}`, `dir${Math.floor(i / 200) % 10}`);
+    if (i % 200 === 0) mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, `file${i}.${kinds[i % 3]}`), '');
+  }
+  return TREE_FILES;
+}
+
+/** Copy the host tree at `from` into the virtual filesystem at `to` (empty files and directories). */
+async function copyTree(fs, from, to) {
+  await fs.mkdir(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    if (entry.isDirectory()) await copyTree(fs, join(from, entry.name), `${to}/${entry.name}`);
+    else await fs.writeFile(`${to}/${entry.name}`, new Uint8Array(0));
+  }
+}
+
 /** Write `bytes` of log lines to `path` without holding them (a 16 MiB block repeated). */
 function writeBig(path, bytes) {
   const block = Buffer.from(makeLog(16 * MB));
@@ -102,6 +134,15 @@ const WORKLOADS = [
     goal: 0.5,
     justBash: true,
   },
+  // find: at most twice GNU find's time over a tree of 50k files (the path comes first).
+  {
+    name: "find -name '*.ts'",
+    family: 'find',
+    argv: ['find', '-name', '*.ts'],
+    input: 'tree',
+    pathFirst: true,
+    goal: 0.5,
+  },
 ];
 
 async function loadJustBash() {
@@ -120,11 +161,12 @@ function hasTool(name) {
   });
 }
 
-function gnu(argv, file, pipe) {
+function gnu(argv, file, pipe, pathFirst) {
   if (pipe) argv = ['bash', '-c', `cat "$0" | ${argv.join(' ')}`];
+  const args = pathFirst ? [file, ...argv.slice(1)] : [...argv.slice(1), file];
   return new Promise((resolve, reject) => {
     // stdout is a pipe we drain: GNU grep treats a /dev/null stdout like -q and stops early.
-    const child = spawn(argv[0], [...argv.slice(1), file], {
+    const child = spawn(argv[0], args, {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { LC_ALL: 'C.UTF-8', PATH: '/usr/bin:/bin' },
     });
@@ -167,7 +209,12 @@ async function berth(handler, argv, file, fs, cooperate, io = {}) {
   };
   const empty = { read: async () => null, unread: () => {}, data: async () => undefined, close: () => {} };
   const status = await handler({
-    argv: file === undefined ? argv : [...argv, `/${file}`],
+    argv:
+      file === undefined
+        ? argv
+        : io.pathFirst
+          ? [argv[0], `/${file}`, ...argv.slice(1)]
+          : [...argv, `/${file}`],
     stdin: io.stdin ?? empty,
     stdout: io.stdout ?? sink,
     stderr,
@@ -188,9 +235,10 @@ export async function run() {
   const { awkCommand } = await import(`${dist}/commands/awk/awk.js`);
   const { textCommands } = await import(`${dist}/commands/text/index.js`);
   const { createBytePipe } = await import(`${dist}/commands/byte-pipe.js`);
+  const { fileCommands } = await import(`${dist}/commands/files/index.js`);
   const text = Object.fromEntries(textCommands.map((c) => [c.name, c.run]));
   const justBash = await loadJustBash();
-  const { createContainedFilesystem } = await import(`${dist}/vfs/index.js`);
+  const { createContainedFilesystem, createMemoryFilesystem } = await import(`${dist}/vfs/index.js`);
   const { createCooperate } = await import(`${dist}/commands/cooperate.js`);
   const handlers = {
     grep: grepCommands[0].run,
@@ -200,6 +248,7 @@ export async function run() {
     sort: text.sort,
     wc: text.wc,
     cat: text.cat,
+    find: fileCommands.find((c) => c.name === 'find').run,
   };
   const dir = mkdtempSync(join(tmpdir(), 'berth-bench-commands-'));
   const rows = [];
@@ -211,6 +260,7 @@ export async function run() {
       lines: () => writeFileSync(join(dir, 'lines.txt'), linesText()),
       numbers: () => writeFileSync(join(dir, 'numbers.txt'), makeNumbers()),
       big: () => writeBig(join(dir, 'big.txt'), WC_BYTES),
+      tree: () => makeTree(join(dir, 'tree')),
     };
     const names = {
       log: 'input.txt',
@@ -218,6 +268,7 @@ export async function run() {
       lines: 'lines.txt',
       numbers: 'numbers.txt',
       big: 'big.txt',
+      tree: 'tree',
     };
     const inputs = {};
     let lines;
@@ -227,8 +278,11 @@ export async function run() {
     };
     const inputFor = (key) => {
       if (inputs[key] === undefined) {
-        makers[key]();
-        inputs[key] = { name: names[key], bytes: statSync(join(dir, names[key])).size };
+        const files = makers[key]();
+        inputs[key] =
+          key === 'tree'
+            ? { name: names[key], files }
+            : { name: names[key], bytes: statSync(join(dir, names[key])).size };
       }
       return inputs[key];
     };
@@ -253,21 +307,43 @@ export async function run() {
           berth: () =>
             w.pipe
               ? berthPipe(handlers, w.argv, input.name, fs, cooperate, createBytePipe)
-              : berth(handler, w.argv, input.name, fs, cooperate),
-          gnu: () => gnu(w.gnuArgv ?? w.argv, file, w.pipe),
+              : berth(handler, w.argv, input.name, fs, cooperate, { pathFirst: w.pathFirst }),
+          gnu: () => gnu(w.gnuArgv ?? w.argv, file, w.pipe, w.pathFirst),
         },
         { warmup: 1, rounds: 3 },
       );
       clearInterval(sampler);
       const ratio = medians.gnu / medians.berth;
-      const mbps = (input.bytes / MB / (medians.berth / 1000)).toFixed(0);
+      const size = input.files === undefined ? `${(input.bytes / MB).toFixed(0)} MB` : `${input.files} files`;
+      const rate =
+        input.files === undefined
+          ? `${(input.bytes / MB / (medians.berth / 1000)).toFixed(0)} MB/s`
+          : `${(input.files / (medians.berth / 1000)).toFixed(0)} files/s`;
       rows.push({
-        name: `${w.name} over ${(input.bytes / MB).toFixed(0)} MB: berth ${medians.berth.toFixed(0)} ms (${mbps} MB/s), ${w.family === 'jq' ? 'jq' : 'GNU'} ${medians.gnu.toFixed(0)} ms; throughput ratio`,
+        name: `${w.name} over ${size}: berth ${medians.berth.toFixed(0)} ms (${rate}), ${w.family === 'jq' ? 'jq' : 'GNU'} ${medians.gnu.toFixed(0)} ms; throughput ratio`,
         value: `${ratio.toFixed(2)}x`,
         goal: `>= ${w.goal}x`,
         met: ratio >= w.goal,
       });
       rows.push({ name: `${w.name}: resident memory growth (peak)`, value: `${(peak / MB).toFixed(0)} MB` });
+      if (w.input === 'tree') {
+        // The same walk over the memory filesystem: the command's own cost, without the contained
+        // backend's per-directory containment walk on the host.
+        const memory = createMemoryFilesystem();
+        await copyTree(memory, join(dir, input.name), `/${input.name}`);
+        const times = [];
+        for (let k = 0; k < 4; k += 1) {
+          const t0 = performance.now();
+          await berth(handler, w.argv, input.name, memory, cooperate, { pathFirst: true });
+          if (k > 0) times.push(performance.now() - t0);
+        }
+        times.sort((a, b) => a - b);
+        const ms = times[1];
+        rows.push({
+          name: `${w.name} over the same files in the memory filesystem: berth ${ms.toFixed(0)} ms, GNU (on disk) ${medians.gnu.toFixed(0)} ms; throughput ratio`,
+          value: `${(medians.gnu / ms).toFixed(2)}x`,
+        });
+      }
       if (w.justBash && justBash !== undefined) {
         const bash = new justBash.Bash({ files: { [`/${input.name}`]: linesText() }, cwd: '/' });
         const command = [w.argv[0], ...w.argv.slice(1).map((a) => `'${a}'`), `/${input.name}`].join(' ');

@@ -1,7 +1,8 @@
 /**
  * A small tar codec for the engine's archive API: a ustar encoder (long names through a pax `path`
  * record) and an incremental decoder that understands ustar, pax (`x`/`g`) and GNU long names
- * (`L`/`K`). Only what file transfer needs: regular files, directories, symlinks.
+ * (`L`/`K`), and a GNU-format header encoder (`encodeGnuHeader`) for the shell's `tar`: regular
+ * files, directories, symlinks and hard links.
  * @module
  */
 import { ProtocolError } from '../errors/index.js';
@@ -10,13 +11,41 @@ const BLOCK = 512;
 
 /** One member of an archive. */
 export interface TarEntry {
-  /** Path inside the archive, `/`-separated, no leading slash. */
+  /** Path inside the archive, `/`-separated, as stored (a hostile archive may hold `/` or `..`). */
   readonly name: string;
-  readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  readonly type:
+    | 'file'
+    | 'directory'
+    | 'symlink'
+    | 'hardlink'
+    | 'char-device'
+    | 'block-device'
+    | 'fifo'
+    | 'other';
   readonly size: number;
   readonly mode: number;
   readonly mtimeMs: number;
+  /** A symlink's target, or the member a hard link names. */
   readonly linkName: string;
+  readonly uid: number;
+  readonly gid: number;
+  /** Owner names as stored (empty when none). */
+  readonly uname: string;
+  readonly gname: string;
+}
+
+/** A member's header to write in GNU tar's default (`gnu`) format. */
+export interface GnuHeaderInput {
+  readonly name: string;
+  readonly type: 'file' | 'directory' | 'symlink' | 'hardlink';
+  readonly size: number;
+  readonly mode: number;
+  readonly mtimeMs: number;
+  readonly linkName?: string | undefined;
+  readonly uid: number;
+  readonly gid: number;
+  readonly uname: string;
+  readonly gname: string;
 }
 
 /** A file to pack. */
@@ -136,7 +165,124 @@ function typeOf(flag: string): TarEntry['type'] {
   if (flag === '0' || flag === '' || flag === '7') return 'file';
   if (flag === '5') return 'directory';
   if (flag === '2') return 'symlink';
+  if (flag === '1') return 'hardlink';
+  if (flag === '3') return 'char-device';
+  if (flag === '4') return 'block-device';
+  if (flag === '6') return 'fifo';
   return 'other';
+}
+
+/** A numeric field: octal with a NUL when it fits, GNU's base-256 when it does not. */
+function writeNumber(block: Uint8Array, offset: number, length: number, value: number): void {
+  const v = Math.max(0, Math.floor(value));
+  if (v < 8 ** (length - 1)) {
+    writeOctal(block, offset, length, v);
+    return;
+  }
+  let rest = v;
+  for (let i = length - 1; i >= 1; i -= 1) {
+    block[offset + i] = rest % 256;
+    rest = Math.floor(rest / 256);
+  }
+  block[offset] = 0x80;
+}
+
+const GNU_FLAG: Readonly<Record<GnuHeaderInput['type'], string>> = {
+  file: '0',
+  directory: '5',
+  symlink: '2',
+  hardlink: '1',
+};
+
+function gnuBlock(fields: {
+  name: Uint8Array;
+  flag: string;
+  size: number;
+  mode: number;
+  mtimeSec: number;
+  link: Uint8Array;
+  uid: number;
+  gid: number;
+  uname: string;
+  gname: string;
+}): Uint8Array {
+  const block = new Uint8Array(BLOCK);
+  block.set(fields.name.subarray(0, 100), 0);
+  writeOctal(block, 100, 8, fields.mode & 0o7777);
+  writeNumber(block, 108, 8, fields.uid);
+  writeNumber(block, 116, 8, fields.gid);
+  writeNumber(block, 124, 12, fields.size);
+  writeNumber(block, 136, 12, fields.mtimeSec);
+  block.fill(0x20, 148, 156);
+  writeString(block, 156, 1, fields.flag);
+  block.set(fields.link.subarray(0, 100), 157);
+  writeString(block, 257, 8, 'ustar  ');
+  writeString(block, 265, 32, fields.uname);
+  writeString(block, 297, 32, fields.gname);
+  let sum = 0;
+  for (const byte of block) sum += byte;
+  writeString(block, 148, 8, `${sum.toString(8).padStart(6, '0')}\0 `);
+  return block;
+}
+
+/** A `././@LongLink` member (`L` for a name, `K` for a link target) carrying `value` and its NUL. */
+function longLink(flag: 'L' | 'K', value: Uint8Array): Uint8Array[] {
+  const data = new Uint8Array(value.length + 1);
+  data.set(value);
+  const head = gnuBlock({
+    name: encoder.encode('././@LongLink'),
+    flag,
+    size: data.length,
+    mode: 0o644,
+    mtimeSec: 0,
+    link: new Uint8Array(0),
+    uid: 0,
+    gid: 0,
+    uname: 'root',
+    gname: 'root',
+  });
+  return [head, data, padding(data.length)];
+}
+
+/**
+ * The header blocks of one member in GNU tar's default format (`ustar  ` magic, owner names,
+ * `././@LongLink` members for a name or link target past 100 bytes). Names are bytes as the
+ * caller encodes them (Latin-1 strings map one character to one byte, so any byte survives).
+ */
+export function encodeGnuHeader(entry: GnuHeaderInput): Uint8Array {
+  const name = Buffer.from(entry.name, 'latin1');
+  const link = Buffer.from(entry.linkName ?? '', 'latin1');
+  const parts: Uint8Array[] = [];
+  if (link.length > 100) parts.push(...longLink('K', link));
+  if (name.length > 100) parts.push(...longLink('L', name));
+  parts.push(
+    gnuBlock({
+      name,
+      flag: GNU_FLAG[entry.type],
+      size: entry.type === 'file' ? entry.size : 0,
+      mode: entry.mode,
+      mtimeSec: Math.floor(entry.mtimeMs / 1000),
+      link,
+      uid: entry.uid,
+      gid: entry.gid,
+      uname: entry.uname,
+      gname: entry.gname,
+    }),
+  );
+  return Buffer.concat(parts);
+}
+
+/** The zero bytes that pad a member's data of `size` bytes to a whole block. */
+export function tarDataPadding(size: number): Uint8Array {
+  return padding(size);
+}
+
+/** GNU tar writes records of 20 blocks: the end-of-archive blocks padded to a whole record. */
+export function tarEnd(bytesWritten: number): Uint8Array {
+  const record = BLOCK * 20;
+  const end = bytesWritten + BLOCK * 2;
+  const total = Math.ceil(end / record) * record;
+  return new Uint8Array(total - bytesWritten);
 }
 
 /** Callbacks of the incremental decoder. */
@@ -254,9 +400,13 @@ export class TarDecoder {
       mode: readNumber(this.block, 100, 8),
       mtimeMs: readNumber(this.block, 136, 12) * 1000,
       linkName: this.pending.linkPath ?? readString(this.block, 157, 100),
+      uid: readNumber(this.block, 108, 8),
+      gid: readNumber(this.block, 116, 8),
+      uname: readString(this.block, 265, 32),
+      gname: readString(this.block, 297, 32),
     };
     this.pending = {};
-    const dataSize = entry.type === 'file' || entry.type === 'other' ? size : 0;
+    const dataSize = entry.type === 'file' || entry.type === 'other' || entry.type === 'hardlink' ? size : 0;
     this.want = this.sink.onEntry(entry);
     this.remaining = dataSize;
     this.skipPad = dataSize === 0 ? 0 : pad;

@@ -2,6 +2,7 @@
  * The commands the virtual shell has built in, by name. Each command family adds its specs here.
  * @module
  */
+import { archiveCommands } from './archive/index.js';
 import { awkCommand } from './awk/awk.js';
 import { bcCommand } from './bc/bc.js';
 import { checksumFamily } from './checksum/index.js';
@@ -31,6 +32,7 @@ export function builtinCommands(): Map<string, CommandSpec> {
     ...systemCommands,
     ...compareCommands,
     ...checksumFamily,
+    ...archiveCommands,
     ...netCommands,
   ];
   return new Map(specs.map((s) => [s.name, s]));

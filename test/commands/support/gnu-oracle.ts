@@ -43,6 +43,11 @@ export interface OracleCase {
   readonly env?: Readonly<Record<string, string>>;
   /** Also compare the working directory's tree after the run (types, modes, sizes, contents, links). */
   readonly captureTree?: boolean | 'with-times';
+  /**
+   * Commands run after `argv` in the same directory, each compared too (list an archive the case
+   * made, decompress what it compressed): for outputs that may differ in bytes but not in meaning.
+   */
+  readonly followUp?: readonly (readonly string[])[];
 }
 
 export interface Outcome {
@@ -51,6 +56,8 @@ export interface Outcome {
   readonly stderr: string;
   /** The working directory after the run, when the case asked for it. */
   readonly tree?: string;
+  /** The outcomes of the case's `followUp` commands, in order. */
+  readonly followUps?: readonly Outcome[];
 }
 
 /** The working directory of the virtual side; the real side's temporary directory is shown as this. */
@@ -142,37 +149,51 @@ export async function runGnu(c: OracleCase): Promise<Outcome> {
       const t = c.mtimes?.[path] as number;
       await utimes(join(dir, path), t, t);
     }
-    const outcome = await new Promise<Outcome>((resolve, reject) => {
-      const child = spawn(c.argv[0] as string, c.argv.slice(1), {
-        cwd: dir,
-        env: { ...ORACLE_ENV, ...c.env },
-      });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      child.stdout.on('data', (d: Buffer) => out.push(d));
-      child.stderr.on('data', (d: Buffer) => err.push(d));
-      child.on('error', reject);
-      child.on('close', (code, signal) =>
-        resolve({
-          status: code ?? 128 + (signal === null ? 0 : 15),
-          stdout: latin1(Buffer.concat(out)),
-          stderr: latin1(Buffer.concat(err)),
-        }),
-      );
-      child.stdin.on('error', () => {});
-      child.stdin.end(c.stdin ?? '');
-    });
+    const outcome = await spawnTool(c.argv, dir, c);
+    const later: Outcome[] = [];
+    for (const argv of c.followUp ?? []) later.push(await spawnTool(argv, dir, { env: c.env }));
     const shown = (text: string): string => text.split(dir).join(VIRTUAL_CWD);
     const tree = c.captureTree ? await snapshotHost(dir, c.captureTree === 'with-times') : undefined;
+    const show = (o: Outcome): Outcome => ({
+      status: o.status,
+      stdout: shown(o.stdout),
+      stderr: shown(o.stderr),
+    });
     return {
-      status: outcome.status,
-      stdout: shown(outcome.stdout),
-      stderr: shown(outcome.stderr),
+      ...show(outcome),
       ...(tree === undefined ? {} : { tree }),
+      ...(c.followUp === undefined ? {} : { followUps: later.map(show) }),
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+function spawnTool(
+  argv: readonly string[],
+  dir: string,
+  c: Pick<OracleCase, 'env' | 'stdin'>,
+): Promise<Outcome> {
+  return new Promise<Outcome>((resolve, reject) => {
+    const child = spawn(argv[0] as string, argv.slice(1), {
+      cwd: dir,
+      env: { ...ORACLE_ENV, ...c.env },
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      resolve({
+        status: code ?? 128 + (signal === null ? 0 : 15),
+        stdout: latin1(Buffer.concat(out)),
+        stderr: latin1(Buffer.concat(err)),
+      }),
+    );
+    child.stdin.on('error', () => {});
+    child.stdin.end(c.stdin ?? '');
+  });
 }
 
 /**
@@ -218,11 +239,26 @@ export async function runVirtual(
     commands: options.commands,
     context: options.context,
   });
+  const later: Outcome[] = [];
+  for (const argv of c.followUp ?? []) {
+    const next = argv[0] === c.argv[0] ? handler : options.commands?.get(argv[0] as string);
+    if (next === undefined) throw new Error(`followUp: no handler for ${argv[0]}`);
+    const f = await runStandalone(next, {
+      argv,
+      fs,
+      cwd,
+      env: { ...ORACLE_ENV, ...c.env },
+      commands: options.commands,
+      context: options.context,
+    });
+    later.push({ status: f.status, stdout: latin1(f.stdout), stderr: latin1(f.stderr) });
+  }
   const tree = c.captureTree ? await snapshotVirtual(fs, cwd, c.captureTree === 'with-times') : undefined;
   return {
     status: r.status,
     stdout: latin1(r.stdout),
     stderr: latin1(r.stderr),
     ...(tree === undefined ? {} : { tree }),
+    ...(c.followUp === undefined ? {} : { followUps: later }),
   };
 }

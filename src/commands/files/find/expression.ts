@@ -825,18 +825,72 @@ function printNode(): Node {
   };
 }
 
-/** Evaluate `node` for `e`. */
-export async function evaluate(node: Node, e: FindEntry, s: EvalState, svc: FindServices): Promise<boolean> {
+/** Primaries that look at nothing but an entry's name, path and type. */
+const NAME_AND_TYPE_ONLY = new Set([
+  '-name',
+  '-iname',
+  '-path',
+  '-wholename',
+  '-ipath',
+  '-iwholename',
+  '-regex',
+  '-iregex',
+  '-type',
+  '-print',
+  '-print0',
+  '-prune',
+  '-true',
+  '-false',
+  '-quit',
+]);
+
+/**
+ * Whether evaluating `node` needs only what a directory listing gives (name and type), so the
+ * walk may skip the per-entry `lstat`, as GNU find does with `d_type`.
+ */
+export function needsOnlyNameAndType(node: Node): boolean {
   switch (node.kind) {
     case 'and':
-      return (await evaluate(node.left, e, s, svc)) && !s.quit && (await evaluate(node.right, e, s, svc));
     case 'or':
-      return (await evaluate(node.left, e, s, svc)) || (!s.quit && (await evaluate(node.right, e, s, svc)));
     case 'comma':
-      await evaluate(node.left, e, s, svc);
-      return s.quit ? false : evaluate(node.right, e, s, svc);
+      return needsOnlyNameAndType(node.left) && needsOnlyNameAndType(node.right);
     case 'not':
-      return !(await evaluate(node.expr, e, s, svc));
+      return needsOnlyNameAndType(node.expr);
+    default:
+      return NAME_AND_TYPE_ONLY.has(node.name);
+  }
+}
+
+/**
+ * Evaluate `node` for `e`: synchronously while every primary answers synchronously (most do), so
+ * a walk over many entries does not pay a promise per node.
+ */
+export function evaluate(
+  node: Node,
+  e: FindEntry,
+  s: EvalState,
+  svc: FindServices,
+): boolean | Promise<boolean> {
+  switch (node.kind) {
+    case 'and': {
+      const left = evaluate(node.left, e, s, svc);
+      if (left instanceof Promise) return left.then((l) => l && !s.quit && evaluate(node.right, e, s, svc));
+      return left && !s.quit && evaluate(node.right, e, s, svc);
+    }
+    case 'or': {
+      const left = evaluate(node.left, e, s, svc);
+      if (left instanceof Promise) return left.then((l) => l || (!s.quit && evaluate(node.right, e, s, svc)));
+      return left || (!s.quit && evaluate(node.right, e, s, svc));
+    }
+    case 'comma': {
+      const left = evaluate(node.left, e, s, svc);
+      if (left instanceof Promise) return left.then(() => (s.quit ? false : evaluate(node.right, e, s, svc)));
+      return s.quit ? false : evaluate(node.right, e, s, svc);
+    }
+    case 'not': {
+      const inner = evaluate(node.expr, e, s, svc);
+      return inner instanceof Promise ? inner.then((v) => !v) : !inner;
+    }
     case 'pred':
       return node.eval(e, s, svc);
   }

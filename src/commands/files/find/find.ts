@@ -7,7 +7,13 @@
  * where GNU visits them in the directory's own order.
  * @module
  */
-import { describeVfsCode, isVfsError, type VfsStat } from '../../../vfs/filesystem.js';
+import {
+  describeVfsCode,
+  isVfsError,
+  type VfsDirEntry,
+  type VfsFileType,
+  type VfsStat,
+} from '../../../vfs/filesystem.js';
 import { encodeText } from '../../byte-text.js';
 import type { CommandContext, CommandSpec } from '../../command.js';
 import { quoteValue } from '../../gnu-quote.js';
@@ -25,6 +31,7 @@ import {
   type FindEntry,
   type FindServices,
   FindSyntaxError,
+  needsOnlyNameAndType,
   type ParsedFind,
   parseFindExpression,
   startsExpression,
@@ -48,6 +55,8 @@ class FindRun implements FindServices {
   private readonly batches = new Map<number, Batch>();
   private readonly zone;
   private readonly nowMs = Date.now();
+  /** The walk may take entries' types from the listing and skip their `lstat`. */
+  readonly typeOnly: boolean;
 
   constructor(
     readonly ctx: CommandContext,
@@ -55,6 +64,8 @@ class FindRun implements FindServices {
   ) {
     this.out = new TextOutput(ctx.stdout);
     this.zone = timeZoneFromEnv(ctx.env);
+    const o = parsed.options;
+    this.typeOnly = o.follow === 'never' && !o.xdev && needsOnlyNameAndType(parsed.expr);
   }
 
   async error(message: string): Promise<void> {
@@ -287,21 +298,21 @@ async function visit(run: FindRun, e: FindEntry, state: EvalState, ancestors: st
   const pruned = state.prune;
   if (state.quit) return;
   if (e.st.type === 'directory' && !pruned && e.depth < o.maxDepth) {
-    let names: string[];
+    let listed: VfsDirEntry[];
     try {
-      names = (await ctx.fs.readdir(e.fsPath)).map((d) => d.name);
+      listed = await ctx.fs.readdir(e.fsPath);
     } catch (error) {
       if (!isVfsError(error)) throw error;
       await run.error(`${quoteValue(e.path)}: ${describeVfsCode(error.code)}`);
-      names = [];
+      listed = [];
     }
-    for (const name of names) {
+    for (const { name, type } of listed) {
       if (state.quit) return;
       const path = e.path.endsWith('/') ? `${e.path}${name}` : `${e.path}/${name}`;
       const fsPath = e.fsPath === '/' ? `/${name}` : `${e.fsPath}/${name}`;
       let st: VfsStat;
       try {
-        st = await ctx.fs.lstat(fsPath);
+        st = run.typeOnly ? typeOnlyStat(type) : await ctx.fs.lstat(fsPath);
       } catch (error) {
         if (!isVfsError(error)) throw error;
         if (error.code !== 'ENOENT') await run.error(`${quoteValue(path)}: ${describeVfsCode(error.code)}`);
@@ -330,12 +341,19 @@ async function visit(run: FindRun, e: FindEntry, state: EvalState, ancestors: st
         );
         continue;
       }
-      await visit(
-        run,
-        { path, fsPath, name, depth: e.depth + 1, start: e.start, st, dirFsPath: e.fsPath },
-        state,
-        [...ancestors, key],
-      );
+      const child = { path, fsPath, name, depth: e.depth + 1, start: e.start, st, dirFsPath: e.fsPath };
+      if (st.type === 'directory') await visit(run, child, state, [...ancestors, key]);
+      else {
+        // A leaf: evaluated once (before or after its children would be the same), without a
+        // promise when the expression answers synchronously.
+        state.prune = false;
+        if (child.depth >= o.minDepth) {
+          const r = evaluate(parsed.expr, child, state, run);
+          if (r instanceof Promise) await r;
+        }
+        if (run.out.full) await run.out.flush();
+        if (state.quit) return;
+      }
       const c = ctx.cooperate();
       if (c !== undefined) await c;
     }
@@ -345,6 +363,26 @@ async function visit(run: FindRun, e: FindEntry, state: EvalState, ancestors: st
     await evaluate(parsed.expr, e, state, run);
     if (run.out.full) await run.out.flush();
   }
+}
+
+/**
+ * The stat of an entry whose expression needs only its type (see `needsOnlyNameAndType`): the
+ * listing's type, every other field zero. Only used when nothing reads the other fields.
+ */
+function typeOnlyStat(type: VfsFileType): VfsStat {
+  return {
+    type,
+    size: 0,
+    mode: 0,
+    mtimeMs: 0,
+    atimeMs: 0,
+    ctimeMs: 0,
+    ino: 0,
+    dev: 0,
+    nlink: 1,
+    uid: 0,
+    gid: 0,
+  };
 }
 
 /** The path `up` levels above `path` (for the loop message). */

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CommandSpec } from '../../../../src/commands/command.js';
 import { createMemoryFilesystem } from '../../../../src/vfs/index.js';
-import { type OracleCase, runGnu, runVirtual } from '../../support/gnu-oracle.js';
+import { type OracleCase, type Outcome, runGnu, runVirtual } from '../../support/gnu-oracle.js';
 
 export interface TableCase extends OracleCase {
   /** Why this case is expected to differ from the real tool. */
@@ -28,6 +28,8 @@ export function oracleTable(
   spec: CommandSpec,
   cases: readonly TableCase[],
   commands?: ReadonlyMap<string, CommandSpec>,
+  /** Applied to both outcomes before comparing (bytes that may differ while meaning the same). */
+  normalize: (o: Outcome) => Outcome = (o) => o,
 ): void {
   describe(`${spec.name} against the real tool`, () => {
     const seen = new Set<string>();
@@ -38,10 +40,12 @@ export function oracleTable(
       test(name, async () => {
         const handlers =
           commands === undefined ? undefined : new Map([...commands].map(([k, v]) => [k, v.run]));
-        const [gnu, virtual] = await Promise.all([
-          runGnu(c),
-          runVirtual(spec.run, c, createMemoryFilesystem(), { commands: handlers }),
-        ]);
+        const [gnu, virtual] = (
+          await Promise.all([
+            runGnu(c),
+            runVirtual(spec.run, c, createMemoryFilesystem(), { commands: handlers }),
+          ])
+        ).map(normalize);
         if (c.known === undefined) expect(virtual).toEqual(gnu);
         else expect(virtual).not.toEqual(gnu);
       });
