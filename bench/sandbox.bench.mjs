@@ -3,6 +3,9 @@
 // adds over spawning `/bin/sh -c true` directly, and what building the argv costs. The workspace
 // is an empty directory, the worst case for guarded names: every one of them needs a placeholder;
 // the raw variants show what the Unix socket filter and the read-only names cost on their own.
+// The sandbox session (`session: true`): an exec on a warm handle against the unsandboxed exec,
+// and a handle's first command (spawn, which starts the session's holder, plus one exec) against
+// today's per-command sandboxed exec.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,11 +73,14 @@ export async function run() {
     workspaceRoot: workspace,
     overlay: { stateDir: stateRoot },
   });
+  const sessioned = createProcessContext({ sandbox: policy, session: true });
+  const firstHandles = [];
   const waiter = waitStatusPrefix(process.env.PATH);
   try {
     const sandboxedHandle = await sandboxed.spawn({ cwd: workspace });
     const plainHandle = await plain.spawn({ cwd: workspace });
     const overlayHandle = await overlaid.spawn({ cwd: workspace });
+    const sessionHandle = await sessioned.spawn({ cwd: workspace });
     const confined = confineCommand(policy, ['/bin/sh', '-c', 'true'], { cwd: workspace });
     if (!confined.ok) throw new Error(`sandbox unavailable: ${confined.reason}`);
     const check = await sandboxed.exec(sandboxedHandle, 'true');
@@ -98,6 +104,14 @@ export async function run() {
         rawSh: () => spawnAndWait(['/bin/sh', '-c', 'true'], workspace),
         ...(waiter ? { waiterSh: () => spawnAndWait([...waiter, '/bin/sh', '-c', 'true'], workspace) } : {}),
         overlayExec: () => overlaid.exec(overlayHandle, 'true'),
+        sessionExec: () => sessioned.exec(sessionHandle, 'true'),
+        sessionFirst: async () => {
+          const handle = await sessioned.spawn({ cwd: workspace });
+          firstHandles.push(handle);
+          await sessioned.exec(handle, 'true');
+        },
+        // Untimed in the report: ends the handles the first-command rounds opened.
+        sessionCleanup: () => Promise.all(firstHandles.splice(0).map((handle) => sessioned.destroy(handle))),
       },
       { warmup: WARMUP, rounds: ROUNDS },
     );
@@ -145,6 +159,26 @@ export async function run() {
         value: `${(t.overlayExec - t.sandboxedExec).toFixed(2)} ms`,
       },
       {
+        name: "sandbox session: exec('true') on a warm handle, median",
+        value: `${t.sessionExec.toFixed(2)} ms`,
+      },
+      {
+        name: 'sandbox session, warm handle / unsandboxed exec',
+        value: `${(t.sessionExec / t.plainExec).toFixed(2)}x`,
+        goal: '<= 1.3x',
+        met: t.sessionExec / t.plainExec <= 1.3,
+      },
+      {
+        name: "sandbox session: a handle's first command (spawn + exec('true')), median",
+        value: `${t.sessionFirst.toFixed(2)} ms`,
+      },
+      {
+        name: "sandbox session, first command / today's per-command sandboxed exec",
+        value: `${(t.sessionFirst / t.sandboxedExec).toFixed(2)}x`,
+        goal: '<= 1.15x',
+        met: t.sessionFirst / t.sandboxedExec <= 1.15,
+      },
+      {
         name: 'confineCommand per call (cached check; placeholders held and released)',
         value: `${((confineMs / 100) * 1000).toFixed(1)} µs`,
       },
@@ -154,7 +188,7 @@ export async function run() {
       },
     ];
   } finally {
-    await Promise.allSettled([sandboxed.close(), plain.close(), overlaid.close()]);
+    await Promise.allSettled([sandboxed.close(), plain.close(), overlaid.close(), sessioned.close()]);
     rmSync(workspace, { recursive: true, force: true });
     rmSync(stateRoot, { recursive: true, force: true });
   }

@@ -48,6 +48,11 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     negatable: true,
     description: 'process context: confine commands with the OS sandbox (default: when it works here)',
   },
+  'sandbox-session': {
+    type: 'boolean',
+    description:
+      'process context: one sandbox session for all commands (they share processes, loopback and /tmp: a server a background command starts answers later commands); needs the sandbox',
+  },
   supervise: {
     type: 'boolean',
     negatable: true,
@@ -190,12 +195,14 @@ export type ContextChoice =
       /** `true` required, `false` refused, `undefined` where it works. */
       readonly sandbox: boolean | undefined;
       /** The flag that makes the sandbox required: `--sandbox`, or `--network deny` (only it can deny). */
-      readonly sandboxRequiredBy?: '--sandbox' | '--network deny' | undefined;
+      readonly sandboxRequiredBy?: '--sandbox' | '--network deny' | '--sandbox-session' | undefined;
       readonly network: 'allow' | 'deny';
       /** Own every command with the supervisor (default); `false` is `--no-supervise`. */
       readonly supervise: boolean;
       /** The policy's `unixSockets` (`own`: an empty list, sockets inside the writable roots only). */
       readonly unixSockets: 'deny' | 'allow' | readonly string[];
+      /** `--sandbox-session`: one sandbox session for every command (the sandbox is then required). */
+      readonly sandboxSession: boolean;
     }
   | {
       readonly kind: 'docker';
@@ -261,6 +268,12 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
     throw new InvalidArgumentError(
       flags.supervise === false ? '--no-supervise' : '--supervise',
       'applies to the process context only; the virtual context starts no host process',
+    );
+  }
+  if (kind !== 'process' && flags['sandbox-session'] !== undefined) {
+    throw new InvalidArgumentError(
+      '--sandbox-session',
+      `applies to the OS sandbox of the process context only; the ${kind} context runs every command in one place already`,
     );
   }
   if (kind !== 'virtual' && flags.session !== undefined) {
@@ -346,6 +359,13 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
     }
   }
   const sandbox = flags.sandbox as boolean | undefined;
+  const sandboxSession = flags['sandbox-session'] === true;
+  if (sandbox === false && sandboxSession) {
+    throw new InvalidArgumentError(
+      '--sandbox-session',
+      'needs the OS sandbox, and --no-sandbox turns it off; drop one of the two',
+    );
+  }
   if (sandbox === false && networkGiven === 'deny') {
     // Without the sandbox nothing can take the network away: refuse rather than pretend.
     throw new InvalidArgumentError(
@@ -359,7 +379,9 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
       ? '--sandbox'
       : sandbox === undefined && networkGiven === 'deny'
         ? '--network deny'
-        : undefined;
+        : sandboxSession
+          ? '--sandbox-session'
+          : undefined;
   const supervise = flags.supervise !== false;
   const unixSockets = socketsGiven === 'own' ? [] : socketsGiven === 'allow' ? 'allow' : 'deny';
   return {
@@ -370,6 +392,7 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
     network,
     unixSockets,
     supervise,
+    sandboxSession,
   };
 }
 
@@ -503,7 +526,15 @@ async function openProcess(
   io: CliIo,
   tuning: ContextTuning,
 ): Promise<OpenContext> {
-  const { root, sandbox, sandboxRequiredBy: requiredBy, network, unixSockets, supervise } = choice;
+  const {
+    root,
+    sandbox,
+    sandboxRequiredBy: requiredBy,
+    network,
+    unixSockets,
+    supervise,
+    sandboxSession,
+  } = choice;
   // Refuse at start, not at the first command, when the supervisor cannot be found or built
   // (this builds it into the per-user cache on first use).
   if (supervise && process.platform === 'linux') await ensureSupervisor();
@@ -513,7 +544,7 @@ async function openProcess(
     const report = await probeSandboxCached(io.env);
     if (report.available) {
       policy = createSandboxPolicy({ writableRoots: writableRoots(root), network, unixSockets });
-      sandboxNote = `sandboxed (${report.backend}, network ${network})`;
+      sandboxNote = `sandboxed (${report.backend}, network ${network}${sandboxSession ? ', one session for all commands' : ''})`;
     } else if (sandbox === true) {
       throw new SandboxUnavailableError(
         `${requiredBy ?? '--sandbox'} was given, which needs the OS sandbox, but it does not work here: ${report.reason ?? 'unknown reason'}`,
@@ -531,7 +562,7 @@ async function openProcess(
     workspaceRoot: root,
     killGraceMs: CLI_KILL_GRACE_MS,
     supervise: supervise && process.platform === 'linux',
-    ...(policy ? { sandbox: policy } : {}),
+    ...(policy ? { sandbox: policy, session: sandboxSession } : {}),
     ...(tuning.maxOutputBytes === undefined ? {} : { output: { maxOutputBytes: tuning.maxOutputBytes } }),
   });
   const handle = await context.spawn({ cwd: root });

@@ -65,6 +65,7 @@ export function contextArgs(flags: FlagValues, root: string): string[] {
   if (flags.sandbox === false) args.push('--no-sandbox');
   if (flags.harden === false) args.push('--no-harden');
   if (flags.supervise === false) args.push('--no-supervise');
+  if (flags['sandbox-session'] === true) args.push('--sandbox-session');
   if (flags['allow-commit'] === true) args.push('--allow-commit');
   const allowUrl = flags['allow-url'];
   for (const value of Array.isArray(allowUrl) ? allowUrl : allowUrl === undefined ? [] : [String(allowUrl)]) {

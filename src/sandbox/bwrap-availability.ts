@@ -9,6 +9,7 @@ import { KERNEL_MOUNTS } from './bwrap-mounts.js';
 import { findExecutable, trueExecutable } from './find-executable.js';
 import { fixForBwrapFailure, INSTALL_BWRAP_FIX } from './linux-host.js';
 import { planReadOnlyRoot } from './read-only-root.js';
+import type { SandboxPolicy } from './types.js';
 
 /** Bounds the one-off check so a wedged bubblewrap cannot hang the caller. */
 const CHECK_TIMEOUT_MS = 10_000;
@@ -97,6 +98,16 @@ export function checkBwrap(options: {
     reason: `bubblewrap (${path}) cannot build a sandbox on this host: ${firstLine(what)}`,
     fix: fixForBwrapFailure(stderr, options.isRoot),
   };
+}
+
+/** {@link checkBwrap} for `policy`, as this process (root or not) and its PATH would run it. */
+export function checkPolicyBwrap(policy: SandboxPolicy): BwrapAvailability {
+  return checkBwrap({
+    explicitPath: policy.bwrapPath,
+    pathValue: process.env.PATH,
+    isRoot: process.getuid?.() === 0,
+    network: policy.network,
+  });
 }
 
 function firstLine(text: string): string {

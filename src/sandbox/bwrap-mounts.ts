@@ -51,12 +51,14 @@ export type MountPlan =
 /**
  * Build the mount arguments for `policy`, for a command that starts in `cwd`. `mergedRoots` are
  * writable too, without read-only names: the merged views of a workspace overlay, where nothing a
- * command writes reaches the host before a reviewed commit.
+ * command writes reaches the host before a reviewed commit. `sharedTmp`, a host directory, is bound
+ * as the private /tmp instead of a fresh tmpfs (a sandbox session's /tmp, one for all its commands).
  */
 export function planMounts(
   policy: SandboxPolicy,
   cwd: string,
   mergedRoots: readonly string[] = [],
+  sharedTmp?: string,
 ): MountPlan {
   const tmp = realOrSelf('/tmp');
   const realCwd = realOrSelf(cwd);
@@ -68,7 +70,7 @@ export function planMounts(
   const hostRoot = planReadOnlyRoot();
   const args = [...hostRoot.args];
   if (privateTmp) {
-    args.push('--tmpfs', tmp);
+    args.push(...(sharedTmp === undefined ? ['--tmpfs', tmp] : ['--bind', sharedTmp, tmp]));
     // The starting directory stays reachable (read-only) even when the private /tmp covers it.
     if (isWithin(tmp, realCwd) && !underRoot(realCwd)) args.push('--ro-bind', realCwd, realCwd);
   }

@@ -7,21 +7,16 @@ import { isAbsolute } from 'node:path';
 import { knownOptions, pathOption } from '../contract/validate-options.js';
 import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/index.js';
-import { checkBwrap, namespaceFlags } from './bwrap-availability.js';
+import { checkPolicyBwrap, namespaceFlags } from './bwrap-availability.js';
 import { planMounts } from './bwrap-mounts.js';
 import { isExecutableFile } from './find-executable.js';
 import { CONFINE_OPTION_KEYS } from './option-keys.js';
 import { generateSandboxExecProfile, SANDBOX_EXEC_PATH, sandboxExecArgv } from './sandbox-exec-profile.js';
+import { PIDNS_FD, type SessionNamespaces, sessionEnterPrefix, sessionPidNamespace } from './session.js';
 import { termGraceWrap } from './term-grace.js';
 import { terminalForegroundPrefix } from './terminal-foreground.js';
 import type { Confinement, SandboxPolicy } from './types.js';
-import {
-  checkSeccomp,
-  SECCOMP_FD,
-  SECCOMP_FIX,
-  seccompLauncher,
-  seccompProgramPath,
-} from './unix-sockets.js';
+import { checkSeccomp, SECCOMP_FD, SECCOMP_FIX, seccompProgramPath } from './unix-sockets.js';
 import { validatePolicy } from './validate-policy.js';
 import { createStatusFile, STATUS_FD, type StatusFile, waitStatusPrefix } from './wait-status.js';
 
@@ -76,12 +71,14 @@ export function confineCommand(
 }
 
 /**
- * What a caller that prepared the mount namespace itself adds (a workspace overlay mounted over
- * its own path): roots bound writable without read-only names, and arguments for bubblewrap.
+ * What a caller that prepared namespaces itself adds: roots bound writable without read-only names
+ * and arguments for bubblewrap (a workspace overlay mounted over its own path), or the sandbox
+ * session the command joins (its PID, IPC and network namespaces and its /tmp).
  */
 export interface BubblewrapExtras {
   readonly mergedRoots?: readonly string[];
   readonly args?: readonly string[];
+  readonly session?: SessionNamespaces;
 }
 
 /** Linux: the bubblewrap argv for `argv` under `policy`. */
@@ -92,36 +89,50 @@ export function confineWithBubblewrap(
   extras: BubblewrapExtras = {},
 ): Confinement {
   const isRoot = process.getuid?.() === 0;
-  const bwrap = checkBwrap({
-    explicitPath: policy.bwrapPath,
-    pathValue: process.env.PATH,
-    isRoot,
-    network: policy.network,
-  });
+  const bwrap = checkPolicyBwrap(policy);
   if (!bwrap.ok) return bwrap;
-  const flags = namespaceFlags({ isRoot, network: policy.network, newSession: options.terminal !== true });
+  const newSession = options.terminal !== true;
+  const hostFlags = namespaceFlags({ isRoot, network: policy.network, newSession });
+  const session = extras.session;
+  // In a session the command runs as root of the session's user namespace (or of the host): no
+  // namespace of its own but the mounts, every capability dropped all the same.
+  const flags = session
+    ? [
+        '--die-with-parent',
+        '--cap-drop',
+        'ALL',
+        '--pidns',
+        String(PIDNS_FD),
+        ...(newSession ? ['--new-session'] : []),
+      ]
+    : hostFlags;
   const filter = (policy.unixSockets ?? 'deny') === 'deny';
   if (filter) {
-    const seccomp = checkSeccomp(bwrap.path, flags);
+    const seccomp = checkSeccomp(bwrap.path, hostFlags);
     if (!seccomp.ok) return { ok: false, reason: seccomp.reason, fix: SECCOMP_FIX };
   }
-  const mounts = planMounts(policy, options.cwd, extras.mergedRoots);
+  const mounts = planMounts(policy, options.cwd, extras.mergedRoots, session?.tmp);
   if (!mounts.ok) return mounts;
   // Terminals keep their shell right under bubblewrap (job control); other commands get the waiter
   // that reports their real wait status, which also restores TERM and HUP inside.
-  const waiter = options.terminal === true ? null : waitStatusPrefix(process.env.PATH);
+  const waiter = options.terminal === true ? null : waitStatusPrefix(process.env.PATH, session !== undefined);
   const grace = waiter === null ? termGraceWrap(process.env.PATH) : null;
   const foreground = options.terminal === true ? terminalForegroundPrefix(process.env.PATH) : null;
-  // One /bin/sh both ignores TERM/HUP for bubblewrap and opens the filter and the status file.
+  // One /bin/sh both ignores TERM/HUP for bubblewrap and opens the filter, the status file and the
+  // session's PID namespace.
   const program = filter ? seccompProgramPath() : null;
-  let status: StatusFile | null = null;
-  let outer: readonly string[];
-  if (waiter !== null) {
-    status = createStatusFile();
-    outer = statusLauncher(program, status.path);
-  } else {
-    outer = program !== null ? seccompLauncher(program, grace !== null) : (grace?.outer ?? []);
-  }
+  const status: StatusFile | null = waiter !== null ? createStatusFile() : null;
+  const redirects: Redirect[] = [];
+  if (program !== null) redirects.push([SECCOMP_FD, '<', program]);
+  if (status !== null) redirects.push([STATUS_FD, '>', status.path]);
+  if (session) redirects.push([PIDNS_FD, '<', sessionPidNamespace(session)]);
+  const outer =
+    redirects.length > 0
+      ? [
+          ...fdLauncher(waiter !== null || grace !== null, redirects),
+          ...(session ? sessionEnterPrefix(session) : []),
+        ]
+      : (grace?.outer ?? []);
   const held = status;
   return {
     ok: true,
@@ -147,21 +158,23 @@ export function confineWithBubblewrap(
   };
 }
 
+/** A descriptor the launcher opens before bubblewrap starts: number, direction, path. */
+type Redirect = readonly [number, '<' | '>', string];
+
 /**
- * The `/bin/sh` that starts bubblewrap with TERM and HUP ignored, the Unix socket filter (when
- * `program` is set) on {@link SECCOMP_FD} and the status file on {@link STATUS_FD}.
+ * The `/bin/sh` that starts bubblewrap (TERM and HUP ignored when asked) with `redirects` open: the
+ * Unix socket filter on {@link SECCOMP_FD}, the status file on {@link STATUS_FD}, a session's PID
+ * namespace on {@link PIDNS_FD}. The paths travel as arguments, never inside the script.
  */
-function statusLauncher(program: string | null, statusPath: string): string[] {
-  if (program === null) {
-    return ['/bin/sh', '-c', `trap "" TERM HUP; exec "$@" ${STATUS_FD}>"$0"`, statusPath];
-  }
-  return [
-    '/bin/sh',
-    '-c',
-    `trap "" TERM HUP; s=$1; shift; exec "$@" ${SECCOMP_FD}<"$0" ${STATUS_FD}>"$s"`,
-    program,
-    statusPath,
-  ];
+function fdLauncher(ignoreTermHup: boolean, redirects: readonly Redirect[]): string[] {
+  // The first path is $0; the others are saved (s, t) before the shift that leaves the argv.
+  const name = (index: number) => (index === 0 ? '$0' : `$${'st'[index - 1]}`);
+  const saved = redirects.slice(1).map((_, index) => `${'st'[index]}=$${index + 1}; `);
+  const shift =
+    redirects.length > 2 ? `shift ${redirects.length - 1}; ` : redirects.length === 2 ? 'shift; ' : '';
+  const opens = redirects.map(([fd, direction], index) => `${fd}${direction}"${name(index)}"`).join(' ');
+  const script = `${ignoreTermHup ? 'trap "" TERM HUP; ' : ''}${saved.join('')}${shift}exec "$@" ${opens}`;
+  return ['/bin/sh', '-c', script, ...redirects.map(([, , path]) => path)];
 }
 
 /** macOS: the sandbox-exec argv for `argv` under `policy`. */

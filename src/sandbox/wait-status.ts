@@ -36,22 +36,44 @@ const SCRIPT = [
   'exit($w >> 8);',
 ].join(' ');
 
+/** `prctl`'s system call number per Node `process.arch` (for PR_SET_CHILD_SUBREAPER, 36). */
+const PRCTL: Readonly<Record<string, number>> = { x64: 157, arm64: 167 };
+
+/**
+ * The waiter of a command in a sandbox session, where no PID namespace of the command's own ends
+ * its leftovers: it is a child subreaper, so what the command orphans stays in the command's tree
+ * while the command runs, and once the runtime has sent it TERM (the command is being ended) it
+ * waits for all of them too, so the runtime's KILL still finds them. After a plain exit it leaves
+ * at once, and what the command left running is the session's.
+ */
+const SESSION_SCRIPT = SCRIPT.replace(
+  '$SIG{TERM} = $SIG{HUP} = "IGNORE";',
+  `$SIG{HUP} = "IGNORE"; my $t = 0; $SIG{TERM} = sub { $t = 1 };${
+    PRCTL[process.arch] === undefined ? '' : ` syscall(${PRCTL[process.arch]}, 36, 1, 0, 0, 0);`
+  }`,
+).replace('my $w = $?;', 'my $w = $?; if ($t) { 1 while waitpid(-1, 0) > 0 || $!{EINTR}; }');
+
 const support = new Map<string, boolean>();
 
-/** The argv prefix of the waiter (it goes right after bubblewrap's `--`); null without Perl. */
-export function waitStatusPrefix(pathValue: string | undefined): readonly string[] | null {
+/**
+ * The argv prefix of the waiter (it goes right after bubblewrap's `--`); null without Perl. With
+ * `session`, the variant for a command in a sandbox session.
+ */
+export function waitStatusPrefix(pathValue: string | undefined, session = false): readonly string[] | null {
   const perl = findExecutable('perl', pathValue);
   if (perl === null) return null;
-  let supported = support.get(perl);
+  const script = session ? SESSION_SCRIPT : SCRIPT;
+  const key = `${session}\0${perl}`;
+  let supported = support.get(key);
   if (supported === undefined) {
-    const check = spawnSync(perl, ['-e', SCRIPT, '--', '/bin/sh', '-c', 'kill -TERM $$'], {
+    const check = spawnSync(perl, ['-e', script, '--', '/bin/sh', '-c', 'kill -TERM $$'], {
       stdio: 'ignore',
       timeout: 5000,
     });
     supported = check.status === 128 + 15;
-    support.set(perl, supported);
+    support.set(key, supported);
   }
-  return supported ? [perl, '-e', SCRIPT, '--'] : null;
+  return supported ? [perl, '-e', script, '--'] : null;
 }
 
 let directory: PrivateDirectory | undefined;

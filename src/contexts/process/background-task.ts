@@ -42,13 +42,7 @@ export async function startBackground(
 
   const log = deps.files.createLog(maxLogBytes);
   // `exec 2>&1` first: one descriptor for both streams keeps their order in the log exact.
-  const confined = confine(
-    deps.config.sandbox,
-    ['/bin/sh', '-c', `exec 2>&1; ${text}`],
-    cwd,
-    false,
-    state.overlay,
-  );
+  const confined = confine(deps.config.sandbox, ['/bin/sh', '-c', `exec 2>&1; ${text}`], cwd, false, state);
   if (!confined.ok) {
     log.note(confined.message);
     log.close();
@@ -108,6 +102,8 @@ export async function startBackground(
       return { exitCode: null, signal: null };
     },
   );
+  // A task reassigned to another handle keeps this session until it ends.
+  state.session?.track(settled);
   const task = deps.registry.register(
     {
       pid: child.pid,

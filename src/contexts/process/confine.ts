@@ -9,6 +9,7 @@ import type { SandboxPolicy } from '../../sandbox/types.js';
 import type { SubprocessOutcome } from '../../subprocess/types.js';
 import { isWithin } from '../../vfs/path-scope.js';
 import type { OverlaySession } from './overlay-session.js';
+import type { SandboxSession } from './sandbox-session.js';
 
 /** What to spawn: the argv (possibly wrapped) and extra environment the sandbox needs. */
 export type Confined =
@@ -23,20 +24,29 @@ export type Confined =
     }
   | { readonly ok: false; readonly reason: string; readonly fix: string; readonly message: string };
 
+/** Where the handle's commands run besides the policy: its workspace overlay, its sandbox session. */
+export interface Placement {
+  readonly overlay?: OverlaySession | undefined;
+  readonly session?: SandboxSession | undefined;
+}
+
 /**
  * Apply `policy` (when set) to `argv`; with a workspace `overlay`, inside its mount namespace, the
- * workspace bound writable as the merged view it is there.
+ * workspace bound writable as the merged view it is there; with a `session`, in its namespaces.
+ * @throws SandboxUnavailableError when the handle's overlay or session is gone.
  */
 export function confine(
   policy: SandboxPolicy | undefined,
   argv: readonly string[],
   cwd: string,
   terminal = false,
-  overlay?: OverlaySession,
+  { overlay, session }: Placement = {},
 ): Confined {
   if (!policy) return { ok: true, argv, env: undefined, release: () => {}, settle: (outcome) => outcome };
   let result: ReturnType<typeof confineCommand>;
-  if (overlay) {
+  if (session) {
+    result = confineWithBubblewrap(policy, argv, { cwd, terminal }, { session: session.entry() });
+  } else if (overlay) {
     // Roots inside the workspace are part of the merged view; the merged view has no read-only
     // names (nothing reaches the host before a reviewed commit).
     const rest = policy.writableRoots.filter((root) => !isWithin(overlay.workspace, root));

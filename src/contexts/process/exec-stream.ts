@@ -32,7 +32,7 @@ export async function openStream(
   const env = envRecord(input.env, 'options.env');
   const signal = abortSignal(input.signal, 'options.signal');
 
-  const confined = confine(deps.config.sandbox, argv, cwd, false, state.overlay);
+  const confined = confine(deps.config.sandbox, argv, cwd, false, state);
   if (!confined.ok) return refusedStream(confined.message);
 
   const stop = new AbortController();

@@ -8,6 +8,7 @@ import type { ContextHandle } from '../../contract/types.js';
 import { describeValue } from '../../contract/validate-options.js';
 import { InvalidArgumentError, UnknownHandleError } from '../../errors/index.js';
 import type { OverlaySession } from './overlay-session.js';
+import type { SandboxSession } from './sandbox-session.js';
 
 /** Something running for a handle that `destroy` must end (an exec, a stream, a terminal). */
 export interface LiveWork {
@@ -26,6 +27,8 @@ export interface HandleState {
   readonly live: Set<LiveWork>;
   /** The handle's workspace overlay, when the context has the `overlay` option. */
   overlay?: OverlaySession | undefined;
+  /** The handle's sandbox session, when the context has the `session` option. */
+  session?: SandboxSession | undefined;
 }
 
 export const CONTEXT_TYPE = 'process';

@@ -53,6 +53,16 @@ export interface ProcessContextOptions {
    * format). `spawn` fails with the reason where the overlay cannot be mounted.
    */
   readonly overlay?: ProcessOverlayOptions | undefined;
+  /**
+   * One sandbox session per handle (Linux; needs `sandbox`): the handle's commands, background
+   * tasks and streams share one PID, IPC and (network denied) network namespace and one /tmp, so a
+   * server one command starts answers the next on loopback and `ps` shows the handle's processes;
+   * each command still gets its own bubblewrap with every per-command guarantee. A process that
+   * leaves its command's tree (a daemon) stays in the session until the handle's `destroy`, which
+   * TERMs, waits `killGraceMs`, and ends the whole session. Handles stay isolated from each other.
+   * Default false: every command gets namespaces of its own. Not combinable with `overlay` yet.
+   */
+  readonly session?: boolean | undefined;
   /** `exec` timeout when the call gives none. Default 30000. */
   readonly defaultTimeoutMs?: number | undefined;
   /** Grace between TERM and KILL when a tree is ended (timeout, abort, kill, destroy). Default 5000. */
@@ -92,6 +102,7 @@ export interface ProcessContextConfig {
   readonly env: Readonly<Record<string, string | undefined>> | undefined;
   readonly sandbox: SandboxPolicy | undefined;
   readonly overlay: ProcessOverlayOptions | undefined;
+  readonly session: boolean;
   readonly defaultTimeoutMs: number;
   readonly killGraceMs: number;
   readonly output: OutputPolicy;
@@ -109,6 +120,7 @@ const KNOWN_OPTIONS = optionKeys<ProcessContextOptions>({
   env: true,
   sandbox: true,
   overlay: true,
+  session: true,
   defaultTimeoutMs: true,
   killGraceMs: true,
   output: true,
@@ -140,6 +152,7 @@ export function resolveProcessOptions(options: ProcessContextOptions | undefined
     env: envRecord(input.env, 'options.env'),
     sandbox,
     overlay,
+    session: sessionOption(input.session, sandbox, overlay),
     defaultTimeoutMs: durationMs(input.defaultTimeoutMs, 'options.defaultTimeoutMs', DEFAULT_TIMEOUT_MS),
     killGraceMs: durationMs(input.killGraceMs, 'options.killGraceMs', DEFAULT_KILL_GRACE_MS),
     output: outputPolicy(input.output, 'options.output', DEFAULT_OUTPUT_POLICY),
@@ -198,4 +211,32 @@ function overlayOption(
     );
   }
   return Object.freeze({ stateDir });
+}
+
+function sessionOption(
+  value: unknown,
+  sandbox: SandboxPolicy | undefined,
+  overlay: ProcessOverlayOptions | undefined,
+): boolean {
+  const session = booleanOption(value, 'options.session', false);
+  if (!session) return false;
+  if (sandbox === undefined) {
+    throw new InvalidArgumentError(
+      'options.session',
+      "needs options.sandbox: a session is a set of OS-sandbox namespaces the handle's commands share (build a policy with createSandboxPolicy); unsandboxed commands already share the host's",
+    );
+  }
+  if (process.platform !== 'linux') {
+    throw new InvalidArgumentError(
+      'options.session',
+      `needs Linux namespaces (bubblewrap); this is ${process.platform}: omit the option`,
+    );
+  }
+  if (overlay !== undefined) {
+    throw new InvalidArgumentError(
+      'options.session',
+      'cannot be combined with options.overlay yet (a commit remounts the overlay, which a running session would still hold): use one of the two',
+    );
+  }
+  return true;
 }

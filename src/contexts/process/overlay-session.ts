@@ -14,12 +14,13 @@
  * the kernel forbids changing an overlay's layers while it is mounted.
  * @module
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { SandboxUnavailableError } from '../../errors/index.js';
 import { findExecutable } from '../../sandbox/find-executable.js';
 import { createContainedFilesystem } from '../../vfs/contained-fs.js';
 import { toKernelLayout } from '../../vfs/overlay/kernel-layout.js';
 import { createOverlay, type Overlay } from '../../vfs/overlay/overlay.js';
+import { endHolder, holderRunning, startHolder } from './holder-process.js';
 
 const READY = 'berth-overlay-ready';
 // The mount options travel as arguments, never inside the script: paths with commas or colons
@@ -80,7 +81,7 @@ export class OverlaySession {
       );
     }
     const pid = this.holder?.pid;
-    if (this.holder === undefined || pid === undefined || this.holder.exitCode !== null) {
+    if (!holderRunning(this.holder) || pid === undefined) {
       throw new SandboxUnavailableError(
         "the workspace overlay's namespace is gone (its holder process ended)",
         'destroy this handle and spawn a new one',
@@ -126,12 +127,7 @@ export class OverlaySession {
   async unmount(): Promise<void> {
     const holder = this.holder;
     this.holder = undefined;
-    if (holder === undefined || holder.exitCode !== null || holder.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => holder.once('exit', () => resolve()));
-    holder.stdin?.end();
-    const timer = setTimeout(() => holder.kill('SIGKILL'), 2000);
-    await exited;
-    clearTimeout(timer);
+    await endHolder(holder, 2000);
   }
 
   private async mount(): Promise<void> {
@@ -148,43 +144,29 @@ export class OverlaySession {
     }
     const flags = this.unprivileged ? ['-Urm'] : ['-m', '--propagation', 'private'];
     const extra = this.unprivileged ? ',userxattr' : '';
-    const holder = spawn(
-      unshare,
-      [...flags, '/bin/sh', '-c', HOLDER_SCRIPT, 'berth-overlay', this.workspace, upper, work, extra],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
+    const started = await startHolder(
+      [
+        unshare,
+        ...flags,
+        '/bin/sh',
+        '-c',
+        HOLDER_SCRIPT,
+        'berth-overlay',
+        this.workspace,
+        upper,
+        work,
+        extra,
+      ],
+      { ready: READY },
     );
-    let stderr = '';
-    holder.stderr?.on('data', (chunk: Buffer) => {
-      if (stderr.length < 4096) stderr += chunk.toString();
-    });
-    const ready = await new Promise<boolean>((resolve) => {
-      let stdout = '';
-      holder.stdout?.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes(READY)) resolve(true);
-      });
-      holder.once('exit', () => resolve(false));
-      holder.once('error', (error) => {
-        stderr += error.message;
-        resolve(false);
-      });
-    });
-    if (!ready) {
-      const why = stderr.trim().split('\n', 1)[0] || 'the mount helper exited';
+    if (!started.ok) {
       throw new OverlayUnavailableError(
-        `${why} (lowerdir ${this.workspace}, upperdir ${upper})`,
+        `${started.why} (lowerdir ${this.workspace}, upperdir ${upper})`,
         this.unprivileged
           ? 'unprivileged overlays need user namespaces (kernel.unprivileged_userns_clone=1), Linux 5.11 or later and a state directory on a filesystem with user xattrs (not tmpfs before Linux 6.6, not an overlay); or run as root, or create the context without the overlay option'
           : 'put the state directory on a filesystem with xattrs that is not itself an overlay (a container root is one), or create the context without the overlay option',
       );
     }
-    // Our end of stdin is the holder's lifeline: it ends when this process does.
-    holder.stdout?.removeAllListeners('data');
-    holder.stdout?.resume();
-    // Nor does the holder keep this process alive.
-    holder.unref();
-    for (const stream of [holder.stdin, holder.stdout, holder.stderr])
-      (stream as unknown as { unref?: () => void } | null)?.unref?.();
-    this.holder = holder;
+    this.holder = started.child;
   }
 }

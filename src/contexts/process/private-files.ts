@@ -59,6 +59,11 @@ export class PrivateFiles {
     return dir;
   }
 
+  /** A fresh directory (0700) for one handle's sandbox session to use as /tmp; its owner removes it. */
+  sessionTmp(handleId: string): PrivateDirectory {
+    return this.dir().createDirectory(`tmp-${handleId}-`);
+  }
+
   /** A new background log (0600, created exclusively in the logs directory). */
   createLog(maxBytes: number): LogFile {
     this.logs ??= this.dir().directory('logs');

@@ -65,6 +65,7 @@ import {
 } from './overlay-transactions.js';
 import { PrivateFiles } from './private-files.js';
 import { runExec } from './run-exec.js';
+import { SandboxSession } from './sandbox-session.js';
 import { openTerminal } from './terminal.js';
 
 /**
@@ -110,6 +111,7 @@ export class ProcessContext implements ExecutionContext {
   private readonly handles = new HandleTable();
   private readonly files: ProcessFiles;
   private readonly defaultCwd: string;
+  private readonly sessionsEnding = new Set<Promise<void>>();
   private closed = false;
   private closing: Promise<void> | undefined;
 
@@ -222,14 +224,23 @@ export class ProcessContext implements ExecutionContext {
     await this.deps.runtime.prepare().catch(() => undefined);
     const state = this.handles.create(cwd, env as Record<string, string> | undefined);
     const overlay = this.deps.config.overlay;
-    if (overlay && root !== null) {
-      try {
+    const sandbox = this.deps.config.sandbox;
+    try {
+      if (overlay && root !== null) {
         mkdirSync(overlay.stateDir, { recursive: true, mode: 0o700 });
         state.overlay = await OverlaySession.open(root, newStateDirectory(overlay.stateDir));
-      } catch (error) {
-        this.handles.take({ id: state.id, type: CONTEXT_TYPE, cwd });
-        throw error;
       }
+      if (this.deps.config.session && sandbox) {
+        state.session = await SandboxSession.open(sandbox, {
+          cwd,
+          tmp: this.deps.files.sessionTmp(state.id),
+          graceMs: this.deps.config.killGraceMs,
+        });
+      }
+    } catch (error) {
+      this.handles.take({ id: state.id, type: CONTEXT_TYPE, cwd });
+      await state.overlay?.unmount();
+      throw error;
     }
     return { id: state.id, type: CONTEXT_TYPE, cwd };
   }
@@ -345,6 +356,14 @@ export class ProcessContext implements ExecutionContext {
       this.deps.registry.destroyHandle(state.id, graceMs),
       ...[...state.live].map((work) => work.end().catch(() => undefined)),
     ]);
+    // What left its command's tree (a daemon) lives in the session until now; a task reassigned
+    // to another handle keeps the session until it ends (close ends those tasks and waits).
+    const ending = state.session?.endWhenIdle();
+    if (ending) {
+      this.sessionsEnding.add(ending);
+      void ending.finally(() => this.sessionsEnding.delete(ending));
+      if (!state.session?.hasTasks()) await ending;
+    }
     this.deps.files.removeFiles(logs);
     this.deps.files.removeHandle(state.id);
     if (state.overlay) {
@@ -381,6 +400,8 @@ export class ProcessContext implements ExecutionContext {
     );
     // Tasks reassigned to handles of other owners are ended by the runtime's dispose.
     await this.deps.runtime.dispose();
+    // Sessions kept for such tasks end once they have.
+    await Promise.allSettled([...this.sessionsEnding]);
     this.deps.files.removeAll();
   }
 

@@ -43,7 +43,7 @@ export async function runExec(
   const started = performance.now();
 
   const spillDir = deps.files.spillDir(state.id);
-  const confined = confine(deps.config.sandbox, ['/bin/sh', '-c', text], cwd, false, state.overlay);
+  const confined = confine(deps.config.sandbox, ['/bin/sh', '-c', text], cwd, false, state);
   if (!confined.ok) return refused(confined.message, started, onOutput);
   if (signal?.aborted) {
     confined.release();

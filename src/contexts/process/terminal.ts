@@ -29,7 +29,7 @@ export async function openTerminal(
   const cwd = workingDirectory(state, input.cwd, 'options.cwd');
   const env = envRecord(input.env, 'options.env');
 
-  const confined = confine(deps.config.sandbox, argv, cwd, true, state.overlay);
+  const confined = confine(deps.config.sandbox, argv, cwd, true, state);
   if (!confined.ok)
     throw new SandboxUnavailableError(`sandbox unavailable: ${confined.reason}`, confined.fix);
 

@@ -1,0 +1,124 @@
+// One sandbox-session scenario, run in a process of its own so a test can run it as root and as an
+// unprivileged user (`setpriv`), and SIGKILL it. Prints one JSON line.
+//
+// argv: <dist dir> <base dir> <scenario: flow | host> <marker> <sleep marker> <port>
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const [dist, base, scenario, marker, sleepMarker, port] = process.argv.slice(2);
+const { createProcessContext } = await import(join(dist, 'contexts/process/index.js'));
+const { createSandboxPolicy } = await import(join(dist, 'sandbox/index.js'));
+
+const workspace = join(base, 'ws');
+const context = createProcessContext({
+  sandbox: createSandboxPolicy({ writableRoots: [workspace], network: 'deny' }),
+  session: true,
+  killGraceMs: 1000,
+});
+
+// A one-connection-at-a-time HTTP server in core Perl (no Python for every user here).
+const server = `exec perl -MIO::Socket::INET -e '$s = IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => ${port}, Listen => 5, ReuseAddr => 1) or die "listen: $!"; while ($c = $s->accept) { print $c "HTTP/1.0 200 OK\\r\\n\\r\\nhello from the session\\n"; close $c }' ${marker}`;
+const curl = `curl -sS --max-time 5 http://127.0.0.1:${port}/`;
+
+/** Pids of this process's descendants whose argv is exactly `berth-session` (the holders). */
+function holders() {
+  const parents = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {}
+  }
+  const found = [];
+  for (const pid of parents.keys()) {
+    let up = parents.get(pid);
+    while (up !== undefined && up > 1 && up !== process.pid) up = parents.get(up);
+    if (up !== process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '') === 'berth-session')
+        found.push(pid);
+    } catch {}
+  }
+  return found;
+}
+
+/** How many live processes carry `word` in their argv (this one aside). */
+function carrying(word) {
+  let count = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state !== 'Z' && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(word)) count += 1;
+    } catch {}
+  }
+  return count;
+}
+
+/** The handle's session /tmp directories on the host. */
+function sessionTmpDirs(handle) {
+  const privateBase = join(realpathSync(tmpdir()), `berth-${process.getuid()}`);
+  const found = [];
+  for (const owner of readdirSync(privateBase)) {
+    if (!owner.startsWith('berth-process-')) continue;
+    for (const name of readdirSync(join(privateBase, owner))) {
+      if (name.startsWith(`tmp-${handle.id}-`)) found.push(join(privateBase, owner, name));
+    }
+  }
+  return found;
+}
+
+async function untilServed(handle) {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const result = await context.exec(handle, curl);
+    if (result.exitCode === 0) return result;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the server never answered');
+}
+
+const handle = await context.spawn({ cwd: workspace });
+const out = {};
+if (scenario === 'host') {
+  await context.execBackground(handle, `sleep ${sleepMarker}`);
+  await context.exec(handle, `(setsid sleep ${sleepMarker} > /dev/null 2>&1 &)`);
+  out.holders = holders();
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+  setInterval(() => {}, 1000);
+} else {
+  const task = await context.execBackground(handle, `echo $$; ${server}`);
+  out.served = await untilServed(handle);
+  out.ps = (await context.exec(handle, 'ps -eo pid,args')).stdout;
+  out.status = (
+    await context.exec(handle, 'grep -E "^(CapEff|NoNewPrivs|Seccomp):" /proc/self/status')
+  ).stdout;
+  out.id = (await context.exec(handle, 'id -u')).stdout.trim();
+  await context.exec(handle, 'echo shared > /tmp/one');
+  out.tmp = await context.exec(handle, 'cat /tmp/one');
+  out.tmpDirsOpen = sessionTmpDirs(handle).length;
+  out.daemon = await context.exec(handle, `(setsid sleep ${sleepMarker} > /dev/null 2>&1 &); echo started`);
+  out.holdersOpen = holders().length;
+  out.daemonsOpen = carrying(sleepMarker);
+
+  const other = await context.spawn({ cwd: workspace });
+  out.otherPs = (await context.exec(other, 'ps -eo args')).stdout;
+  out.otherCurl = await context.exec(other, curl);
+  out.otherTmp = await context.exec(other, 'cat /tmp/one');
+  await context.destroy(other);
+
+  const taskPid = readFileSync(task.outputPath, 'utf8').split('\n', 1)[0];
+  out.taskPid = taskPid;
+  out.kill = await context.exec(handle, `kill ${taskPid}`);
+  out.taskExit = await context.waitBackground(handle, task.id, { timeoutMs: 10_000 });
+  out.signalled = await context.exec(handle, 'kill -TERM $$');
+
+  await context.destroy(handle);
+  out.holdersAfter = holders().length;
+  out.daemonsAfter = carrying(sleepMarker);
+  out.tmpDirsAfter = sessionTmpDirs(handle).length;
+  await context.close();
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
