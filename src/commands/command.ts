@@ -140,6 +140,8 @@ export interface CommandIdentity {
   readonly group?: string | undefined;
   /** Supplementary group ids (for `id`, `groups`). */
   readonly groups?: readonly number[] | undefined;
+  /** The host name (`hostname`, `uname -n`); default `HOSTNAME` of the environment, else `localhost`. */
+  readonly hostname?: string | undefined;
 }
 
 /** One filesystem as `df` shows it (see {@link CommandContext.volumes}). */

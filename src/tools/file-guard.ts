@@ -22,7 +22,27 @@ export async function withFileLock<T>(
   path: string,
   change: () => Promise<T>,
 ): Promise<T> {
-  const key = await lockKey(context, handle, path);
+  return withKeyLock(session, await lockKey(context, handle, path), change);
+}
+
+/**
+ * Run `change` holding the lock of every path in `paths` (taken in one order, by real path, so two
+ * multi-file changes cannot wait on each other).
+ */
+export async function withFileLocks<T>(
+  context: ExecutionContext,
+  handle: ContextHandle,
+  session: ToolSession,
+  paths: readonly string[],
+  change: () => Promise<T>,
+): Promise<T> {
+  const keys = [...new Set(await Promise.all(paths.map((path) => lockKey(context, handle, path))))].sort();
+  const hold = (index: number): Promise<T> =>
+    index === keys.length ? change() : withKeyLock(session, keys[index]!, () => hold(index + 1));
+  return hold(0);
+}
+
+async function withKeyLock<T>(session: ToolSession, key: string, change: () => Promise<T>): Promise<T> {
   const previous = session.fileLocks.get(key) ?? Promise.resolve();
   let release!: () => void;
   const mine = new Promise<void>((resolve) => {

@@ -6,10 +6,12 @@
 
 import { type Cooperate, createCooperate } from '../commands/cooperate.js';
 import type { ContextHandle, ExecutionContext, FileEntry } from '../contract/types.js';
+import { closestName } from '../contract/validate-options.js';
 import { requireMethod } from './capability.js';
 import { binaryReason, binaryReasonOfText } from './file-kind.js';
 import { globFilter } from './glob-pattern.js';
-import { compileLinePattern, type LineMatcher } from './grep-pattern.js';
+import { FILE_TYPE_NAMES, fileTypeForLanguage, fileTypeGlobs } from './grep-file-types.js';
+import { compileLinePattern, type LineMatcher, type TextMatcher } from './grep-pattern.js';
 import type { GrepFile, GrepLine, GrepMode, GrepReport } from './grep-report.js';
 import { formatBytes, formatCount, formatDuration } from './human-units.js';
 import { ToolFailure } from './tool-result.js';
@@ -20,6 +22,10 @@ export interface GrepQuery {
   readonly pattern: string;
   readonly caseInsensitive: boolean;
   readonly glob?: string | undefined;
+  /** A ripgrep file type (`ts`, `py`, …): only files it names are searched. */
+  readonly type?: string | undefined;
+  /** ripgrep's `-U --multiline-dotall`: a match may span lines, `.` matches a newline. */
+  readonly multiline?: boolean | undefined;
   /** Context lines before and after each match (content mode). */
   readonly before: number;
   readonly after: number;
@@ -67,26 +73,95 @@ export async function searchText(
     }
   }
   if (matches.length === 0) return null;
-  const { before, after } = typeof context === 'number' ? { before: context, after: context } : context;
-  const out: GrepLine[] = [];
-  if (withLines) {
-    const isMatch = new Set(matches);
-    let next = 0;
-    for (const m of matches) {
-      const from = Math.max(next, m - before);
-      const to = Math.min(lines.length - 1, m + after);
-      for (let i = from; i <= to; i++) {
-        const raw = lines[i]!;
-        out.push({
-          lineNumber: i + 1,
-          text: raw.endsWith('\r') ? raw.slice(0, -1) : raw,
-          isMatch: isMatch.has(i),
-        });
-      }
-      next = to + 1;
+  return { path, count: matches.length, lines: withLines ? linesAround(lines, matches, context) : [] };
+}
+
+/**
+ * Search one text in multiline mode (ripgrep's `-U --multiline-dotall`): every line a match touches
+ * is a matching line. `countMode` counts as ripgrep's `--count -U` does: matches when a match spans a
+ * newline, else matching lines. Between matches it yields to the host as {@link searchText} does between lines.
+ */
+export async function searchTextMultiline(
+  path: string,
+  text: string,
+  regex: TextMatcher,
+  context: { readonly before: number; readonly after: number },
+  withLines: boolean,
+  cooperate: Cooperate = createCooperate(),
+  checkpoint: () => void = () => {},
+  countMode = false,
+): Promise<GrepFile | null> {
+  const lineStarts = [0];
+  for (
+    let index = text.indexOf('\n');
+    index >= 0 && index < text.length - 1;
+    index = text.indexOf('\n', index + 1)
+  )
+    lineStarts.push(index + 1);
+  const lineOf = (offset: number): number => {
+    let low = 0;
+    let high = lineStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (lineStarts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  };
+  const matching: number[] = [];
+  let matchCount = 0;
+  let spansLines = false;
+  const found = regex.matcher(text);
+  while (found.find()) {
+    const start = found.start();
+    const end = found.end();
+    if (start === text.length && text.endsWith('\n')) break; // the empty match past a final newline
+    matchCount++;
+    const first = lineOf(start);
+    const last = end > start ? lineOf(end - 1) : first;
+    if (text.slice(start, end).includes('\n')) spansLines = true;
+    for (let line = Math.max(first, (matching[matching.length - 1] ?? -1) + 1); line <= last; line++)
+      matching.push(line);
+    const pause = cooperate();
+    if (pause !== undefined) {
+      await pause;
+      checkpoint();
     }
   }
-  return { path, count: matches.length, lines: out };
+  if (matchCount === 0) return null;
+  const lines = text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return {
+    path,
+    count: countMode && spansLines ? matchCount : matching.length,
+    lines: withLines ? linesAround(lines, matching, context) : [],
+  };
+}
+
+/** The matching lines (sorted indices) with their context, in file order. */
+function linesAround(
+  lines: readonly string[],
+  matches: readonly number[],
+  context: number | { readonly before: number; readonly after: number },
+): GrepLine[] {
+  const { before, after } = typeof context === 'number' ? { before: context, after: context } : context;
+  const out: GrepLine[] = [];
+  const isMatch = new Set(matches);
+  let next = 0;
+  for (const m of matches) {
+    const from = Math.max(next, m - before);
+    const to = Math.min(lines.length - 1, m + after);
+    for (let i = from; i <= to; i++) {
+      const raw = lines[i]!;
+      out.push({
+        lineNumber: i + 1,
+        text: raw.endsWith('\r') ? raw.slice(0, -1) : raw,
+        isMatch: isMatch.has(i),
+      });
+    }
+    next = to + 1;
+  }
+  return out;
 }
 
 /** Run `query` with the built-in engine. */
@@ -97,7 +172,9 @@ export async function builtinGrep(
   limits: BuiltinGrepLimits,
   signal: AbortSignal | undefined,
 ): Promise<GrepReport> {
-  const regex = compileLinePattern(query.pattern, query.caseInsensitive);
+  const regex = compileLinePattern(query.pattern, query.caseInsensitive, query.multiline === true);
+  const search = query.multiline === true ? searchTextMultiline : searchText;
+  if (query.type !== undefined) fileTypeFilter(query.type); // an unknown type is refused even for one file
   const deadline = Date.now() + limits.timeoutMs;
   const cooperate = createCooperate();
   const checkpoint = (): void => {
@@ -109,7 +186,7 @@ export async function builtinGrep(
   const { candidates, stopped } =
     rootSize !== null
       ? { candidates: [{ path: query.root, size: rootSize }], stopped: false }
-      : await enumerate(context, handle, query.root, query.glob, limits.maxFiles, checkpoint);
+      : await enumerate(context, handle, query.root, query, limits.maxFiles, checkpoint);
   const notes: string[] = [];
   if (stopped || candidates.length > limits.maxFiles) {
     notes.push(
@@ -131,7 +208,7 @@ export async function builtinGrep(
     const text = await readText(context, handle, entry.path);
     // Binary files are skipped without a note, as ripgrep does, so both engines read the same.
     if (text === null) continue;
-    const found = await searchText(
+    const found = await search(
       entry.path,
       text,
       regex,
@@ -139,6 +216,7 @@ export async function builtinGrep(
       query.mode === 'content' && !droppedLines,
       cooperate,
       checkpoint,
+      query.mode === 'count',
     );
     if (found === null) continue;
     stored += found.lines.length;
@@ -154,6 +232,22 @@ export async function builtinGrep(
       `[Stopped keeping content lines after ${formatCount(limits.maxStoredLines)}; later files show no lines.]`,
     );
   return { files, notes };
+}
+
+/** A predicate for ripgrep's file type `name` (its globs match the file name). */
+export function fileTypeFilter(name: string): (relativePath: string) => boolean {
+  const globs = fileTypeGlobs(name);
+  if (globs === undefined) throw unknownFileType(name);
+  const filters = globs.map(globFilter);
+  return (relativePath) => filters.some((matches) => matches(relativePath));
+}
+
+/** The failure both engines give for a type ripgrep does not know. */
+export function unknownFileType(name: string): ToolFailure {
+  const near = fileTypeForLanguage(name) ?? closestName(name, FILE_TYPE_NAMES);
+  return new ToolFailure(
+    `type ${JSON.stringify(name)} is not a known file type${near === undefined ? '' : ` (did you mean "${near}"?)`}. Types are ripgrep's, e.g. ts, js, py, rust, go, java, c, cpp, md, json, yaml, sh; or filter by name with glob instead (e.g. "*.tsx").`,
+  );
 }
 
 /** The failure both engines give when a search outlives its deadline. */
@@ -188,45 +282,53 @@ async function enumerate(
   context: ExecutionContext,
   handle: ContextHandle,
   root: string,
-  glob: string | undefined,
+  query: Pick<GrepQuery, 'glob' | 'type'>,
   maxFiles: number,
   checkpoint: () => void,
 ): Promise<{ candidates: Candidate[]; stopped: boolean }> {
-  let filter: ((relative: string) => boolean) | undefined;
+  const { glob } = query;
+  let globMatches: ((relative: string) => boolean) | undefined;
   if (glob !== undefined) {
     try {
-      filter = globFilter(glob);
+      globMatches = globFilter(glob);
     } catch (error) {
       throw new ToolFailure(
         `glob ${JSON.stringify(glob)} is not a valid pattern: ${(error as Error).message}.`,
       );
     }
   }
-  const { entries, stopped } = await walk(context, handle, root, maxFiles, checkpoint);
+  const typeMatches = query.type === undefined ? undefined : fileTypeFilter(query.type);
+  const filter =
+    globMatches === undefined && typeMatches === undefined
+      ? undefined
+      : (relative: string) => (globMatches?.(relative) ?? true) && (typeMatches?.(relative) ?? true);
   const prefix = root.endsWith('/') ? root : `${root}/`;
-  const out: Candidate[] = [];
-  for (const entry of entries) {
-    if (entry.type !== 'file' || !entry.path.startsWith(prefix)) continue;
+  // The cap counts the files the search would read, so a narrow glob is not cut short by the
+  // files it filters out.
+  const searchable = (entry: FileEntry): boolean => {
+    if (entry.type !== 'file' || !entry.path.startsWith(prefix)) return false;
     const relative = entry.path.slice(prefix.length);
     const segments = relative.split('/');
     if (segments.some((s, i) => s.startsWith('.') || (i < segments.length - 1 && SKIPPED_DIRECTORIES.has(s))))
-      continue;
-    if (filter !== undefined && !filter(relative)) continue;
-    out.push({ path: entry.path, size: entry.size });
-  }
+      return false;
+    return filter === undefined || filter(relative);
+  };
+  const { entries, stopped } = await walk(context, handle, root, maxFiles, searchable, checkpoint);
+  const out: Candidate[] = entries.map((entry) => ({ path: entry.path, size: entry.size }));
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { candidates: out, stopped };
 }
 
 /**
  * Breadth-first listing that never enters hidden or skipped directories (a recursive glob would
- * enumerate them all first) and stops once it has seen one file more than `maxFiles`.
+ * enumerate them all first) and stops once it has found one `searchable` file more than `maxFiles`.
  */
 async function walk(
   context: ExecutionContext,
   handle: ContextHandle,
   root: string,
   maxFiles: number,
+  searchable: (entry: FileEntry) => boolean,
   checkpoint: () => void,
 ): Promise<{ entries: FileEntry[]; stopped: boolean }> {
   const out: FileEntry[] = [];
@@ -238,7 +340,7 @@ async function walk(
       if (entry.name.startsWith('.')) continue;
       if (entry.type === 'directory') {
         if (!SKIPPED_DIRECTORIES.has(entry.name)) queue.push(entry.path);
-      } else out.push(entry);
+      } else if (searchable(entry)) out.push(entry);
     }
   }
   return { entries: out, stopped: queue.length > 0 };

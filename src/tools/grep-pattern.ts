@@ -14,6 +14,11 @@ export interface LineMatcher {
   test(line: string): boolean;
 }
 
+/** A pattern that also finds its matches in a whole text (multiline mode). */
+export interface TextMatcher extends LineMatcher {
+  matcher(text: string): { find(): boolean; start(): number; end(): number };
+}
+
 // Rust regex's Unicode classes (ripgrep's default), in classes RE2 has. `\w` is Alphabetic, marks,
 // decimal digits, connector punctuation and the join controls; Alphabetic is approximated by
 // letters and letter numbers. `\s` is White_Space.
@@ -31,16 +36,23 @@ const OUTSIDE_CLASS: Readonly<Record<string, string>> = {
 const INSIDE_CLASS: Readonly<Record<string, string>> = { d: '\\p{Nd}', D: '\\P{Nd}', w: WORD, s: SPACE };
 
 const LINE_AT_A_TIME =
-  'grep matches one line at a time, so it could never match. Search for one line of the text (or use \\s for whitespace within a line).';
+  'grep matches one line at a time unless multiline is true, so it could never match. Pass multiline: true, or search for one line of the text (or use \\s for whitespace within a line).';
 
 /**
  * Compile `pattern` in ripgrep's syntax.
  * @throws ToolFailure whose message names the problem and the fix.
  */
-export function compileLinePattern(pattern: string, caseInsensitive: boolean): LineMatcher {
-  const translated = rustToRe2(pattern);
+export function compileLinePattern(
+  pattern: string,
+  caseInsensitive: boolean,
+  multiline = false,
+): TextMatcher {
+  const translated = rustToRe2(pattern, multiline);
+  // Multiline is ripgrep's `-U --multiline-dotall`: `.` matches a newline, `^`/`$` match at lines.
+  const flags =
+    (caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0) | (multiline ? RE2JS.DOTALL | RE2JS.MULTILINE : 0);
   try {
-    return RE2JS.compile(translated, caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
+    return RE2JS.compile(translated, flags);
   } catch (error) {
     if (error instanceof RE2JSSyntaxException)
       throw new ToolFailure(explainSyntaxError(pattern, error.error, error.input));
@@ -52,9 +64,10 @@ export function compileLinePattern(pattern: string, caseInsensitive: boolean): L
 
 /**
  * Rewrite Rust regex's Unicode `\d \D \w \W \s \S` into RE2 classes, copying everything else as it
- * is (escapes, `\p{..}`, `\Q..\E`, POSIX `[:name:]` classes). Refuses `\n`, as ripgrep does.
+ * is (escapes, `\p{..}`, `\Q..\E`, POSIX `[:name:]` classes). Refuses `\n` unless `multiline`, as
+ * ripgrep does.
  */
-export function rustToRe2(pattern: string): string {
+export function rustToRe2(pattern: string, multiline = false): string {
   let out = '';
   let inClass = false;
   let classBody = 0; // index where the current class's members start (a `]` there is a member)
@@ -66,7 +79,7 @@ export function rustToRe2(pattern: string): string {
         out += char; // the engine reports the trailing backslash
         continue;
       }
-      if (next === 'n') throw new ToolFailure(`pattern contains \\n, but ${LINE_AT_A_TIME}`);
+      if (next === 'n' && !multiline) throw new ToolFailure(`pattern contains \\n, but ${LINE_AT_A_TIME}`);
       if (next === 'Q') {
         const end = pattern.indexOf('\\E', index + 2);
         const stop = end < 0 ? pattern.length : end + 2;

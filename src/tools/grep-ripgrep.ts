@@ -6,10 +6,10 @@
 import { posix } from 'node:path';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { shellJoin } from '../subprocess/shell-quote.js';
-import { type GrepQuery, timedOut } from './grep-builtin.js';
+import { type GrepQuery, timedOut, unknownFileType } from './grep-builtin.js';
 import { compileLinePattern } from './grep-pattern.js';
 import type { GrepFile, GrepLine, GrepMode, GrepReport } from './grep-report.js';
-import { formatBytes } from './human-units.js';
+import { formatBytes, formatCount } from './human-units.js';
 import { ToolFailure } from './tool-result.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -50,6 +50,8 @@ export function ripgrepArgv(query: RipgrepQuery): string[] {
   ];
   if (query.caseInsensitive) argv.push('--ignore-case');
   if (query.glob !== undefined) argv.push('--glob', query.glob);
+  if (query.type !== undefined) argv.push('--type', query.type);
+  if (query.multiline === true) argv.push('--multiline', '--multiline-dotall');
   if (query.mode === 'files_with_matches') argv.push('--files-with-matches');
   else if (query.mode === 'count') argv.push('--count');
   else {
@@ -117,6 +119,7 @@ export async function ripgrepGrep(
   const found = stats === undefined ? result.stdout.length > 0 : stats.files > 0;
   if (result.exitCode === 2 && !found) {
     if (/regex parse error|is not allowed in a regex/.test(stderr)) throw patternFailure(query, stderr);
+    if (query.type !== undefined && /unrecognized file type/.test(stderr)) throw unknownFileType(query.type);
     throw new ToolFailure(`grep failed: ripgrep reported:\n${stderr.slice(0, 2000)}`);
   }
   if (result.exitCode !== 0 && result.exitCode !== 1 && result.exitCode !== 2) {
@@ -130,8 +133,7 @@ export async function ripgrepGrep(
       `[ripgrep printed ${formatBytes(result.stdoutFacts.bytesTotal)}, more than the context captures; results are incomplete. Narrow the search with path, glob or a more specific pattern.]`,
     );
   }
-  if (result.exitCode === 2 && stderr.length > 0)
-    notes.push(`[ripgrep warnings: ${stderr.split('\n').slice(0, 5).join(' | ')}]`);
+  if (result.exitCode === 2 && stderr.length > 0) notes.push(warningsNote(stderr));
   const files = parseRipgrepOutput(result.stdout, query.mode).map((file) => ({
     ...file,
     path: shownPath(file.path, query),
@@ -141,6 +143,25 @@ export async function ripgrepGrep(
     notes,
     totals: result.stdoutFacts.truncated ? parseRipgrepStats(result.stdout) : undefined,
   };
+}
+
+const MAX_WARNINGS = 5;
+const MAX_WARNING_CHARS = 300;
+
+/**
+ * ripgrep's warnings (one per unreadable file or directory) in a bounded note: the first few, each
+ * cut in its middle to a few hundred characters, and how many more there were.
+ */
+export function warningsNote(stderr: string): string {
+  const lines = stderr.split('\n').filter((line) => line.trim().length > 0);
+  const shown = lines.slice(0, MAX_WARNINGS).map((line) =>
+    // The middle goes (a long path); the end stays, as it holds the error.
+    line.length > MAX_WARNING_CHARS
+      ? `${line.slice(0, MAX_WARNING_CHARS / 3)}…${line.slice(line.length - (MAX_WARNING_CHARS * 2) / 3)}`
+      : line,
+  );
+  const more = lines.length - shown.length;
+  return `[ripgrep warnings: ${shown.join(' | ')}${more > 0 ? ` | … and ${formatCount(more)} more` : ''}]`;
 }
 
 /** ripgrep names files under the path it was handed; the model sees them under the path it gave. */
@@ -159,7 +180,7 @@ function shownPath(path: string, query: RipgrepQuery): string {
  */
 function patternFailure(query: GrepQuery, stderr: string): ToolFailure {
   try {
-    compileLinePattern(query.pattern, query.caseInsensitive);
+    compileLinePattern(query.pattern, query.caseInsensitive, query.multiline === true);
   } catch (error) {
     if (error instanceof ToolFailure) return error;
   }

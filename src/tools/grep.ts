@@ -29,7 +29,8 @@ export function createGrepTool(options: ToolOptions): BerthTool {
       'Searches a directory recursively (hidden files and ignored directories skipped) or one file.',
       'output_mode: "files_with_matches" (default; matching file paths), "content" (matching lines as `path:line:text`,',
       'context lines as `path-line-text`, `--` between groups), or "count" (`path:count`).',
-      'Filter files with `glob` (e.g. "*.ts", "src/**/*.{js,jsx}"). Matching is per line.',
+      'Filter files with `glob` (e.g. "*.ts", "src/**/*.{js,jsx}") or `type` (ripgrep\'s file types: ts, py, rust, …).',
+      'Matching is per line unless multiline is true (then `.` and `\\n` match newlines).',
       `At most max_results entries are shown (default ${DEFAULT_MAX_RESULTS}). Prefer this over running grep or rg through bash.`,
     ].join(' '),
     fields: {
@@ -43,6 +44,14 @@ export function createGrepTool(options: ToolOptions): BerthTool {
         type: 'string',
         description:
           'Only search files matching this glob, e.g. "*.py" or "src/**/*.ts". Prefix with ! to exclude.',
+      },
+      type: {
+        type: 'string',
+        description: 'Only search files of this ripgrep file type, e.g. "ts", "py", "rust", "md".',
+      },
+      multiline: {
+        type: 'boolean',
+        description: 'Let a match span lines (ripgrep -U --multiline-dotall). Default false.',
       },
       case_insensitive: {
         type: 'boolean',
@@ -97,9 +106,9 @@ export function createGrepTool(options: ToolOptions): BerthTool {
       openWorldHint: false,
     },
     async run(args, signal) {
-      if (/[\r\n]/.test(args.pattern))
+      if (args.multiline !== true && /[\r\n]/.test(args.pattern))
         return errorResult(
-          'pattern contains a line break, but grep matches one line at a time, so it could never match. Search for one line of the text (or use \\s for whitespace).',
+          'pattern contains a line break, but grep matches one line at a time, so it could never match. Pass multiline: true, or search for one line of the text (or use \\s for whitespace).',
         );
       const root = resolveContextPath(handle, args.path ?? '.');
       // Containment first, for both engines: ripgrep runs as a command, which containment does not
@@ -111,6 +120,8 @@ export function createGrepTool(options: ToolOptions): BerthTool {
         pattern: args.pattern,
         caseInsensitive: args.case_insensitive === true,
         glob: args.glob,
+        type: args.type,
+        multiline: args.multiline === true,
         before: args.before ?? args.context_lines ?? 0,
         after: args.after ?? args.context_lines ?? 0,
         mode: args.output_mode ?? 'files_with_matches',

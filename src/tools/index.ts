@@ -9,6 +9,7 @@
  * ```
  * @module
  */
+import { createApplyPatchTool } from './apply-patch.js';
 import { createBashTool } from './bash.js';
 import { createEditFileTool } from './edit-file.js';
 import { createGlobTool } from './glob.js';
@@ -47,6 +48,7 @@ export type {
   ToolSession,
 } from './types.js';
 export {
+  createApplyPatchTool,
   createBashTool,
   createChangesTool,
   createCommitTool,
@@ -79,6 +81,7 @@ export const TOOL_NAMES = [
   'write_file',
   'edit_file',
   'multi_edit',
+  'apply_patch',
   'glob',
   'grep',
   'list_dir',
@@ -103,6 +106,7 @@ export function createTools(options: ToolOptions): BerthTool[] {
     createWriteFileTool(shared),
     createEditFileTool(shared),
     createMultiEditTool(shared),
+    createApplyPatchTool(shared),
     createGlobTool(shared),
     createGrepTool(shared),
     createListDirTool(shared),

@@ -18,6 +18,7 @@ import {
 import { formatBytes, formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { numberLine, splitLines } from './line-numbers.js';
+import { readLineRange } from './read-file-range.js';
 import { createToolSession } from './session.js';
 import { errorResult, ToolFailure, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions, ToolResult } from './types.js';
@@ -33,7 +34,7 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
       'Read a file from the workspace. Text comes back with line numbers (`cat -n` style: number, tab, line);',
       'the numbers are not part of the file. Images (PNG, JPEG, GIF, WebP) come back as images you can see.',
       `Reads up to ${limits.defaultLineLimit} lines from the start unless you give \`offset\` (first line, 1-based) and \`limit\` (number of lines).`,
-      `Files over ${formatBytes(limits.maxUnrangedBytes)} need offset/limit; files over ${formatBytes(limits.maxFileBytes)} cannot be read whole (use bash with sed/head, or grep).`,
+      `Files over ${formatBytes(limits.maxUnrangedBytes)} need offset/limit (files over ${formatBytes(limits.maxFileBytes)} are then read by range).`,
       `Lines longer than ${limits.maxLineChars} characters are cut. Binary files are refused.`,
       'Relative paths resolve against the working directory. Read a file before editing it with edit_file.',
     ].join(' '),
@@ -53,7 +54,7 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
     },
     example: { path: 'src/index.ts', offset: 1, limit: 200 },
     annotations: { title: 'Read file', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    async run(args) {
+    async run(args, signal) {
       const path = resolveContextPath(handle, args.path);
       const size = await regularFileSize(context, handle, path);
       const imageByName = imageTypeFromName(path);
@@ -63,6 +64,32 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
           throw new ToolFailure(
             `${path} is a ${formatBytes(size)} image, above the ${formatBytes(limits.maxImageBytes)} image limit. Make a smaller copy with bash (e.g. ImageMagick's \`convert ${path} -resize 50% small.png\`) and read that.`,
           );
+      }
+      const ranged = args.offset !== undefined || args.limit !== undefined;
+      if (size > limits.maxFileBytes && imageByName === null) {
+        const readFileRange = context.readFileRange?.bind(context);
+        if (readFileRange === undefined) {
+          const how = `\`sed -n '${args.offset ?? 1},${(args.offset ?? 1) + (args.limit ?? limits.defaultLineLimit) - 1}p' ${path}\``;
+          assertWithinLimit(
+            path,
+            size,
+            limits.maxFileBytes,
+            `This workspace cannot read part of a file (its context has no readFileRange), so offset/limit cannot help: read a range with bash, e.g. ${how}, or search it with grep.`,
+          );
+        }
+        if (!ranged)
+          throw new ToolFailure(
+            `${path} is ${formatBytes(size)}, above the ${formatBytes(limits.maxFileBytes)} limit for reading a whole file. Read a range with offset and limit, e.g. ${JSON.stringify({ path: args.path, offset: 1, limit: 500 })}, or search it with grep.`,
+          );
+        return readLineRange(
+          (offset, length) => readFileRange!(handle, path, offset, length),
+          path,
+          size,
+          args.offset ?? 1,
+          args.limit ?? limits.defaultLineLimit,
+          limits,
+          signal,
+        );
       }
       assertWithinLimit(
         path,
@@ -92,7 +119,6 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
         if (reason !== null) return errorResult(binaryMessage(path, size, reason));
       }
       const lines = splitLines(text);
-      const ranged = args.offset !== undefined || args.limit !== undefined;
       if (!ranged && size > limits.maxUnrangedBytes) {
         return errorResult(
           `${path} is ${formatBytes(size)} (${formatCount(lines.length)} lines), above the ${formatBytes(limits.maxUnrangedBytes)} limit for reading without a range. ` +

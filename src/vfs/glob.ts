@@ -127,7 +127,9 @@ export function compileGlob(segments: readonly string[]): CompiledGlob {
 export function matchParts(
   segments: readonly GlobSegment[],
   parts: readonly string[],
+  options: { readonly globstarMatchesDots?: boolean } = {},
 ): { full: boolean; descend: boolean } {
+  const dots = options.globstarMatchesDots === true;
   const count = segments.length;
   // states[i] = 1: segment i is the next to match; states[count] = 1: the whole pattern matched.
   let states = new Uint8Array(count + 1);
@@ -140,8 +142,8 @@ export function matchParts(
       if (states[index] === 0) continue;
       const segment = segments[index]!;
       if (segment.kind === 'globstar') {
-        // `**` takes one more directory level (never a hidden one) and stays.
-        if (!part.startsWith('.')) next[index] = 1;
+        // `**` takes one more directory level (never a hidden one, unless asked: gitignore's does) and stays.
+        if (dots || !part.startsWith('.')) next[index] = 1;
       } else if (matchName(segment.pattern, part)) next[index + 1] = 1;
       else continue;
       alive = true;

@@ -2,12 +2,14 @@
  * Recursive walks over any {@link Filesystem} (for `find`, `grep -r`, the glob and grep tools),
  * optionally honouring `.gitignore` / `.ignore` files the way git does: each file's rules apply
  * below its directory, a deeper file's rules win over a shallower one's, `!` re-includes, and an
- * ignored directory is never entered. The matching is the `ignore` package's (git's own rules).
+ * ignored directory is never entered. The rules are matched by `ignore-rules.ts` on the linear glob engine: an ignore file is input a
+ * command can write, so no backtracking matcher may see it.
  * Symlinks are reported, never followed, so a walk cannot loop.
  * @module
  */
-import ignore, { type Ignore } from 'ignore';
+
 import { type Filesystem, isVfsError, type VfsFileType } from './filesystem.js';
+import { type IgnoreRule, parseIgnoreFile, ruleVerdict } from './ignore-rules.js';
 import { throwIfAborted } from './read-chunks.js';
 
 export interface WalkOptions {
@@ -35,7 +37,7 @@ export interface WalkEntry {
 interface Level {
   /** Directory the rules are relative to. */
   readonly base: string;
-  readonly rules: Ignore;
+  readonly rules: readonly IgnoreRule[];
 }
 
 /**
@@ -52,7 +54,7 @@ export async function* walkFilesystem(
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   const levels: Level[] = [];
   if (options.ignorePatterns && options.ignorePatterns.length > 0) {
-    levels.push({ base: root, rules: ignore().add([...options.ignorePatterns]) });
+    levels.push({ base: root, rules: parseIgnoreFile(options.ignorePatterns.join('\n')) });
   }
   yield* walkDirectory(fs, root, 0, levels, { ignoreFiles, skip, maxDepth, signal: options.signal });
 }
@@ -81,7 +83,7 @@ async function* walkDirectory(
   for (const name of settings.ignoreFiles) {
     if (!entries.some((entry) => entry.name === name && entry.type === 'file')) continue;
     const text = new TextDecoder().decode(await fs.readFile(join(path, name)));
-    levels = [...levels, { base: path, rules: ignore().add(text) }];
+    levels = [...levels, { base: path, rules: parseIgnoreFile(text) }];
   }
   for (const entry of entries) {
     if (settings.skip.has(entry.name)) continue;
@@ -99,9 +101,8 @@ function isIgnored(levels: readonly Level[], path: string, directory: boolean): 
   for (let index = levels.length - 1; index >= 0; index--) {
     const level = levels[index]!;
     const relative = path.slice(level.base === '/' ? 1 : level.base.length + 1);
-    const verdict = level.rules.test(directory ? `${relative}/` : relative);
-    if (verdict.ignored) return true;
-    if (verdict.unignored) return false;
+    const verdict = ruleVerdict(level.rules, relative.split('/'), directory);
+    if (verdict !== null) return verdict === 'ignored';
   }
   return false;
 }

@@ -114,6 +114,7 @@ describe.each(BACKENDS)('berth mcp over stdio, driven by the SDK client ($name c
       'write_file',
       'edit_file',
       'multi_edit',
+      'apply_patch',
       'glob',
       'grep',
       'list_dir',
@@ -122,7 +123,7 @@ describe.each(BACKENDS)('berth mcp over stdio, driven by the SDK client ($name c
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     expect(stderr).toMatch(
       new RegExp(
-        `berth mcp: serving ${12 + backend.extraTools.length} tools on stdio \\(${backend.name} context`,
+        `berth mcp: serving ${13 + backend.extraTools.length} tools on stdio \\(${backend.name} context`,
       ),
     );
   });

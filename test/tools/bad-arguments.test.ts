@@ -100,6 +100,9 @@ const cases: [tool: string, args: unknown, fragments: string[]][] = [
   ['grep', { regex: 'x' }, ['unknown argument `regex`', '`pattern` is required']],
   ['grep', { pattern: 'a\nb' }, ['pattern contains a line break']],
   ['list_dir', { path: 7 }, ['`path` must be a string, got the number 7']],
+  ['apply_patch', {}, ['`patch` is required']],
+  ['apply_patch', { diff: 'x' }, ['unknown argument `diff`', '`patch` is required']],
+  ['apply_patch', { patch: 'not a patch' }, ['patch line 1: the patch must start with "*** Begin Patch"']],
   [
     'multi_edit',
     { path: 'a', edits: [] },

@@ -186,3 +186,23 @@ describe('a failure after a yielded task started', () => {
     expect(task?.status).toBe('killed');
   });
 });
+
+describe('read_file by range on a context without readFileRange', () => {
+  let w: Workspace;
+  beforeAll(async () => {
+    w = await openWorkspace();
+  });
+  afterAll(() => w.dispose());
+
+  it('fails with a message that says why offset/limit cannot help and what to run instead', async () => {
+    writeFileSync(`${w.hostDir}/big.txt`, 'line\n'.repeat(100));
+    const reduced = without(w.context, [], true);
+    const tools = createTools({ context: reduced, handle: w.handle, files: { maxFileBytes: 100 } });
+    const read = tools.find((t) => t.name === 'read_file')!;
+    const result = await read.execute({ path: 'big.txt', offset: 10, limit: 5 });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(
+      /above the 100 B limit for reading a whole file\. This workspace cannot read part of a file \(its context has no readFileRange\), so offset\/limit cannot help: read a range with bash, e\.g\. `sed -n '10,14p' .*big\.txt`/,
+    );
+  });
+});

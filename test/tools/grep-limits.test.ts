@@ -56,6 +56,34 @@ describe('the built-in search past its file cap', () => {
     expect(report.notes).toEqual([capNote(5)]);
   });
 
+  it('counts only the files the glob lets through: a filtered search is not cut short by the others', async () => {
+    // Breadth first: ten .txt files at the top would fill a cap of 5 before sub/ is entered.
+    const w = await workspace({ tools: { ripgrep: 'never' } });
+    for (let i = 0; i < 10; i++) writeFileSync(join(w.hostDir, `f${i}.txt`), 'needle\n');
+    mkdirSync(join(w.hostDir, 'sub'));
+    for (let i = 0; i < 3; i++) writeFileSync(join(w.hostDir, 'sub', `m${i}.ts`), 'needle\n');
+    const report = await builtinGrep(
+      w.context,
+      w.handle,
+      query(w.dir, { glob: '*.ts' }),
+      limits(5),
+      undefined,
+    );
+    expect(report.files.map((f) => f.path)).toEqual([0, 1, 2].map((i) => `${w.dir}/sub/m${i}.ts`));
+    expect(report.notes).toEqual([]);
+    // Past the cap among the filtered files it still says so.
+    for (let i = 3; i < 8; i++) writeFileSync(join(w.hostDir, 'sub', `m${i}.ts`), 'needle\n');
+    const capped = await builtinGrep(
+      w.context,
+      w.handle,
+      query(w.dir, { glob: '*.ts' }),
+      limits(5),
+      undefined,
+    );
+    expect(capped.files).toHaveLength(5);
+    expect(capped.notes).toEqual([capNote(5)]);
+  });
+
   it('exactly maxFiles files: all searched, no note (the cap is not reached)', async () => {
     const w = await workspace({ tools: { ripgrep: 'never' } });
     for (let i = 0; i < 5; i++) writeFileSync(join(w.hostDir, `f${i}.txt`), 'needle\n');

@@ -92,6 +92,36 @@ describe.each(BACKENDS)('%s context', (backend) => {
       ],
       ['no match', { pattern: 'zzzz-nothing' }, 'No matches in <ws>.'],
       [
+        'a ripgrep file type',
+        { pattern: 'helper', type: 'ts' },
+        '2 files with matches:\n<ws>/src/main.ts\n<ws>/src/util/helper.ts',
+      ],
+      [
+        'a file type with a glob (both must hold)',
+        { pattern: 'helper', type: 'ts', glob: 'main*', output_mode: 'count' },
+        '2 matching lines in 1 file:\n<ws>/src/main.ts:2',
+      ],
+      [
+        'multiline: a match across lines, every line it touches shown as a match',
+        { pattern: 'main\\(\\) \\{\\n\\s+helper', multiline: true, output_mode: 'content' },
+        '2 matching lines in 1 file:\n<ws>/src/main.ts:3:function main() {\n<ws>/src/main.ts:4:  helper();',
+      ],
+      [
+        'multiline: . matches a newline, with context after',
+        { pattern: 'function helper.*?42', multiline: true, output_mode: 'content', after: 1, type: 'ts' },
+        '2 matching lines in 1 file:\n<ws>/src/util/helper.ts:1:export function helper() {\n<ws>/src/util/helper.ts:2:  return 42;\n<ws>/src/util/helper.ts-3-}',
+      ],
+      [
+        'multiline count counts matches that span lines',
+        { pattern: '\\{\\n', multiline: true, output_mode: 'count' },
+        '2 matching lines in 2 files:\n<ws>/src/main.ts:1\n<ws>/src/util/helper.ts:1',
+      ],
+      [
+        'multiline with ^ and $ at line ends',
+        { pattern: '^\\}$', multiline: true, output_mode: 'content', path: 'src' },
+        '2 matching lines in 2 files:\n<ws>/src/main.ts:6:}\n<ws>/src/util/helper.ts:3:}',
+      ],
+      [
         'max_results cuts with a note',
         { pattern: 'helper', output_mode: 'content', max_results: 2 },
         '6 matching lines in 4 files:\n<ws>/docs/guide.md:2:Call helper() first.\n<ws>/docs/guide.md:3:ünïcode helper\n[Showing the first 2 of 6 matching lines; continue with offset 2. Narrow the search (path, glob, pattern) or raise max_results.]',
@@ -105,6 +135,22 @@ describe.each(BACKENDS)('%s context', (backend) => {
         expect(c).toBe(expected);
       });
     }
+
+    it('an unknown file type is the same error from every engine, with a did-you-mean', async () => {
+      const [a, b, c] = await all({ pattern: 'helper', type: 'typescript' });
+      expect(a).toMatch(/^type "typescript" is not a known file type \(did you mean "ts"\?\)/);
+      expect(b).toBe(a);
+      expect(c).toBe(a);
+    });
+
+    it('a line break in the pattern is refused without multiline and searched with it', async () => {
+      const [refused] = await all({ pattern: 'main\\(\\) \\{\\nx' });
+      expect(refused).toMatch(/Pass multiline: true/);
+      const [a, b, c] = await all({ pattern: '42;\n\\}', multiline: true, output_mode: 'count' });
+      expect(a).toBe('1 matching line in 1 file:\n<ws>/src/util/helper.ts:1');
+      expect(b).toBe(a);
+      expect(c).toBe(a);
+    });
 
     it('an invalid regular expression is an error from every engine', async () => {
       for (const w of [rg, builtin, noRg]) {

@@ -117,6 +117,23 @@ describe('walking with ignore files', () => {
     }
   });
 
+  it('walks under a .gitignore that freezes a backtracking matcher (the rules a command wrote are input)', async () => {
+    // 40 levels deep with a rule of 40 globstars: the `ignore` package did not finish this in 120 s.
+    const deep = `/a/${Array.from({ length: 40 }, (_, index) => `d${index}`).join('/')}`;
+    const fs = createMemoryFilesystem({
+      files: {
+        '/.gitignore': `a${'/**'.repeat(40)}/b\n*.log\n`,
+        [`${deep}/c.txt`]: '',
+        [`${deep}/x.log`]: '',
+      },
+    });
+    const files: string[] = [];
+    for await (const entry of walkFilesystem(fs, '/', { ignoreFiles: ['.gitignore'] })) {
+      if (entry.type === 'file') files.push(entry.path);
+    }
+    expect(files.sort()).toEqual(['/.gitignore', `${deep}/c.txt`]);
+  }, 20_000);
+
   it('walks in pre-order by name, bounded by maxDepth, and stops on abort', async () => {
     const fs = createMemoryFilesystem({ files: { '/b/c': '', '/a': '', '/b/d/e': '' } });
     const seen: string[] = [];

@@ -23,7 +23,7 @@ function machine(): string {
 }
 
 function nodeName(ctx: CommandContext): string {
-  const h = ctx.env.get('HOSTNAME');
+  const h = ctx.identity?.hostname ?? ctx.env.get('HOSTNAME');
   return h === undefined || h === '' ? 'localhost' : h;
 }
 

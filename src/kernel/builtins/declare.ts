@@ -33,6 +33,7 @@ import {
   ATTR_READONLY,
   ATTR_TRACE,
   ATTR_UPPER,
+  cloneVariable,
   isArrayValue,
 } from '../state/variables.js';
 import { printFunction } from '../syntax/print.js';
@@ -157,6 +158,7 @@ async function runDeclaration(kind: Kind, call: BuiltinCall): Promise<number> {
   for (const arg of rest) {
     try {
       await declareOne(sh, kind, arg, add, remove, local, global);
+      if (local && sh.vars.inFunction) sh.vars.markLocal(declaredName(arg));
     } catch (error) {
       if (error instanceof ShellError && error.effect === 'status') {
         await complain(sh, kind, error.message);
@@ -181,6 +183,19 @@ function wordAssignment(text: string): DeclArg | undefined {
     value: m[4] as string,
     text,
   };
+}
+
+/** A local cannot hide a readonly variable of an outer scope (bash: `local: y: readonly variable`). */
+function refuseReadonlyShadow(sh: Shell, name: string): void {
+  const outer = sh.vars.find(name)?.variable;
+  if (outer !== undefined && outer.attrs & ATTR_READONLY) throw new ShellError(`${name}: readonly variable`);
+}
+
+/** The variable a `local`/`declare` argument is about. */
+function declaredName(arg: DeclArg): string {
+  const parsed = arg.kind === 'assign' ? arg : wordAssignment(arg.text);
+  const name = parsed !== undefined && parsed.kind === 'assign' ? parsed.name : arg.text;
+  return name.replace(/\[.*$/s, '');
 }
 
 async function declareOne(
@@ -217,10 +232,11 @@ async function declareOne(
   if (arg.kind !== 'assign') return;
   const { name } = arg;
   if (!isValidName(name)) throw new ShellError(`\`${arg.text}': not a valid identifier`);
-  const existing = local ? sh.vars.localScope.vars.get(name) : lookup(sh, name)?.variable;
+  const existing = local ? sh.vars.localFor(name).vars.get(name) : lookup(sh, name)?.variable;
   if (existing !== undefined && existing.attrs & ATTR_READONLY && kind !== 'export') {
     throw new ShellError(`${name}: readonly variable`);
   }
+  if (local && existing === undefined) refuseReadonlyShadow(sh, name);
   const opts = { local, global };
   const nameref = (add & ATTR_NAMEREF) !== 0;
   const current = existing?.value;
@@ -240,7 +256,7 @@ async function declareOne(
       throw new ShellError(`\`${arg.value}': invalid variable name for name reference`);
     }
     const scope = local
-      ? sh.vars.localScope
+      ? sh.vars.localFor(name)
       : global
         ? sh.vars.global
         : (sh.vars.find(name)?.scope ?? sh.vars.global);
@@ -299,8 +315,14 @@ function declareName(
   global: boolean,
 ): void {
   const opts = { local, global };
-  if (local && sh.vars.localScope.vars.get(name) === undefined) {
-    // `local x` with no value: a new unset local (or, with -I/localvar_inherit, a copy).
+  if (local && sh.vars.localFor(name).vars.get(name) === undefined) {
+    refuseReadonlyShadow(sh, name);
+    // `local x` with no value: a new unset local; over a temporary binding (`v=x f`, `v=x eval`)
+    // bash's local starts with that value.
+    const f = sh.vars.find(name);
+    if (f !== undefined && (f.scope.kind === 'temp' || f.scope.tempNames?.has(name) === true)) {
+      sh.vars.put(sh.vars.localScope, name, cloneVariable(f.variable));
+    }
     setAttributes(sh, name, add, remove, opts);
     return;
   }
@@ -406,8 +428,10 @@ async function functions(
       continue;
     }
     if (names.length === 0 && kind === 'export' && !(fn.attrs & ATTR_EXPORT)) continue;
-    if (brief)
-      out += names.length === 0 ? `declare -f${fn.attrs & ATTR_EXPORT ? 'x' : ''} ${name}\n` : `${name}\n`;
+    if (brief && names.length === 0) out += `declare -f${fn.attrs & ATTR_EXPORT ? 'x' : ''} ${name}\n`;
+    // With `shopt -s extdebug`, `declare -F name` says where the function was defined.
+    else if (brief)
+      out += sh.opts.s('extdebug') ? `${name} ${fn.definition.line} ${fn.source}\n` : `${name}\n`;
     else out += `${printFunction(name, fn.definition.body)}\n`;
   }
   await print(sh, out);

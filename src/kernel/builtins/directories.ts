@@ -3,6 +3,8 @@
  * (`pushd`, `popd`, `dirs`).
  * @module
  */
+
+import { deviceFs } from '../exec/device-fs.js';
 import { normalizePath, resolvePath } from '../runtime/paths.js';
 import type { Shell } from '../runtime/shell.js';
 import { getVar, setVar } from '../runtime/vars.js';
@@ -11,11 +13,27 @@ import type { Builtin } from './types.js';
 
 async function isDirectory(sh: Shell, path: string): Promise<'dir' | 'notdir' | 'missing'> {
   try {
-    const st = await sh.rt.fs.stat(path);
+    const st = await deviceFs(sh).stat(path);
     return st.type === 'directory' ? 'dir' : 'notdir';
   } catch {
     return 'missing';
   }
+}
+
+/**
+ * bash's logical `cd` drops `dir/..` only when dir is a directory: `cd nonexistent/..` fails.
+ */
+async function dotDotsResolve(sh: Shell, target: string): Promise<boolean> {
+  if (!target.split('/').includes('..')) return true;
+  const parts = target.startsWith('/') ? [] : sh.cwd.split('/').filter((p) => p !== '');
+  for (const part of target.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if ((await isDirectory(sh, `/${parts.join('/')}`)) !== 'dir') return false;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return true;
 }
 
 /** Change to `target`; reports bash's errors. Returns the new directory or undefined. */
@@ -27,7 +45,7 @@ async function changeTo(
   shown: string,
 ): Promise<string | undefined> {
   let path = target.startsWith('/') ? normalizePath(target) : resolvePath(sh.cwd, target);
-  const state = await isDirectory(sh, path);
+  const state = (await dotDotsResolve(sh, target)) ? await isDirectory(sh, path) : 'missing';
   if (state !== 'dir') {
     await complain(
       sh,
@@ -204,13 +222,43 @@ export const dirs: Builtin = {
   },
 };
 
+/**
+ * The arguments of `pushd`/`popd`: `-n`, `--`, `+N`/`-N` and words; any other `-x` is bash's
+ * "invalid number" usage error (status 2).
+ */
+async function stackArgs(
+  sh: Shell,
+  name: string,
+  usage: string,
+  argv: readonly string[],
+): Promise<{ args: string[]; noChange: boolean } | number> {
+  const args: string[] = [];
+  let noChange = false;
+  let options = true;
+  for (const a of argv.slice(1)) {
+    if (options && a === '--') options = false;
+    else if (options && a === '-n') noChange = true;
+    else if (options && a.startsWith('-') && a.length > 1 && !/^-[0-9]+$/.test(a)) {
+      await complain(sh, name, `${a}: invalid number`);
+      await usageLine(sh, name, usage);
+      return 2;
+    } else args.push(a);
+  }
+  return { args, noChange };
+}
+
 export const pushd: Builtin = {
   name: 'pushd',
   synopsis: 'pushd [-n] [+N | -N | dir]',
   help: 'Push DIR on the directory stack and change to it; without DIR, swap the top two.',
   async run({ sh, argv }) {
-    const args = argv.slice(1).filter((a) => a !== '-n');
-    const noChange = argv.includes('-n');
+    const parsed = await stackArgs(sh, 'pushd', 'pushd [-n] [+N | -N | dir]', argv);
+    if (typeof parsed === 'number') return parsed;
+    const { args, noChange } = parsed;
+    if (args.length > 1) {
+      await complain(sh, 'pushd', 'too many arguments');
+      return 1;
+    }
     if (args.length === 0) {
       const next = sh.dirStack[0];
       if (next === undefined) {
@@ -257,7 +305,16 @@ export const popd: Builtin = {
   synopsis: 'popd [-n] [+N | -N]',
   help: 'Remove the top of the directory stack and change to the new top.',
   async run({ sh, argv }) {
-    const args = argv.slice(1).filter((a) => a !== '-n');
+    const usage = 'popd [-n] [+N | -N]';
+    const parsed = await stackArgs(sh, 'popd', usage, argv);
+    if (typeof parsed === 'number') return parsed;
+    const { args } = parsed;
+    const extra = args.find((a) => !/^[+-][0-9]+$/.test(a));
+    if (extra !== undefined) {
+      await complain(sh, 'popd', `${extra}: invalid argument`);
+      await usageLine(sh, 'popd', usage);
+      return 2;
+    }
     if (sh.dirStack.length === 0) {
       await complain(sh, 'popd', 'directory stack empty');
       return 1;

@@ -12,7 +12,7 @@ import { DiscardControl, ReturnControl } from '../runtime/control.js';
 import { resolvePath } from '../runtime/paths.js';
 import type { Shell } from '../runtime/shell.js';
 import { getVar } from '../runtime/vars.js';
-import { complain } from './support.js';
+import { complain, invalidOption, isOptionLike } from './support.js';
 import type { Builtin } from './types.js';
 
 async function nested<T>(sh: Shell, fn: () => Promise<T>): Promise<T> {
@@ -31,6 +31,7 @@ export const evalBuiltin: Builtin = {
   synopsis: 'eval [arg ...]',
   help: 'Join the arguments with spaces and run the result as shell commands.',
   async run({ sh, argv }) {
+    if (isOptionLike(argv[1])) return invalidOption(sh, 'eval', argv[1], 'eval [arg ...]');
     const args = argv[1] === '--' ? argv.slice(2) : argv.slice(1);
     const text = args.join(' ');
     if (text.trim() === '') return 0;

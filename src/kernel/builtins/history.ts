@@ -6,6 +6,7 @@
  */
 import { decodeBytes, encodeText } from '../../commands/byte-text.js';
 import { runSource } from '../exec/source-loop.js';
+import { discard } from '../runtime/errors.js';
 import { resolvePath } from '../runtime/paths.js';
 import type { Shell } from '../runtime/shell.js';
 import { getVar } from '../runtime/vars.js';
@@ -121,8 +122,11 @@ export const history: Builtin = {
       );
       return 2;
     }
+    // bash abandons the rest of the line here (its history builtin jumps to the top level).
+    if (args.length > 1) throw discard('history: too many arguments');
+    // bash reads the count as a number, so `history +5` is five.
     const count = first === undefined ? h.entries.length : Number.parseInt(first, 10);
-    if (first !== undefined && !/^[0-9]+$/.test(first)) {
+    if (first !== undefined && !/^\+?[0-9]+$/.test(first)) {
       await complain(sh, 'history', `${first}: numeric argument required`);
       return 1;
     }
@@ -196,10 +200,7 @@ export const fc: Builtin = {
         await complain(sh, 'fc', 'editing history is not available (use fc -l or fc -s)');
         return 1;
       }
-      if (rest.length > 2) {
-        await complain(sh, 'fc', 'too many arguments');
-        return 2;
-      }
+      // bash's `fc -l` reads the first two operands and ignores the rest.
       if (n === 0) return 0;
       let first = resolve(rest[0], Math.max(1, n - 15));
       let last = resolve(rest[1], rest[0] === undefined ? n : rest[1] === undefined ? n : n);

@@ -8,7 +8,7 @@ import { findInPath, KEYWORDS, type Resolved, resolveCommand } from '../exec/loo
 import type { Shell } from '../runtime/shell.js';
 import { printFunction } from '../syntax/print.js';
 import { BUILTINS } from './registry.js';
-import { complain, print, usageLine } from './support.js';
+import { complain, invalidOption, isOptionLike, print, usageLine } from './support.js';
 import type { Builtin } from './types.js';
 
 const quoteAlias = (v: string): string => `'${v.replace(/'/g, "'\\''")}'`;
@@ -167,14 +167,17 @@ export const builtin: Builtin = {
   synopsis: 'builtin [shell-builtin [arg ...]]',
   help: 'Run the shell builtin NAME with ARGS, even when a function of that name exists.',
   async run({ sh, argv, decl, redirects }) {
-    const name = argv[1];
+    const usage = 'builtin [shell-builtin [arg ...]]';
+    if (isOptionLike(argv[1])) return invalidOption(sh, 'builtin', argv[1], usage);
+    const skip = argv[1] === '--' ? 1 : 0;
+    const name = argv[1 + skip];
     if (name === undefined) return 0;
     const b = BUILTINS.get(name);
     if (b === undefined || sh.disabledBuiltins.has(name)) {
       await complain(sh, 'builtin', `${name}: not a shell builtin`);
       return 1;
     }
-    return runBuiltin(sh, b, { sh, argv: argv.slice(1), decl: decl?.slice(1), redirects });
+    return runBuiltin(sh, b, { sh, argv: argv.slice(1 + skip), decl: decl?.slice(1 + skip), redirects });
   },
 };
 

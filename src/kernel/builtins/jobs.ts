@@ -3,7 +3,8 @@
  * itself), `disown`, and `fg`/`bg` (no job control here: `fg` waits for the job).
  * @module
  */
-import { SIGNALS } from '../runtime/control.js';
+import { errorPrefix, writeStderr } from '../exec/messages.js';
+import { SIGNAL_DESCRIPTIONS, SIGNALS } from '../runtime/control.js';
 import type { Job } from '../runtime/jobs.js';
 import type { Shell } from '../runtime/shell.js';
 import { setVar } from '../runtime/vars.js';
@@ -30,6 +31,21 @@ async function waitFor<T>(sh: Shell, promise: Promise<T>): Promise<T> {
   } finally {
     if (onAbort !== undefined) sh.signal.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * A waited-for job that a signal ended: bash reports it (`  PID Hangup   cmd`), except for the
+ * signals a script sends its jobs as a matter of course (INT, PIPE, TERM).
+ */
+async function reportKilled(sh: Shell, job: Job, status: number): Promise<void> {
+  if (status <= 128) return;
+  const name = Object.keys(SIGNALS).find((n) => SIGNALS[n] === status - 128);
+  if (name === undefined || name === 'INT' || name === 'PIPE' || name === 'TERM') return;
+  const description = SIGNAL_DESCRIPTIONS[name] ?? `Unknown signal ${name}`;
+  await writeStderr(
+    sh,
+    `${errorPrefix(sh)}${String(job.pid).padStart(5)} ${description.padEnd(24)}${job.command}\n`,
+  );
 }
 
 export const wait: Builtin = {
@@ -63,7 +79,11 @@ export const wait: Builtin = {
           ? ids.map((s) => findJob(sh, s)).filter((j): j is Job => j !== undefined)
           : sh.jobs.running();
       const pending = candidates.filter((j) => !j.waited);
-      if (pending.length === 0) return 127;
+      if (pending.length === 0) {
+        for (const id of ids)
+          if (findJob(sh, id) === undefined) await complain(sh, 'wait', `${id}: no such job`);
+        return 127;
+      }
       const winner = await waitFor(sh, Promise.race(pending.map((j) => j.done.then(() => j))));
       const status = await winner.done;
       winner.waited = true;
@@ -103,6 +123,7 @@ export const wait: Builtin = {
       job.waited = true;
       sh.jobs.remove(job);
       if (pVar !== undefined) setVar(sh, pVar, String(job.pid));
+      await reportKilled(sh, job, status);
     }
     return status;
   },

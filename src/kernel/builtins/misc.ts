@@ -5,7 +5,7 @@
 import { ArithError } from '../arith/arith-parser.js';
 import { shellMessage } from '../exec/messages.js';
 import { ArithAssignError, arithRaw } from '../runtime/arith-scope.js';
-import { complain, print } from './support.js';
+import { complain, invalidOption, print } from './support.js';
 import type { Builtin } from './types.js';
 
 export const let_: Builtin = {
@@ -77,10 +77,20 @@ export const umask: Builtin = {
     let symbolicOut = false;
     let p = false;
     const rest: string[] = [];
+    let options = true;
     for (const a of argv.slice(1)) {
-      if (a === '-S') symbolicOut = true;
-      else if (a === '-p') p = true;
-      else rest.push(a);
+      if (options && a === '--') options = false;
+      else if (options && /^-[pS]+$/.test(a)) {
+        if (a.includes('S')) symbolicOut = true;
+        if (a.includes('p')) p = true;
+      } else if (options && a.startsWith('-') && a.length > 1) {
+        // `umask -rwx` is an option error, as in bash (a mode never starts with `-`).
+        const bad = a.slice(1).replace(/[pS]/g, '')[0] as string;
+        return invalidOption(sh, 'umask', `-${bad}`, 'umask [-p] [-S] [mode]');
+      } else {
+        options = false;
+        rest.push(a);
+      }
     }
     const mode = rest[0];
     if (mode === undefined) {

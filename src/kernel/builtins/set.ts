@@ -17,10 +17,9 @@ const USAGE = 'set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]';
 
 export function setOption(sh: Shell, name: string, on: boolean): boolean {
   if (!SET_OPTION_NAMES.has(name)) return false;
-  if (name === 'posix' || name === 'emacs' || name === 'vi' || name === 'history') {
-    sh.opts.set.set(name, on);
-    return true;
-  }
+  // The two line-editing modes exclude each other.
+  if (on && name === 'emacs') sh.opts.set.set('vi', false);
+  if (on && name === 'vi') sh.opts.set.set('emacs', false);
   sh.opts.set.set(name, on);
   return true;
 }
@@ -80,6 +79,8 @@ export const set: Builtin = {
         i += 1;
         break;
       }
+      // A lone `+` is an empty flag group, not an argument.
+      if (a === '+') continue;
       const sign = a[0];
       if ((sign !== '-' && sign !== '+') || a.length < 2) break;
       const on = sign === '-';

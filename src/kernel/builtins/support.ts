@@ -93,3 +93,15 @@ export async function optionFailure(
   await writeStderr(sh, `${name}: usage: ${usage}\n`);
   return 2;
 }
+
+/** `-z: invalid option` and the usage line, status 2: for builtins that take no options. */
+export async function invalidOption(sh: Shell, name: string, arg: string, usage: string): Promise<number> {
+  await complain(sh, name, `${arg.slice(0, 2)}: invalid option`);
+  await usageLine(sh, name, usage);
+  return 2;
+}
+
+/** An argument a builtin without options refuses: `-x` but not `-` or a negative number. */
+export function isOptionLike(arg: string | undefined): arg is string {
+  return arg !== undefined && arg.length > 1 && arg.startsWith('-') && arg !== '--';
+}

@@ -4,7 +4,7 @@
  * @module
  */
 import { SIGNALS } from '../runtime/control.js';
-import { complain, print } from './support.js';
+import { complain, invalidOption, isOptionLike, print } from './support.js';
 import type { Builtin } from './types.js';
 
 const PSEUDO = new Set(['EXIT', 'ERR', 'DEBUG', 'RETURN']);
@@ -47,6 +47,8 @@ export const trap: Builtin = {
       return 0;
     }
     if (args[0] === '--') args = args.slice(1);
+    else if (isOptionLike(args[0]) && args[0] !== '-p')
+      return invalidOption(sh, 'trap', args[0], 'trap [-lp] [[arg] signal_spec ...]');
     if (args.length === 0 || args[0] === '-p') {
       const wanted = args[0] === '-p' && args.length > 1 ? args.slice(1).map(signalName) : undefined;
       const order = ['EXIT', ...Object.keys(SIGNALS), 'DEBUG', 'ERR', 'RETURN'];

@@ -46,6 +46,9 @@ export async function startBackground(
     let status: number;
     try {
       try {
+        // The status of `cmd &` itself is nobody's: no ERR trap for it (its inner commands
+        // still have theirs: `{ false; echo; } &`).
+        if (cmd.type === 'simple') child.errexitSuppressed += 1;
         status = await runCommand(child, cmd);
       } catch (error) {
         status = subshellStatus(child, error);

@@ -5,7 +5,7 @@
  * @module
  */
 import { decodeBytes } from '../../commands/byte-text.js';
-import { optionForLetter, SET_OPTION_NAMES } from '../runtime/options.js';
+import { optionForLetter, SET_OPTION_NAMES, SHOPT_NAMES } from '../runtime/options.js';
 import { resolvePath } from '../runtime/paths.js';
 import type { Shell } from '../runtime/shell.js';
 import { writeStderr } from './messages.js';
@@ -19,6 +19,7 @@ export async function runBashCommand(
 ): Promise<number> {
   const name = argv[0] ?? 'bash';
   const sets: [string, boolean][] = [];
+  const shopts: [string, boolean][] = [];
   let command: string | undefined;
   let i = 1;
   let fromStdin = false;
@@ -48,6 +49,10 @@ export async function runBashCommand(
         if (a === '--verbose') sets.push(['verbose', true]);
         continue;
       }
+      if (a === '--help') {
+        await writeOut(sh, BASH_HELP);
+        return 0;
+      }
       if (a === '--version') {
         await writeOut(sh, 'GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n');
         return 0;
@@ -63,7 +68,16 @@ export async function runBashCommand(
         else if (c === 's') fromStdin = true;
         else if (c === 'i') interactive = true;
         else if (c === 'l' || c === 'r') continue;
-        else if (c === 'o') {
+        else if (c === 'O') {
+          // `bash -O nullglob`: a shopt option at invocation.
+          const opt = argv[i + 1];
+          i += 1;
+          if (opt === undefined || !SHOPT_NAMES.has(opt)) {
+            await writeStderr(sh, `${name}: ${opt ?? ''}: invalid shell option name\n`);
+            return 2;
+          }
+          shopts.push([opt, on]);
+        } else if (c === 'o') {
           const opt = argv[i + 1];
           i += 1;
           if (opt === undefined || !SET_OPTION_NAMES.has(opt)) {
@@ -86,7 +100,10 @@ export async function runBashCommand(
   }
   const rest = argv.slice(i);
   const setup = (child: Shell): void => {
+    // An interactive shell edits lines in emacs mode unless told otherwise.
+    if (interactive) child.opts.set.set('emacs', true);
     for (const [opt, on] of sets) child.opts.set.set(opt, on);
+    for (const [opt, on] of shopts) child.opts.shopt.set(opt, on);
   };
   const session = interactive ? { rcfile } : undefined;
   if (command !== undefined) {
@@ -119,6 +136,10 @@ export async function runBashCommand(
     } catch {
       await writeStderr(sh, `${name}: ${script}: No such file or directory\n`);
       return 127;
+    }
+    if (looksBinary(bytes)) {
+      await writeStderr(sh, `${script}: ${script}: cannot execute binary file\n`);
+      return 126;
     }
     return runShellProcess(sh, {
       text: decodeBytes(bytes),
@@ -155,3 +176,25 @@ async function writeOut(sh: Shell, text: string): Promise<void> {
   const f = sh.fds.get(1);
   if (f !== undefined) await f.write(new TextEncoder().encode(text)).catch(() => {});
 }
+
+/** bash refuses a script with a NUL byte in its first line (within the first 80 bytes). */
+function looksBinary(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, Math.min(80, bytes.length));
+  const newline = head.indexOf(10);
+  return (newline === -1 ? head : head.subarray(0, newline)).includes(0);
+}
+
+const BASH_HELP = `GNU bash, version 5.2.15(1)-release-(x86_64-pc-linux-gnu)
+Usage:\tbash [GNU long option] [option] ...
+\tbash [GNU long option] [option] script-file ...
+GNU long options:
+${['debug', 'debugger', 'dump-po-strings', 'dump-strings', 'help', 'init-file', 'login', 'noediting', 'noprofile', 'norc', 'posix', 'pretty-print', 'rcfile', 'restricted', 'verbose', 'version'].map((o) => `\t--${o}\n`).join('')}Shell options:
+\t-ilrsD or -c command or -O shopt_option\t\t(invocation only)
+\t-abefhkmnptuvxBCEHPT or -o option
+Type \`bash -c "help set"' for more information about shell options.
+Type \`bash -c help' for more information about shell builtin commands.
+Use the \`bashbug' command to report bugs.
+
+bash home page: <http://www.gnu.org/software/bash>
+General help using GNU software: <http://www.gnu.org/gethelp/>
+`;

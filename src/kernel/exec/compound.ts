@@ -16,7 +16,7 @@ import { isValidName, setVar } from '../runtime/vars.js';
 import { ATTR_READONLY } from '../state/variables.js';
 import type { ArithCommand, Command, CondCommand, Redirect, Script, Word } from '../syntax/ast.js';
 import { startBackground } from './background.js';
-import { checkpoint } from './checkpoint.js';
+import { checkpoint, flushWarnings } from './checkpoint.js';
 import { CondRegexError, evaluateCond } from './cond.js';
 import { shellMessage } from './messages.js';
 import { applyRedirects } from './redirect.js';
@@ -30,6 +30,11 @@ type Compound = Exclude<Command, { type: 'simple' | 'pipeline' | 'andor' }>;
 
 export async function runCompound(sh: Shell, cmd: Compound): Promise<number> {
   if (cmd.type === 'function') {
+    if (cmd.invalidName === true) {
+      sh.line = cmd.line;
+      await shellMessage(sh, `\`${cmd.name}': not a valid identifier`);
+      return 1;
+    }
     if (sh.opts.o('posix') && BUILTINS.get(cmd.name)?.special === true) {
       sh.line = cmd.line;
       await shellMessage(sh, `\`${cmd.name}': is a special builtin`);
@@ -331,7 +336,10 @@ async function arithCommand(sh: Shell, cmd: ArithCommand): Promise<number> {
 async function condCommand(sh: Shell, cmd: CondCommand): Promise<number> {
   await runDebugTrap(sh, cmd);
   try {
-    return (await evaluateCond(sh, cmd.expr)) ? 0 : 1;
+    const result = await evaluateCond(sh, cmd.expr);
+    // Its warnings (`[[ -v a[-9] ]]`: bad array subscript) carry the command's line.
+    if (sh.warnings.length > 0) await flushWarnings(sh);
+    return result ? 0 : 1;
   } catch (error) {
     if (error instanceof ArithError) {
       await shellMessage(sh, `[[: ${error.message}`);

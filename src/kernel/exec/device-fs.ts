@@ -31,6 +31,22 @@ const DEV_STAT: VfsStat = {
   gid: 0,
 };
 
+const DEV_DIR_STAT: VfsStat = { ...DEV_STAT, type: 'directory', mode: 0o755, nlink: 2 };
+/** What `/dev` holds when the filesystem has no `/dev` of its own. */
+const DEV_NAMES = ['fd', 'null', 'random', 'stderr', 'stdin', 'stdout', 'urandom', 'zero'];
+
+/** `/dev` and `/dev/fd` as directories, when the filesystem under them has none. */
+async function devDirectory<T>(path: string, real: () => Promise<T>, made: () => T): Promise<T> {
+  const p = normalizePath(path);
+  if (p !== '/dev' && p !== '/dev/fd') return real();
+  try {
+    return await real();
+  } catch (error) {
+    if (error instanceof VfsError && error.code === 'ENOENT') return made();
+    throw error;
+  }
+}
+
 /** The character devices a command opens by name; everything else is a descriptor or a file. */
 type Device = 'null' | 'zero' | 'urandom';
 
@@ -142,12 +158,32 @@ export function deviceFs(sh: Shell): Filesystem {
       if (typeof d !== 'string') await d.write(data);
     },
     async stat(path: string): Promise<VfsStat> {
-      return device(path) === undefined ? fs.stat(path) : DEV_STAT;
+      if (device(path) !== undefined) return DEV_STAT;
+      return devDirectory(
+        path,
+        () => fs.stat(path),
+        () => DEV_DIR_STAT,
+      );
     },
     async lstat(path: string): Promise<VfsStat> {
-      return device(path) === undefined ? fs.lstat(path) : DEV_STAT;
+      if (device(path) !== undefined) return DEV_STAT;
+      return devDirectory(
+        path,
+        () => fs.lstat(path),
+        () => DEV_DIR_STAT,
+      );
     },
-    readdir: (path: string): Promise<VfsDirEntry[]> => fs.readdir(path),
+    readdir: (path: string): Promise<VfsDirEntry[]> =>
+      devDirectory(
+        path,
+        () => fs.readdir(path),
+        () =>
+          normalizePath(path) === '/dev'
+            ? DEV_NAMES.map(
+                (name) => ({ name, type: name === 'fd' ? 'directory' : 'char-device' }) as VfsDirEntry,
+              )
+            : sh.fds.entries().map(([n]) => ({ name: String(n), type: 'char-device' }) as VfsDirEntry),
+      ),
     mkdir: (path, options) => fs.mkdir(path, options),
     remove: (path, options) => fs.remove(path, options),
     rename: (from, to) => fs.rename(from, to),

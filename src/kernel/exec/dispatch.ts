@@ -98,7 +98,13 @@ export async function callFunction(
   const savedLine = sh.line;
   const savedSource = sh.source;
   sh.positional = argv.slice(1);
-  sh.vars.push('function');
+  const temp = sh.callTemp;
+  sh.callTemp = undefined;
+  const restoreTemp =
+    temp !== undefined && sh.vars.scopes[sh.vars.scopes.length - 1] === temp
+      ? sh.vars.adoptAsFunction(temp)
+      : undefined;
+  if (restoreTemp === undefined) sh.vars.push('function');
   sh.callStack.push({ name, source: entry.source, callLine: sh.line });
   sh.callDepth += 1;
   sh.source = entry.source;
@@ -125,7 +131,8 @@ export async function callFunction(
     if (savedDebug !== undefined) sh.traps.set('DEBUG', savedDebug);
     if (savedReturn !== undefined) sh.traps.set('RETURN', savedReturn);
     sh.callStack.pop();
-    sh.vars.pop();
+    if (restoreTemp !== undefined) restoreTemp();
+    else sh.vars.pop();
     sh.positional = savedPositional;
     sh.line = savedLine;
     sh.source = savedSource;

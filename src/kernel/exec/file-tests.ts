@@ -6,6 +6,7 @@
 import type { VfsStat } from '../../vfs/filesystem.js';
 import { resolvePath } from '../runtime/paths.js';
 import type { Shell } from '../runtime/shell.js';
+import { deviceFs } from './device-fs.js';
 
 async function statOf(sh: Shell, path: string, follow: boolean): Promise<VfsStat | undefined> {
   if (path === '') return undefined;
@@ -47,7 +48,7 @@ async function statOf(sh: Shell, path: string, follow: boolean): Promise<VfsStat
     };
   }
   try {
-    return follow ? await sh.rt.fs.stat(abs) : await sh.rt.fs.lstat(abs);
+    return follow ? await deviceFs(sh).stat(abs) : await deviceFs(sh).lstat(abs);
   } catch {
     return undefined;
   }

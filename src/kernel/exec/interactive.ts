@@ -67,7 +67,7 @@ async function runRcFile(sh: Shell, path: string, explicit: boolean): Promise<vo
 async function prompt(sh: Shell, name: 'PS1' | 'PS2'): Promise<void> {
   const raw = getVar(sh, name);
   if (raw === undefined || raw === '') return;
-  let text = expandPrompt(sh, raw);
+  let text = expandPrompt(sh, raw, true);
   if (sh.opts.s('promptvars') && (text.includes('$') || text.includes('`'))) {
     try {
       text = await expandToString(sh, parseHereDocBody(new Parser(text)));

@@ -14,6 +14,7 @@ import {
   type ByteWriter,
   type CommandContext,
   type CommandHandler,
+  type CommandIdentity,
 } from '../../commands/command.js';
 import { VfsError } from '../../vfs/filesystem.js';
 import { isControl } from '../runtime/control.js';
@@ -125,6 +126,8 @@ export async function invokeHandler(
     dispatch: makeDispatch(sh),
     cooperate: sh.rt.cooperate,
     network: sh.rt.network,
+    // The shell's own identity, so `id`, `hostname` and new files' owners agree with `$UID`.
+    identity: identityOf(sh),
     hold:
       watchdog === undefined
         ? undefined
@@ -178,4 +181,9 @@ export async function invokeExternal(
     stdout.release();
     stderr.release();
   }
+}
+
+function identityOf(sh: Shell): CommandIdentity {
+  const id = sh.rt.identity;
+  return { uid: id.uid, gid: id.gid, user: id.user, hostname: id.hostname };
 }

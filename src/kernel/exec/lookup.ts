@@ -68,6 +68,7 @@ export async function resolveCommand(
     sh.hashed.delete(name);
   }
   const path = options.defaultPath ? DEFAULT_PATH : (options.searchPath ?? getVar(sh, 'PATH') ?? '');
+  let plainFile: string | undefined;
   for (const dir of path.split(':')) {
     const candidate = dir === '' ? resolvePath(sh.cwd, name) : `${dir.replace(/\/+$/, '')}/${name}`;
     const r = await resolveAt(sh, candidate);
@@ -76,8 +77,14 @@ export async function resolveCommand(
         sh.hashed.set(name, candidate);
       return r;
     }
+    if (plainFile === undefined && (await isPlainFile(sh, candidate))) plainFile = candidate;
   }
   if (sh.rt.external?.allows(argv)) return { kind: 'external', path: name };
+  // No executable anywhere: bash settles for the first file of that name (and cannot run it).
+  if (plainFile !== undefined) {
+    if (options.searchPath === undefined) sh.hashed.set(name, plainFile);
+    return { kind: 'error', status: 126, message: `${plainFile}: Permission denied` };
+  }
   return { kind: 'error', status: 127, message: `${name}: command not found` };
 }
 
@@ -91,7 +98,22 @@ export async function findInPath(sh: Shell, name: string, all: boolean): Promise
       if (!all) break;
     }
   }
+  if (found.length === 0 && !all) {
+    for (const dir of (getVar(sh, 'PATH') ?? '').split(':')) {
+      const candidate = dir === '' ? resolvePath(sh.cwd, name) : `${dir.replace(/\/+$/, '')}/${name}`;
+      if (await isPlainFile(sh, candidate)) return [candidate];
+    }
+  }
   return found;
+}
+
+/** A regular file that is not executable (what bash falls back to when nothing in PATH runs). */
+async function isPlainFile(sh: Shell, path: string): Promise<boolean> {
+  try {
+    return (await sh.rt.fs.stat(resolvePath(sh.cwd, path))).type === 'file';
+  } catch {
+    return false;
+  }
 }
 
 /** A registered command or an executable script at exactly `path`. */
@@ -121,6 +143,9 @@ async function resolvePathName(sh: Shell, name: string, argv: readonly string[])
     return { kind: 'script', path: abs };
   } catch {
     if (sh.rt.external?.allows(argv)) return { kind: 'external', path: name };
+    // A component longer than NAME_MAX cannot exist: execve says ENAMETOOLONG (126).
+    if (abs.split('/').some((part) => part.length > 255))
+      return { kind: 'error', status: 126, message: `${name}: File name too long` };
     return { kind: 'error', status: 127, message: `${name}: No such file or directory` };
   }
 }

@@ -41,9 +41,19 @@ export async function runShellProcess(parent: Shell, spec: ProcessSpec): Promise
   const env = exportedEnv(parent);
   for (const [k, v] of spec.env ?? []) env.set(k, v);
   const release = parent.rt.budget.process();
+  // A new bash trusts an inherited PWD only when it names its directory; else it asks the
+  // system (`unset PWD; bash -c pwd` in a symlinked directory prints the physical path).
+  let cwd = parent.cwd;
+  if (env.get('PWD') !== cwd) {
+    try {
+      cwd = await parent.rt.fs.realpath(cwd);
+    } catch {
+      // keep the logical path
+    }
+  }
   const sh = createShell(parent.rt, {
     env,
-    cwd: parent.cwd,
+    cwd,
     arg0: spec.arg0,
     args: spec.args,
     jobs: new JobTable(),

@@ -7,8 +7,9 @@
 
 import type { DeclArg } from '../builtins/types.js';
 import { expandAssignment, expandToString, expandWords } from '../expand/expand.js';
+import { singleQuote } from '../expand/quote.js';
 import { ExitControl } from '../runtime/control.js';
-import { ShellError } from '../runtime/errors.js';
+import { discard, ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
 import { type ArrayItem, assignArray, lookup, setElement, setVar } from '../runtime/vars.js';
 import { AssocArray } from '../state/arrays.js';
@@ -103,9 +104,26 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
       cmd.assignments.length > 0 &&
       !persists &&
       (resolved.kind === 'function' || resolved.kind === 'builtin');
-    if (persists && cmd.assignments.length > 0) await assignAll(sh, cmd.assignments, {});
+    if (persists && cmd.assignments.length > 0) {
+      // The builtin sees them as a temporary scope; what is left of it afterwards stays (an
+      // `x=1 unset x` leaves the x below alone).
+      const scope = sh.vars.push('temp');
+      let status: number;
+      try {
+        await assignAll(sh, cmd.assignments, { temp: true });
+        if (trace) await traceDeclaration(sh, argv, decl);
+        status = await runResolved(sh, resolved, argv, { decl, redirects: cmd.redirects });
+      } finally {
+        sh.vars.pop();
+      }
+      for (const key of scope.vars.keys()) {
+        const v = scope.vars.get(key);
+        if (typeof v?.value === 'string') setVar(sh, key, v.value, {});
+      }
+      return status;
+    }
     if (tempScope) {
-      sh.vars.push('temp');
+      const scope = sh.vars.push('temp');
       try {
         await assignAll(
           sh,
@@ -113,8 +131,11 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
           { temp: true },
         );
         if (trace) await traceDeclaration(sh, argv, decl);
+        // A function called so takes this scope as its own (see VarStore.adoptAsFunction).
+        if (resolved.kind === 'function') sh.callTemp = scope;
         return await runResolved(sh, resolved, argv, { decl, redirects: cmd.redirects });
       } finally {
+        sh.callTemp = undefined;
         sh.vars.pop();
       }
     }
@@ -154,8 +175,9 @@ async function traceDeclaration(
   for (const d of decl) {
     if (d.kind === 'word') shown.push(d.text);
     else if (d.array !== undefined) {
+      // A declaration builtin traces its compound assignment with every part single-quoted.
       const items = d.array.map((i) =>
-        i.key === undefined ? traceQuote(i.value) : `[${i.key}]=${traceQuote(i.value)}`,
+        i.key === undefined ? singleQuote(i.value) : `[${singleQuote(i.key)}]=${singleQuote(i.value)}`,
       );
       await traceText(sh, `${d.name}${d.append ? '+=' : '='}(${items.join(' ')})`);
       shown.push(d.name);
@@ -281,6 +303,10 @@ async function assignAll(sh: Shell, assignments: readonly Assignment[], how: Ass
 async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<string> {
   const opts = how.temp ? { local: true, temp: true } : {};
   const trace = sh.opts.xtrace;
+  if (a.array !== undefined && a.index !== undefined) {
+    const key = await expandToString(sh, a.index);
+    throw discard(`${a.name}[${key}]: cannot assign list to array member`);
+  }
   if (a.array !== undefined) {
     const items = await expandArrayItems(sh, a);
     const shown = a.text.slice(a.text.indexOf('=') + 1);
@@ -297,6 +323,8 @@ async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<stri
     return value;
   }
   if (a.index !== undefined) {
+    // `a[]=x`: an empty subscript as written (not one that expands to nothing) is an error.
+    if (a.index.parts.length === 0) throw discard(`${a.name}[]: bad array subscript`);
     const key = await expandToString(sh, a.index);
     setElement(sh, a.name, key, value, { ...opts, append: a.append });
   } else {

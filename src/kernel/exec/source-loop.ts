@@ -54,7 +54,12 @@ export async function runSource(sh: Shell, text: string, options: SourceOptions)
       const text = parser.lastText;
       await writeStderr(sh, text.endsWith('\n') ? text : `${text}\n`);
     }
+    // A script with `set -o history` records its lines as a terminal would (`\!` counts them).
+    if (options.topLevel && !sh.interactive && options.kind !== 'eval' && sh.opts.o('history'))
+      sh.history.add(parser.lastText);
     if (sh.opts.o('noexec')) continue;
+    // bash counts the commands its reader loop reads (a script, stdin); `-c` text is one.
+    if (options.topLevel && (options.kind === 'stdin' || options.kind === 'file')) sh.commandNumber += 1;
     try {
       for (const stmt of statements) await runStatement(sh, stmt);
     } catch (error) {

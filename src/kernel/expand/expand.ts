@@ -125,6 +125,9 @@ export async function expandReplacement(sh: Shell, word: Word): Promise<Replacem
 export async function expandRedirectTarget(sh: Shell, word: Word): Promise<string> {
   const simple = simpleLiteral(word);
   if (simple !== undefined) return simple;
+  // `> a-{one,two}` brace-expands to two names: ambiguous, as in bash.
+  if (word.braces && (await braceExpand(sh, word)).length > 1)
+    throw new ShellError(`${word.text ?? ''}: ambiguous redirect`);
   const pieces = await expandPieces(sh, word.parts, false);
   const fields = splitFields(pieces, getVar(sh, 'IFS'));
   const names: string[] = [];

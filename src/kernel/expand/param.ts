@@ -126,7 +126,8 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
       return listPieces(sh, value.values, value.star, inDq);
     }
     case 'strip': {
-      const pattern = await compile(sh, op.pattern);
+      // bash's `#`, `%`, `^` and `,` ignore nocasematch (only `/` honours it).
+      const pattern = await compile(sh, op.pattern, false);
       return mapValues(sh, value, inDq, (s) => stripPattern(s, pattern, op.op, ticker(sh)), p);
     }
     case 'replace': {
@@ -137,7 +138,7 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
       return mapValues(sh, value, inDq, (s) => replacePattern(s, pattern, op.op, replacement, ticker(sh)), p);
     }
     case 'case': {
-      const pattern = op.pattern === undefined ? undefined : await compile(sh, op.pattern);
+      const pattern = op.pattern === undefined ? undefined : await compile(sh, op.pattern, false);
       return mapValues(sh, value, inDq, (s) => Promise.resolve(convertCase(s, op.op, pattern)), p);
     }
     case 'slice': {
@@ -161,7 +162,16 @@ export async function expandParam(sh: Shell, p: ParamPart, inDq: boolean): Promi
     }
     case 'transform':
       if (value.kind === 'scalar' && value.value === undefined) checkNounset(sh, p);
-      value = op.op === 'P' ? await promptValue(sh, value) : transform(sh, p, value, op.op);
+      // `${!r@a}` is about the variable r names (nothing when r named none: `${!A[@]@a}`).
+      value =
+        op.op === 'P'
+          ? await promptValue(sh, value)
+          : transform(
+              sh,
+              p.indirect ? { ...p, name: target.name === p.name ? '' : target.name } : p,
+              value,
+              op.op,
+            );
       if (value.kind === 'scalar') return scalarPieces(value.value ?? '', inDq);
       return listPieces(sh, value.values, value.star, inDq);
   }
@@ -211,9 +221,12 @@ function checkNounset(sh: Shell, p: ParamPart): void {
   throw new ShellError(`${displayName(p)}: unbound variable`, 1, 'exit');
 }
 
-async function compile(sh: Shell, word: Word): Promise<Pattern> {
+async function compile(sh: Shell, word: Word, nocaseApplies = true): Promise<Pattern> {
   const text = await expandToPattern(sh, word);
-  return Pattern.compile(text, { extglob: sh.opts.s('extglob'), nocase: sh.opts.s('nocasematch') });
+  return Pattern.compile(text, {
+    extglob: sh.opts.s('extglob'),
+    nocase: nocaseApplies && sh.opts.s('nocasematch'),
+  });
 }
 
 function scalarPieces(s: string, inDq: boolean): Piece[] {
@@ -295,6 +308,8 @@ async function baseValue(
   }
   target.name = name;
   target.index = index;
+  if (typeof index === 'object' && index.parts.length === 0 && !p.indirect)
+    throw discard(`\${${name}[]}: bad substitution`);
   return valueNamed(sh, name, index);
 }
 

@@ -11,7 +11,11 @@ import { strftime } from '../text/strftime.js';
 /** A directory name kept from the expansion that follows (`$`, backquotes, backslashes quoted). */
 const quoted = (text: string): string => text.replace(/[\\$`]/g, '\\$&');
 
-export function expandPrompt(sh: Shell, s: string): string {
+/**
+ * `forPrompt`: the text is a prompt about to be shown (the command it asks for is the next one);
+ * otherwise it is expanded while a command runs (`${PS1@P}`, `PS4`).
+ */
+export function expandPrompt(sh: Shell, s: string, forPrompt = false): string {
   let out = '';
   const id = sh.rt.identity;
   const now = new Date(sh.rt.now());
@@ -83,16 +87,17 @@ export function expandPrompt(sh: Shell, s: string): string {
       case ']':
         break;
       case 'j':
-        out += String(sh.jobs.running().length);
+        out += String(sh.jobs.all().filter((j) => j.status === undefined).length);
         break;
       case 'l':
         out += 'tty';
         break;
       case '!':
-        out += String(sh.history.entries.length + 1);
+        // While a command runs, its own line is already the last history entry.
+        out += String(sh.history.entries.length + (forPrompt || !sh.opts.o('history') ? 1 : 0));
         break;
       case '#':
-        out += String(sh.rt.budget.commands);
+        out += String(sh.commandNumber - (forPrompt ? 0 : 1));
         break;
       case 't':
         out += `${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}`;

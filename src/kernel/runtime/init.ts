@@ -7,6 +7,7 @@
 import { IndexedArray } from '../state/arrays.js';
 import { ATTR_EXPORT, ATTR_INDEXED, ATTR_INTEGER, ATTR_READONLY } from '../state/variables.js';
 import type { JobTable } from './jobs.js';
+import { SET_OPTION_NAMES, SHOPT_NAMES } from './options.js';
 import { type Runtime, Shell } from './shell.js';
 import { installDynamicVariables } from './vars.js';
 
@@ -38,6 +39,11 @@ export function createShell(rt: Runtime, init: ShellInit): Shell {
     if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) put(name, value, ATTR_EXPORT);
   }
   installDynamicVariables(sh);
+  // A shell started with SHELLOPTS (BASHOPTS) in its environment turns those options on.
+  for (const name of (init.env.get('SHELLOPTS') ?? '').split(':'))
+    if (SET_OPTION_NAMES.has(name)) sh.opts.set.set(name, true);
+  for (const name of (init.env.get('BASHOPTS') ?? '').split(':'))
+    if (SHOPT_NAMES.has(name)) sh.opts.shopt.set(name, true);
   const id = rt.identity;
   put('IFS', ' \t\n');
   put('PS4', '+ ');
@@ -50,10 +56,14 @@ export function createShell(rt: Runtime, init: ShellInit): Shell {
     value: IndexedArray.from(['5', '2', '15', '1', 'release', 'x86_64-pc-linux-gnu']),
     attrs: ATTR_INDEXED | ATTR_READONLY,
   });
-  put('HOSTNAME', id.hostname);
-  put('HOSTTYPE', 'x86_64');
-  put('MACHTYPE', 'x86_64-pc-linux-gnu');
-  put('OSTYPE', 'linux-gnu');
+  // Set by the shell unless inherited (`HOSTNAME=x bash -c 'echo $HOSTNAME'` says x).
+  const inherit = (name: string, value: string): void => {
+    if (!init.env.has(name)) put(name, value);
+  };
+  inherit('HOSTNAME', id.hostname);
+  inherit('HOSTTYPE', 'x86_64');
+  inherit('MACHTYPE', 'x86_64-pc-linux-gnu');
+  inherit('OSTYPE', 'linux-gnu');
   put('UID', String(id.uid), ATTR_INTEGER | ATTR_READONLY);
   put('EUID', String(id.uid), ATTR_INTEGER | ATTR_READONLY);
   if (!init.env.has('PATH')) put('PATH', '/usr/local/bin:/usr/bin:/bin');

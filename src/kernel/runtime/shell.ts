@@ -13,7 +13,7 @@ import { History } from '../builtins/history.js';
 import { ResourceLimits } from '../builtins/ulimit.js';
 import { type Budget, type KernelLimits, limitReached } from '../limits.js';
 import { CowMap, type Shareable } from '../state/cow-map.js';
-import { VarStore } from '../state/variables.js';
+import { type Scope, VarStore } from '../state/variables.js';
 import type { Command, FunctionDefinition } from '../syntax/ast.js';
 import { FdTable } from './fd-table.js';
 import type { JobTable } from './jobs.js';
@@ -145,7 +145,8 @@ export class Shell {
   jobs: JobTable;
   /** `$?` */
   status = 0;
-  pipeStatus: readonly number[] = [0];
+  // Empty until the first pipeline runs, as in bash.
+  pipeStatus: readonly number[] = [];
   /** `$!` */
   lastBackground: number | undefined;
   /** `BASHPID` */
@@ -198,6 +199,10 @@ export class Shell {
   warnings: string[] = [];
   /** An interactive shell (`bash -i`): errors do not end it. */
   interactive = false;
+  /** The temporary scope of `v=x f` while f is being called (its function scope adopts it). */
+  callTemp: Scope | undefined = undefined;
+  /** The number of the top-level command being run (the prompt's `\#`). */
+  commandNumber = 1;
   /** `ulimit`'s resource limits. */
   limitsTable: ResourceLimits = new ResourceLimits();
   /** The command history. */

@@ -124,7 +124,7 @@ function targetScope(
   opts: AssignOptions,
 ): { scope: Scope; existing: Variable | undefined } {
   if (opts.local) {
-    const scope = opts.temp ? (sh.vars.scopes[sh.vars.scopes.length - 1] as Scope) : sh.vars.localScope;
+    const scope = opts.temp ? (sh.vars.scopes[sh.vars.scopes.length - 1] as Scope) : sh.vars.localFor(name);
     return { scope, existing: scope.vars.get(name) };
   }
   if (opts.global) {
@@ -156,10 +156,12 @@ function transform(
   return out;
 }
 
-function checkWritable(name: string, v: Variable | undefined): void {
-  // bash ends a `set -e` script here even inside a condition.
-  if (v !== undefined && v.attrs & ATTR_READONLY)
-    throw new ShellError(`${name}: readonly variable`, 1, 'discard', true);
+function checkWritable(sh: Shell, name: string, v: Variable | undefined): void {
+  // bash ends a `set -e` script here even inside a condition; in POSIX mode, any script.
+  if (v !== undefined && v.attrs & ATTR_READONLY) {
+    const effect = sh.opts.o('posix') && !sh.interactive ? 'exit' : 'discard';
+    throw new ShellError(`${name}: readonly variable`, 1, effect, true);
+  }
 }
 
 /** `name=value` (or `name+=value`). */
@@ -175,7 +177,7 @@ export function setVar(sh: Shell, name: string, value: string, opts: AssignOptio
     return;
   }
   const { scope, existing } = targetScope(sh, target, opts);
-  checkWritable(target, existing);
+  checkWritable(sh, target, existing);
   if (existing !== undefined && existing.attrs & ATTR_DYNAMIC) {
     assignDynamic(sh, target, value);
     return;
@@ -218,7 +220,7 @@ export function setElement(
 ): void {
   const target = refName(sh, name);
   const { scope, existing } = targetScope(sh, target, opts);
-  checkWritable(target, existing);
+  checkWritable(sh, target, existing);
   const attrs = existing?.attrs ?? 0;
   if (existing === undefined || existing.value === undefined || typeof existing.value === 'string') {
     const arr =
@@ -270,7 +272,7 @@ export function assignArray(
 ): string[] {
   const target = refName(sh, name);
   const { scope, existing } = targetScope(sh, target, opts);
-  checkWritable(target, existing);
+  checkWritable(sh, target, existing);
   const attrs = existing?.attrs ?? 0;
   const assoc = opts.assoc === true || (attrs & ATTR_ASSOC) !== 0 || existing?.value instanceof AssocArray;
   const warnings: string[] = [];
@@ -341,7 +343,13 @@ export function unsetVar(sh: Shell, name: string): void {
   if (f.variable.attrs & ATTR_READONLY) throw new ShellError(`${name}: cannot unset: readonly variable`);
   const v = f.variable;
   if (typeof v.value === 'string') charge(sh, -v.value.length);
-  if (f.scope === sh.vars.localScope && f.scope.kind === 'function') {
+  // Unset of a local in the function that made it: the name stays local, unset. From a callee,
+  // or of a `v=x f` binding: the binding goes, and what was below shows again.
+  if (
+    sh.vars.localScope.kind === 'function' &&
+    f.depth >= sh.vars.localDepth &&
+    sh.vars.isLocalBinding(f.scope, name)
+  ) {
     sh.vars.put(f.scope, name, { value: undefined, attrs: v.attrs & (ATTR_EXPORT | ATTR_NAMEREF) });
     return;
   }

@@ -31,6 +31,13 @@ export type ScopeKind = 'global' | 'function' | 'temp';
 export interface Scope {
   readonly kind: ScopeKind;
   readonly vars: CowMap<Variable>;
+  /**
+   * A function scope that began as the temporary scope of its call (`v=x f`): the names that
+   * came from it (a `local v` further down inherits such a value, as bash's does).
+   */
+  readonly tempNames?: Set<string>;
+  /** A temporary scope: the names `local` made local in it (`v=x eval 'local v=y'`). */
+  localNames?: Set<string>;
 }
 
 /** A readonly variable was assigned or unset. */
@@ -72,7 +79,14 @@ export class VarStore {
 
   /** A copy-on-write copy of every scope (for a subshell). */
   fork(): VarStore {
-    return new VarStore(this.scopes.map((s) => ({ kind: s.kind, vars: s.vars.fork() })));
+    return new VarStore(
+      this.scopes.map((s) => ({
+        kind: s.kind,
+        vars: s.vars.fork(),
+        ...(s.tempNames === undefined ? {} : { tempNames: new Set(s.tempNames) }),
+        ...(s.localNames === undefined ? {} : { localNames: new Set(s.localNames) }),
+      })),
+    );
   }
 
   dispose(): void {
@@ -105,6 +119,57 @@ export class VarStore {
 
   pop(): void {
     if (this.scopes.length > 1) this.scopes.pop();
+  }
+
+  /**
+   * The call of a function with `v=x f`: the temporary scope on top becomes the function's own
+   * scope (so `local v` there is the same binding, and an unset from a callee reveals what was
+   * below). Returns how to put the temporary scope back.
+   */
+  adoptAsFunction(temp: Scope): () => void {
+    this.scopes.pop();
+    this.scopes.push({ kind: 'function', vars: temp.vars, tempNames: new Set(temp.vars.keys()) });
+    return () => {
+      this.scopes.pop();
+      this.scopes.push(temp);
+    };
+  }
+
+  /**
+   * Where `local name` binds in a function: a temporary binding of `name` above the function's
+   * scope (`v=x eval 'local v=y'`) if there is one, else the function's scope.
+   */
+  localFor(name: string): Scope {
+    for (let i = this.scopes.length - 1; i >= 0; i -= 1) {
+      const s = this.scopes[i] as Scope;
+      if (s.kind !== 'temp') return s;
+      if (s.vars.get(name) !== undefined) return this.localScope.kind === 'function' ? s : this.localScope;
+    }
+    return this.global;
+  }
+
+  /** `local name` bound `name` where {@link localFor} says: it is a local now, not a temporary. */
+  markLocal(name: string): void {
+    const scope = this.localFor(name);
+    if (scope.kind !== 'temp') {
+      scope.tempNames?.delete(name);
+      return;
+    }
+    scope.localNames ??= new Set();
+    scope.localNames.add(name);
+  }
+
+  /** Whether the binding of `name` in `scope` is a function's local (not a `v=x cmd` one). */
+  isLocalBinding(scope: Scope, name: string): boolean {
+    if (scope.kind === 'temp') return scope.localNames?.has(name) === true;
+    return scope.kind === 'function' && scope.tempNames?.has(name) !== true;
+  }
+
+  /** The index of the innermost function (or global) scope. */
+  get localDepth(): number {
+    for (let i = this.scopes.length - 1; i >= 0; i -= 1)
+      if ((this.scopes[i] as Scope).kind !== 'temp') return i;
+    return 0;
   }
 
   /** The variable `name` itself (no nameref resolution, no scope), innermost first. */

@@ -280,6 +280,8 @@ export interface FunctionDefinition {
   readonly line: number;
   /** Source text of the definition, for `declare -f` and `type`. */
   readonly text: string;
+  /** The name was not a plain word (`$f() {...}`): defining it fails when it runs. */
+  readonly invalidName?: boolean;
 }
 
 export interface ArithCommand extends Compound {

@@ -70,6 +70,8 @@ export function parseCond(host: WordHost, skipBlanks: () => void): CondNode {
 
 class CondParser {
   private cached: { tok: Tok; after: CursorMark } | undefined;
+  /** The token consumed last (an operand may follow a word, a primary follows anything else). */
+  private previous: Tok | undefined;
 
   constructor(
     private readonly host: WordHost,
@@ -111,6 +113,7 @@ class CondParser {
     const tok = this.peek();
     this.host.cur.reset((this.cached as { after: CursorMark }).after);
     this.cached = undefined;
+    this.previous = tok;
     return tok;
   }
 
@@ -131,6 +134,15 @@ class CondParser {
     }
     if (c === ';' || c === '&' || c === '|') {
       this.fail(`syntax error in conditional expression: unexpected token \`${c}'`);
+    }
+    // Without extglob, `!(` starting a word is negation of a group (`[[ !($x) ]]`), as in bash.
+    const startsPrimary =
+      this.previous === undefined ||
+      this.previous.kind === 'op' ||
+      (this.previous.kind === 'word' && this.previous.literal === '!');
+    if (c === '!' && cur.peek(1) === '(' && startsPrimary && !this.host.extglob()) {
+      cur.next();
+      return { kind: 'word', word: { parts: [{ type: 'lit', value: '!' }] }, literal: '!' };
     }
     const parsed = parseWord(this.host, 'cond');
     if (parsed === undefined) this.fail('syntax error in conditional expression');

@@ -92,6 +92,8 @@ const OPERATORS = [
 
 const REDIRECT_OPS = new Set(['<', '>', '>>', '>|', '<>', '&>', '&>>', '>&', '<&', '<<', '<<-', '<<<']);
 const DECLARATION_BUILTINS = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
+/** Other assignment builtins: `let x=( 1 )`, `eval a=(1 2)` take `name=( ... )` as one word of text. */
+const ARRAY_TEXT_BUILTINS = new Set(['let', 'eval']);
 
 interface PendingHereDoc {
   readonly doc: HereDoc;
@@ -317,10 +319,11 @@ export class Parser implements WordHost {
     try {
       return sub.parseAll();
     } catch (error) {
-      if (error instanceof ShellSyntaxError && error.kind === 'unexpected-eof') {
-        this.error('unmatched', '`');
-      }
-      throw error;
+      if (!(error instanceof ShellSyntaxError)) throw error;
+      // bash parses a backquoted command when it runs it: a text that does not parse fails
+      // then (status 2), and the command around it goes on.
+      const quoted = `'${text.replace(/'/g, "'\\''")}'`;
+      return new Parser(`eval ${quoted}`, { ...this.options, firstLine: line }).parseAll();
     }
   }
 
@@ -811,6 +814,8 @@ export class Parser implements WordHost {
     const redirects: Redirect[] = [];
     let declAssignments: Map<number, Assignment> | undefined;
     let declaration = false;
+    let arrayText = false;
+    let firstWordStart = 0;
     for (;;) {
       this.skipBlanks();
       if (cur.eof) break;
@@ -824,12 +829,13 @@ export class Parser implements WordHost {
         !((cur.peek() === '<' || cur.peek() === '>') && cur.peek(1) === '(')
       ) {
         if (cur.peek() === '(' && words.length === 1 && assignments.length === 0) {
-          return this.parseFunctionParens(words[0] as Word, line);
+          return this.parseFunctionParens(words[0] as Word, line, firstWordStart);
         }
         break;
       }
       const commandWord = words.length === 0;
       const start = cur.pos;
+      if (commandWord) firstWordStart = start;
       // The command word may be an alias; so may the word after an alias ending in a blank.
       if ((commandWord || this.aliasDue()) && this.expandAlias()) {
         if (commandWord && assignments.length === 0 && redirects.length === 0) {
@@ -841,6 +847,13 @@ export class Parser implements WordHost {
         continue;
       }
       if (this.aliasDue()) this.aliasCheckAt = undefined;
+      if (arrayText && /^[A-Za-z_][A-Za-z0-9_]*\+?=\(/.test(cur.src.slice(cur.pos, cur.pos + 256))) {
+        const text = parseWord(this, 'command', { assignments: true, arrays: true, declaration: true });
+        if (text?.assignment !== undefined) {
+          words.push({ parts: [{ type: 'sq', value: text.assignment.text }], text: text.assignment.text });
+          continue;
+        }
+      }
       const parsed: ParsedWord | undefined = parseWord(this, 'command', {
         assignments: commandWord || declaration,
         arrays: true,
@@ -860,6 +873,7 @@ export class Parser implements WordHost {
       if (commandWord) {
         const name = parsed.literal;
         declaration = name !== undefined && DECLARATION_BUILTINS.has(name);
+        arrayText = name !== undefined && ARRAY_TEXT_BUILTINS.has(name);
       }
       words.push(parsed.word);
       if (cur.pos === start) break;
@@ -870,17 +884,19 @@ export class Parser implements WordHost {
   }
 
   /** `name ( )` seen: a function definition. */
-  private parseFunctionParens(nameWord: Word, line: number): Command {
+  private parseFunctionParens(nameWord: Word, line: number, wordStart: number): Command {
     const cur = this.cur;
-    const name =
+    const literal =
       nameWord.parts.length === 1 && nameWord.parts[0]?.type === 'lit' ? nameWord.parts[0].value : undefined;
-    const start = cur.src.lastIndexOf(name ?? '', cur.pos);
+    // bash defines `$f() {...}` as written and refuses the name when the definition runs.
+    const name = literal ?? cur.src.slice(wordStart, cur.pos).trimEnd();
+    const start = literal === undefined ? wordStart : cur.src.lastIndexOf(literal, cur.pos);
     cur.next();
     this.skipBlanks();
     if (cur.peek() !== ')') this.unexpected();
     cur.next();
-    if (name === undefined) this.error('unexpected-token', '(');
-    return this.finishFunction(name, start < 0 ? cur.pos : start, line);
+    const fn = this.finishFunction(name, start < 0 ? cur.pos : start, line);
+    return literal === undefined ? { ...fn, invalidName: true } : fn;
   }
 
   /** The word at the cursor follows an alias that ended in a blank. */
@@ -951,6 +967,8 @@ function firstWordText(c: Command): string {
 
 /** A heredoc delimiter: quote removal of the word, and whether any of it was quoted. */
 function heredocDelimiter(w: Word): { text: string; quoted: boolean } {
+  // Nothing is expanded in a delimiter: an unquoted `$(a)` is the text `$(a)`.
+  if (w.text !== undefined && !/["'\\]/.test(w.text)) return { text: w.text, quoted: false };
   let text = '';
   let quoted = false;
   const walk = (parts: Word['parts']): void => {

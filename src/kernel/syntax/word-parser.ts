@@ -21,6 +21,8 @@ export interface WordHost {
   /** Parse `text` (a backquoted command) as a script whose first line is `line`. */
   parseNested(text: string, line: number): Script;
   error(kind: SyntaxErrorKind, detail: string): never;
+  /** Set while an assignment's value is read: `${u-~:~}` there expands a tilde after `:`. */
+  inAssignmentValue?: boolean;
 }
 
 /** Where a word ends. */
@@ -526,6 +528,8 @@ function decodeAnsiEscape(d: string, cur: Cursor): string {
     case '?':
       return '?';
     case 'c': {
+      // The quote after `\c` still ends the string (bash finds the end before decoding).
+      if (cur.peek() === "'") return '\\c';
       const e = cur.next();
       if (e === '') return '\\c';
       if (e === '\\' && cur.peek() === '\\') cur.next();
@@ -883,9 +887,12 @@ function readParamArg(
     if (c === '') host.error('unmatched', '}');
     if (c === '}' && depth === 0 && !inTextQuote) break;
     if (kind === 'replace-pattern' && c === '/' && depth === 0) break;
-    if (atStart && c === '~') {
+    const afterColon = !inDq && host.inAssignmentValue === true && cur.src[cur.pos - 1] === ':';
+    if ((atStart || (afterColon && kind === 'default')) && c === '~') {
       atStart = false;
-      if (readTilde(host, b, { mode: 'command', tildeAfterColon: false }, '}')) continue;
+      // In a default word a `:` ends the tilde prefix (`${u-~:x}`).
+      if (readTilde(host, b, { mode: 'command', tildeAfterColon: false }, kind === 'default' ? '}:' : '}'))
+        continue;
     }
     atStart = false;
     if (c === '{' && !inDq) depth += 1;
@@ -976,13 +983,19 @@ function tryAssignment(host: WordHost, arrays: boolean, declaration: boolean): A
     return undefined;
   }
   cur.next();
-  if (cur.peek() === '(' && arrays && index === undefined) {
+  if (cur.peek() === '(' && arrays) {
     cur.next();
     const array = readArrayElements(host, declaration);
-    return { name, append, value: undefined, array, text: cur.src.slice(mark.pos, cur.pos) };
+    return { name, index, append, value: undefined, array, text: cur.src.slice(mark.pos, cur.pos) };
   }
   const b = new PartsBuilder();
-  readUnquoted(host, b, { mode: 'command', tildeAfterColon: true, value: true }, 0);
+  const outer = host.inAssignmentValue;
+  host.inAssignmentValue = true;
+  try {
+    readUnquoted(host, b, { mode: 'command', tildeAfterColon: true, value: true }, 0);
+  } finally {
+    host.inAssignmentValue = outer;
+  }
   // `a=~/x`: a tilde right after `=` is at the start of the value.
   return { name, index, append, value: b.build(), text: cur.src.slice(mark.pos, cur.pos) };
 }

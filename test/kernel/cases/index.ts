@@ -2,6 +2,7 @@ import type { ShellCase } from '../support/bash-oracle.js';
 import { ARITH } from './arith.js';
 import { BUILTINS } from './builtins.js';
 import { COMMANDS } from './commands.js';
+import { COMPAT } from './compat.js';
 import { EXEC } from './exec.js';
 import { EXPANSION } from './expansion.js';
 import { JOBS } from './jobs.js';
@@ -21,4 +22,5 @@ export const ALL_CASES: readonly ShellCase[] = [
   ...JOBS,
   ...BUILTINS,
   ...COMMANDS,
+  ...COMPAT,
 ];

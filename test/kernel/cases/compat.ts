@@ -1,0 +1,76 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell scripts, `${x}` is bash's
+import { cases } from './define.js';
+
+/** Corners of bash found through the Oils spec tests, one case per class of defect fixed. */
+export const COMPAT = cases('compat', {
+  'let and eval take name=( ... ) as one word':
+    'let x=( 1 ); let y=( x + 2 ); let z=( y * 3 ); echo $x $y $z; eval c=(3 4); echo ${c[1]}',
+  'a list cannot be assigned to an array member': 'a=(1 2); a[0]=(3 4); echo "status=$?"; echo ${a[@]}',
+  'a function name that is not a plain word fails when defined':
+    'foo-$(echo hi)() { ls ; }; echo st=$?; $u-bar() { :; }; echo st=$?; f"x"() { :; }; echo st=$?',
+  'declare -F with extdebug says where a function was defined':
+    'f() { :; }\ng() {\n:\n}\ndeclare -F f g; shopt -s extdebug; declare -F f g',
+  'builtins without options refuse one with a usage error':
+    "eval -z; echo $?; eval -- 'echo x'; builtin --; echo $?; builtin -- false; echo $?; builtin -z; echo $?; trap -1 EXIT; echo $?; umask 0124; umask -rwx; echo $?; umask -=+; echo $?; umask",
+  'pushd and popd arguments as bash reads them':
+    'cd /tmp; pushd -z; echo $?; pushd -- /tmp >/dev/null; echo $?; pushd . .; echo $?; popd zzz; echo $?; popd -z; echo $?; popd -- >/dev/null; echo $?; popd; echo $?',
+  'history counts and too many arguments':
+    'history +5 >/dev/null; echo st=$?; history 3 too-many; echo st=$?',
+  'set with a lone plus and the editing modes':
+    'set +; echo "$#"; set -x + -v x y; set +xv; echo "$#" "$@"; set - +; echo "$@"; set + -; echo "$@"; set -o vi; set -o | grep -E "^(vi|emacs) "; set -o emacs; set -o | grep -E "^(vi|emacs) "',
+  'the host name agrees between HOSTNAME, hostname and the prompt':
+    'test "$HOSTNAME" = "$(hostname)"; echo st=$?; PS1=\'\\h\'; test "${PS1@P}" = "$(hostname -s)"; echo st=$?; HOSTNAME=x OSTYPE=y bash -c \'echo $HOSTNAME $OSTYPE\'',
+  'prompt job, command and history numbers while a command runs':
+    'PS1=\'\\j\'; echo "${PS1@P}"; sleep 5 & echo "${PS1@P}" | cat; kill %1; wait; PS1=\'\\#\'\np=${PS1@P}\nq=${PS1@P}\necho $((q - p))\nset -o history; PS1=\'\\!\'; history -c\necho "${PS1@P}"\necho "${PS1@P}"',
+  'a function called with v=x takes that binding as its own scope':
+    'unlocal() { unset -v "$1"; }\nf1() { local v=local; unlocal v; echo "v: ${v-(unset)}"; }\nv=global\nv=tempenv f1\nf2() { unset v; echo "v: ${v-(unset)}"; x=mutated; unset x; echo "x: ${x-(unset)}"; }\nx=global; x=t v=tempenv f2',
+  'local over a temporary binding starts with its value':
+    'f1() { local v; echo "[$1] v: ${v-(unset)}"; }\nf2() { f1 "$1,(func)"; }\nv=global\nf1 global\nv=tempenv f1 tempenv\nv=tempenv f2 tempenv\nv=tempenv eval \'f1 eval\'',
+  'local inside v=x eval binds the temporary and unset from a callee reveals what is below':
+    'unlocal() { unset -v "$1"; }\nf() {\n  local v=local1\n  v=tempenv2 eval \'\n    local v=local2; echo "in: $v"\n    (unset v; echo "unset: ${v-(unset)}")\n    (unlocal v; echo "unlocal: ${v-(unset)}")\n  \'\n  echo "after: $v"\n}\nv=tempenv1 f',
+  'in POSIX mode the bindings left by a special builtin stay':
+    'shadow() { x=42; x=tmp unset x; echo x=$x; x=42; x=tmp eval "unset x"; echo x=$x; y=1 :; echo y=$y; }\nshadow; set -o posix; shadow',
+  'a file in PATH that is not executable is found but cannot run':
+    'mkdir -p d; touch d/nonexec; PATH="d:$PATH"; type -t nonexec; nonexec; echo st=$?; type nonexec; command -v nonexec >/dev/null; echo st=$?',
+  'cd through .. of a missing directory fails':
+    'cd nonexistent_ZZ/..; echo st=$?; mkdir -p a; cd a/..; echo st=$?',
+  '/dev is a directory the shell can enter':
+    'cd /dev; echo st=$? $PWD; test -d /dev; echo $?; pushd /tmp >/dev/null; pushd /dev >/dev/null; dirs -v',
+  'bash takes shopt options, --help, and SHELLOPTS from its environment':
+    'touch a.txt; bash +O nullglob -c "echo foo *.none bar"; bash -O nullglob -c "echo foo *.none bar"; bash -O nosuch -c : 2>/dev/null; echo st=$?; bash --help | head -2; export SHELLOPTS; set -x; bash -c "echo 2" 2>&1; set +x',
+  'an interactive bash starts in emacs mode':
+    'bash --rcfile /dev/null -i -c "test -o emacs; echo $?; test -o vi; echo $?" 2>/dev/null; bash -c "test -o emacs; echo $?"',
+  'a script with a NUL byte in its first line is refused':
+    'printf "echo one \\0 echo two\\n" > tmp.sh; bash tmp.sh; echo st=$?',
+  'attributes through an indirection':
+    'a=(1 2 3); r=a; echo ${!r@a}; r="a[0]"; echo ${!r@a}; declare -A A=([x]=y); echo "x=${!A[@]@a}" "inv=${!A@a}"; s=str; r=s; echo "[${!r@a}]"; f() { [[ ${!1@a} == *a* ]]; }; f a; echo $?; f s; echo $?',
+  'nocasematch applies to pattern substitution only':
+    'shopt -s nocasematch; foo=a; bar=A; echo "${foo#A}" "${foo#[A]}" "${bar%a}" "${foo/A/x}" "${foo//A/y}" "${foo^^A}" "${bar,,a}"',
+  'without extglob !( starts a negated group in [[':
+    'e=""; s=x; [[ !($e) ]] && echo T1; [[ !($s) ]] || echo F2; [[ x == !(y) ]] && echo T3; [[ a && !($s) ]] || echo F4',
+  'an empty subscript as written is an error':
+    'a=(1 2 3)\na[]=42\necho status=$?\necho ${a[@]}\necho ${a[]}\necho status=$?\ni=; a[$i]=5; echo ${a[@]}',
+  'a local cannot hide a readonly variable':
+    'f() { readonly y; local x=1 y=$(( x )); echo y=$y; }; f; echo y=$y; g() { local y; echo st=$?; }; g',
+  'assigning a readonly variable ends a POSIX-mode script': 'set -o posix; readonly x=1; x=2; echo hi',
+  'a redirection that brace-expands to two names is ambiguous':
+    'echo hi > a-{one,two}; echo st=$?; echo hi > b{x}; echo st=$?; ls',
+  'a command name longer than NAME_MAX cannot be run': './$(printf "x%.0s" {1..300}); echo st=$?',
+  'the quote after \\c still ends an ANSI-C string': "echo $'a\\c' | od -c; echo $'\\c\\\\' | od -c",
+  'a here-document delimiter is not expanded': 'cat <<$(a)\nhere\n$(a)\necho st=$?',
+  'wait reports a job a signal ended':
+    'sleep 1 & kill -HUP $!; wait $! 2>err.txt; echo st=$?; grep -o "Hangup *sleep 1" err.txt; rm err.txt; sleep 1 & kill -TERM $!; wait $!; echo st=$?',
+  'wait -n with nothing left to wait for names the bad id':
+    'echo x & wait -n $!; echo st=$?; wait -n $! bad 2>&1 | sed "s/[0-9][0-9]*: no such/PID: no such/"; echo st=$?',
+  'no ERR trap for the status of an asynchronous simple command':
+    "set -o errtrace; trap 'echo line=$LINENO' ERR\nfalse & wait\n{ false; echo async; } & wait",
+  'xtrace of a declaration quotes its compound assignment':
+    'a=(1); set -x; a+=(2 "x y"); declare a+=(3); declare -A m=([k]=v ["a b"]="it\'s"); declare -a c=([3]=x) 2>&1',
+  'tildes in a default word, in and out of an assignment':
+    'HOME=/home/bar; x=~:${undef-~:~}; echo $x; y=${undef-~}; echo $y; echo ${undef-~:~} "${undef-~}"; z=a:${u:-~/d:~}; echo $z',
+  'a new bash without PWD starts in the physical directory':
+    "mkdir -p t; ln -s t s; cd s; bash -c 'basename $(pwd)'; unset PWD; bash -c 'basename $(pwd)'; PWD=/nowhere bash -c pwd | sed \"s,.*/,,\"",
+  'a backquoted command that does not parse fails when it runs':
+    '{ echo `echo "`; echo status=$?; x=`fi`; echo st=$?; echo after; } 2>/dev/null',
+  'fc -l ignores operands past the second': 'fc -l 0 1 2; echo st=$?; fc -l 1 2 3 4; echo st=$?',
+});
