@@ -25,6 +25,7 @@ import {
 } from './filesystem.js';
 import { errnoOf } from './fs-errors.js';
 import { mkdirParents } from './mkdir-parents.js';
+import { fstatFd, readFd } from './raw-fd.js';
 import { readChunksVia } from './read-chunks.js';
 import { assertAbsoluteVfsPath, compareVfsNames, normalizeVfsPath } from './vfs-path.js';
 
@@ -105,30 +106,27 @@ export class ContainedFilesystem implements Filesystem {
     path: string,
   ): Promise<{ readonly data: Uint8Array; readonly realpath: string; readonly stat: VfsStat }> {
     return this.run('open', path, async () => {
-      const opened = await this.walker.open(this.parts(path, 'open'), path, {
-        purpose: 'read',
-        operation: 'open',
-      });
+      const target = await this.walker.openForRead(this.parts(path, 'open'), path, 'open');
       try {
-        const stat = await opened.handle.stat();
+        const stat = await fstatFd(target.fd);
         if (stat.isDirectory()) throw new VfsError('EISDIR', 'read', path);
         if (!stat.isFile()) throw new VfsError('EINVAL', 'read', path, { detail: 'not a regular file' });
         if (path.length > 1 && path.endsWith('/')) throw new VfsError('ENOTDIR', 'open', path);
         const data = new Uint8Array(stat.size);
         let total = 0;
         while (total < data.length) {
-          const { bytesRead } = await opened.handle.read(data, total, data.length - total, total);
+          const bytesRead = await readFd(target.fd, data, total, data.length - total, total);
           if (bytesRead === 0) break;
           total += bytesRead;
         }
-        const real = opened.realPath === this.root ? '/' : opened.realPath.slice(this.root.length);
+        const real = target.realPath === this.root ? '/' : target.realPath.slice(this.root.length);
         return {
           data: total === data.length ? data : data.slice(0, total),
           realpath: real,
           stat: toVfsStat(stat),
         };
       } finally {
-        void opened.handle.close().catch(() => undefined); // read-only: nothing to flush, no need to wait
+        target.close(); // read-only: nothing to flush, no need to wait
       }
     });
   }

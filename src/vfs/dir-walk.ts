@@ -11,7 +11,9 @@ import { type FileHandle, lstat, mkdir, open, readlink } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path';
 import { type BerthError, ContainmentError, IoError } from '../errors/index.js';
 import { errnoOf, isDirectoryError, notDirectoryError, toFsError } from './fs-errors.js';
+import { HeldDirectories, type HeldDirectory } from './held-directories.js';
 import { isWithin, type PathScope } from './path-scope.js';
+import { closeFd, descriptorPath, openFd } from './raw-fd.js';
 
 /** POSIX allows 40 hops before ELOOP; berth uses the same bound. */
 const MAX_SYMLINK_HOPS = 40;
@@ -69,6 +71,19 @@ export function selfPath(opened: OpenedPath): string {
 /** True when the kernel-level guard is active (false: path-based checks only, see docs/vfs.md). */
 export const fdRelativeWalk = hasProcFd;
 
+/** A file opened for reading: a plain descriptor, the path it was reached by, how to let it go. */
+export interface ReadTarget {
+  readonly fd: number;
+  readonly realPath: string;
+  close(): void;
+}
+
+/** How often a walk whose file turned out to be outside the root is tried again from the root. */
+const MOVED_OUT_RETRIES = 3;
+
+/** `dir/name` for host paths, `/` included. */
+const hostJoin = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
+
 interface SharedRoot {
   readonly opened: OpenedPath;
   users: number;
@@ -78,7 +93,116 @@ interface SharedRoot {
 
 /** Opens paths inside one {@link PathScope}. */
 export class DirWalker {
+  /** Directories of recent reads, kept open (see `held-directories.ts`). */
+  private readonly held = new HeldDirectories();
+
   constructor(readonly scope: PathScope) {}
+
+  /**
+   * Open `parts` for reading. The directory holding the file is usually held from an earlier
+   * read, so this is one open relative to it instead of a walk from the root. Whatever is opened
+   * is then checked against the path it must be at (`/proc/self/fd/<fd>` names where the kernel
+   * has it now): a directory renamed, replaced or moved out of the root since it was held makes
+   * the check fail, and the read takes the full walk instead. So nothing is read that was not, after
+   * its open, at the path asked for (or, through a symlink, at its target inside the root).
+   */
+  async openForRead(parts: readonly string[], original: string, operation: string): Promise<ReadTarget> {
+    if (!hasProcFd || parts.length === 0) return this.openForReadByWalk(parts, original, operation);
+    const dirParts = parts.slice(0, -1);
+    const key = dirParts.join('/');
+    const held = this.held.take(key) ?? (await this.holdDirectory(dirParts, key, operation));
+    if (held === null) return this.openForReadByWalk(parts, original, operation);
+    const expected = hostJoin(held.realPath, parts[parts.length - 1]!);
+    let fd: number;
+    try {
+      fd = await openFd(`${PROC_FD}/${held.fd}/${parts[parts.length - 1]!}`, FINAL_FLAGS.read);
+    } catch (error) {
+      const errno = errnoOf(error);
+      // A symlink, a FIFO or an odd type: the walk has the rules for those.
+      const walkDecides = errno === 'ELOOP' || errno === 'ENXIO' || errno === 'ENOTDIR';
+      // Otherwise, while the directory is still where it was, its answer is the walk's answer.
+      const stillThere = descriptorPath(held.fd) === held.realPath;
+      this.held.release(held);
+      if (!walkDecides && stillThere) throw toFsError(error, original, operation);
+      if (!stillThere) this.held.clear(); // something moved: hold nothing from before
+      return this.openForReadByWalk(parts, original, operation);
+    }
+    this.held.release(held);
+    if (descriptorPath(fd) === expected) return { fd, realPath: expected, close: () => closeFd(fd) };
+    closeFd(fd); // moved, renamed or replaced since it was held: never read through it
+    this.held.clear(); // and what it was reached from may have moved too
+    return this.openForReadByWalk(parts, original, operation);
+  }
+
+  /**
+   * Open and hold the directory `dirParts` names, from the nearest held ancestor (the root at
+   * worst), one `O_NOFOLLOW` component at a time; each directory on the way is held too. Null when
+   * a component is not a plain directory (a symlink, missing, unreadable): the full walk has the
+   * rules and the messages for those, and a directory reached through a link is never held.
+   */
+  private async holdDirectory(
+    dirParts: readonly string[],
+    key: string,
+    operation: string,
+  ): Promise<HeldDirectory | null> {
+    let depth = dirParts.length - 1;
+    let at: HeldDirectory | undefined;
+    for (; depth >= 0 && at === undefined; depth--) at = this.held.take(dirParts.slice(0, depth).join('/'));
+    depth++; // at holds dirParts[0..depth)
+    if (at === undefined) {
+      let rootFd: number;
+      try {
+        rootFd = await openFd(this.scope.realRoot, DIRECTORY_FLAGS);
+      } catch (error) {
+        throw toFsError(error, this.scope.givenRoot, `${operation}: workspace root`);
+      }
+      at = this.held.hold('', rootFd, this.scope.realRoot);
+      depth = 0;
+    }
+    for (; depth < dirParts.length; depth++) {
+      const name = dirParts[depth]!;
+      let fd: number;
+      try {
+        fd = await openFd(`${PROC_FD}/${at.fd}/${name}`, DIRECTORY_FLAGS);
+      } catch {
+        this.held.release(at);
+        return null;
+      }
+      const parent = at;
+      at = this.held.hold(
+        depth === dirParts.length - 1 ? key : dirParts.slice(0, depth + 1).join('/'),
+        fd,
+        hostJoin(parent.realPath, name),
+      );
+      this.held.release(parent);
+    }
+    return at;
+  }
+
+  /**
+   * The full walk, for a first read, a symlink on the way, or a held directory that moved. The
+   * opened file is checked too: a directory on the way moved out of the root mid-walk is seen
+   * here, before a byte is read, and the walk starts again from the root.
+   */
+  private async openForReadByWalk(
+    parts: readonly string[],
+    original: string,
+    operation: string,
+  ): Promise<ReadTarget> {
+    for (let attempt = 0; ; attempt++) {
+      const opened = await this.open(parts, original, { purpose: 'read', operation });
+      const close = () => void opened.handle.close().catch(() => undefined);
+      const now = hasProcFd && this.scope.contained ? descriptorPath(opened.handle.fd) : null;
+      if (now === null || isWithin(this.scope.realRoot, now) || this.isWithinSharedRoot(now)) {
+        return { fd: opened.handle.fd, realPath: opened.realPath, close };
+      }
+      close();
+      this.renewRoot(); // the root itself may be what moved
+      if (attempt + 1 >= MOVED_OUT_RETRIES) {
+        throw new ContainmentError(original, this.scope.givenRoot, 'a directory on the way moved out of it');
+      }
+    }
+  }
 
   /**
    * Open `parts` (components below the root) for `request.purpose`.
@@ -158,17 +282,33 @@ export class DirWalker {
   /** Shared roots replaced while walks still held them: closed when the last one lets go. */
   private readonly retired = new Set<SharedRoot>();
 
+  /** True when `path` is below where the shared root directory is now (the root itself moved). */
+  private isWithinSharedRoot(path: string): boolean {
+    const rootNow = this.shared === null ? null : descriptorPath(this.shared.opened.handle.fd);
+    return rootNow !== null && isWithin(rootNow, path);
+  }
+
+  /** Open the root afresh on the next walk, and stop using held directories. */
+  private renewRoot(): void {
+    this.held.clear();
+    this.retireSharedRoot();
+  }
+
+  /** The next walk opens the root again; this one closes when no walk holds it any more. */
+  private retireSharedRoot(): void {
+    const shared = this.shared;
+    if (shared === null) return;
+    this.shared = null;
+    if (shared.users === 0) {
+      if (shared.timer) clearTimeout(shared.timer);
+      void shared.opened.handle.close().catch(() => undefined);
+    } else this.retired.add(shared);
+  }
+
   private async acquireRoot(): Promise<OpenedPath> {
-    let shared = this.shared;
     // Reopened at least every ROOT_IDLE_MS, so a root directory removed and made again is seen.
-    if (shared && performance.now() - shared.openedAt > ROOT_IDLE_MS) {
-      this.shared = null;
-      if (shared.users === 0) {
-        if (shared.timer) clearTimeout(shared.timer);
-        void shared.opened.handle.close().catch(() => undefined);
-      } else this.retired.add(shared);
-      shared = null;
-    }
+    if (this.shared && performance.now() - this.shared.openedAt > ROOT_IDLE_MS) this.retireSharedRoot();
+    const shared = this.shared;
     if (shared) {
       shared.users++;
       if (shared.timer) {

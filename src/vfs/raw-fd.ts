@@ -1,0 +1,46 @@
+/**
+ * Promise wrappers over Node's callback file calls on plain descriptor numbers. A hot read path
+ * opens, stats, reads and closes one file per call; a `FileHandle` object for each costs more than
+ * the four system calls themselves (its construction, its close tracking and its collection).
+ * @module
+ */
+import { close, fstat, open, read, readlinkSync, type Stats } from 'node:fs';
+
+export function openFd(path: string, flags: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    open(path, flags, (error, fd) => (error ? reject(error) : resolve(fd)));
+  });
+}
+
+export function fstatFd(fd: number): Promise<Stats> {
+  return new Promise((resolve, reject) => {
+    fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats)));
+  });
+}
+
+export function readFd(fd: number, into: Uint8Array, offset: number, length: number, position: number) {
+  return new Promise<number>((resolve, reject) => {
+    read(fd, into, offset, length, position, (error, bytesRead) =>
+      error ? reject(error) : resolve(bytesRead),
+    );
+  });
+}
+
+/** Close without waiting: a descriptor only read from (or a directory's) has nothing to flush. */
+export function closeFd(fd: number): void {
+  close(fd, () => undefined);
+}
+
+/**
+ * Where the kernel says an open descriptor is now (`/proc/self/fd/<fd>`), or null when it cannot
+ * say. Synchronous on purpose: procfs answers from memory (the dentry's name), it never waits on a
+ * disk or a network filesystem, and a round trip through the thread pool would cost more than the
+ * call.
+ */
+export function descriptorPath(fd: number): string | null {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return null;
+  }
+}
