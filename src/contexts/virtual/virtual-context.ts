@@ -94,7 +94,7 @@ export class VirtualContext extends BackgroundMethods implements ExecutionContex
     this.capabilities = Object.freeze({
       shell: true,
       filesystem: true,
-      network: false,
+      network: this.config.network !== undefined,
       stream: true,
       terminal: false,
       background: true,
