@@ -292,6 +292,8 @@ export function assignArray(
   }
   const arrOf = (): IndexedArray | AssocArray =>
     (sh.vars.mutable(scope, target) as Variable).value as IndexedArray | AssocArray;
+  // `x+=()` assigns, even nothing: `declare -a x; x+=()` prints as `x=()`.
+  arrOf().declaredOnly = false;
   let bytes = 0;
   // `+=` on an element appends only inside `name+=(...)`; inside `name=(...)` it assigns.
   const appendItem = (item: ArrayItem): boolean => item.append === true && (!assoc || opts.append === true);
@@ -428,6 +430,7 @@ export function setAttributes(
     let value: VarValue;
     if (add & ATTR_ASSOC) value = new AssocArray();
     else if (add & ATTR_INDEXED) value = new IndexedArray();
+    if (isArrayValue(value)) value.declaredOnly = true;
     sh.vars.put(scope, name, { value, attrs: add & ~remove });
     return;
   }
@@ -444,9 +447,13 @@ export function setAttributes(
   if (add & ATTR_ASSOC && !(v.value instanceof AssocArray)) {
     const arr = new AssocArray();
     if (typeof v.value === 'string') arr.set('0', v.value);
+    else if (v.value === undefined) arr.declaredOnly = true;
     v.value = arr;
   } else if (add & ATTR_INDEXED && !isArrayValue(v.value)) {
-    v.value = v.value === undefined ? new IndexedArray() : IndexedArray.from([v.value]);
+    if (v.value === undefined) {
+      v.value = new IndexedArray();
+      v.value.declaredOnly = true;
+    } else v.value = IndexedArray.from([v.value]);
   }
   if (add & (ATTR_LOWER | ATTR_UPPER) && typeof v.value === 'string') {
     v.value = add & ATTR_LOWER ? v.value.toLowerCase() : v.value.toUpperCase();
