@@ -9,7 +9,7 @@ import { decodeBytes, encodeText } from '../../commands/byte-text.js';
 import { hasBraceExpansion } from '../expand/brace.js';
 import type { ArrayElement, Assignment, CaseOp, ParamOp, ParamPart, Script, Word, WordPart } from './ast.js';
 import type { Cursor } from './cursor.js';
-import type { SyntaxErrorKind } from './syntax-error.js';
+import { ShellSyntaxError, type SyntaxErrorKind } from './syntax-error.js';
 
 /** What the word parser needs from the command parser. */
 export interface WordHost {
@@ -985,7 +985,13 @@ function tryAssignment(host: WordHost, arrays: boolean, declaration: boolean): A
   cur.next();
   if (cur.peek() === '(' && arrays) {
     cur.next();
-    const array = readArrayElements(host, declaration);
+    let array: ArrayElement[];
+    try {
+      array = readArrayElements(host, declaration);
+    } catch (error) {
+      if (error instanceof ShellSyntaxError && error.kind === 'unexpected-token') error.discardsLine = true;
+      throw error;
+    }
     return { name, index, append, value: undefined, array, text: cur.src.slice(mark.pos, cur.pos) };
   }
   const b = new PartsBuilder();
