@@ -77,4 +77,6 @@ export const COMPAT = cases('compat', {
     'declare -a a1; readonly -a a2; declare -A d1; readonly -A d2; declare x1; declare -p a1 a2 d1 d2 x1; echo "${a1+set}" "${#a1[@]}"; a1+=(); declare -A q; q[k]=v; declare -a s; s[3]=x; declare -a e; e=(); declare -p a1 q s e; f() { local -a la; declare -p la; la+=(1); declare -p la; }; f; x=1; readonly -a x; y=(1); readonly -A y; declare -p x y',
   'a syntax error inside an array literal discards its line and reads on':
     'echo before; a=( inside=() ); echo same\necho st=$? len=${#a[@]}\neval "b=( x=() )"; echo eval=$?\nf() {\n a=( ( ) )\n echo in-f\n}\necho after',
+  'a backquote made by a character range is an unclosed command substitution':
+    'echo a; echo -{a..Z..2}-; { echo -{Z..a}-; echo same; } 2>/dev/null\necho st=$?\n{ echo -{z..A}-; } 2>/dev/null\necho st=$?',
 });
