@@ -79,4 +79,6 @@ export const COMPAT = cases('compat', {
     'echo before; a=( inside=() ); echo same\necho st=$? len=${#a[@]}\neval "b=( x=() )"; echo eval=$?\nf() {\n a=( ( ) )\n echo in-f\n}\necho after',
   'a backquote made by a character range is an unclosed command substitution':
     'echo a; echo -{a..Z..2}-; { echo -{Z..a}-; echo same; } 2>/dev/null\necho st=$?\n{ echo -{z..A}-; } 2>/dev/null\necho st=$?',
+  'single quotes in an indexed array subscript are an arithmetic error':
+    "a[\"1\"]=2; echo st=$?; declare -A A; A['k']=1; i='1'; a[$i]=x; declare -p a A\n{ a['2']=3; echo st=$?; } 2>/dev/null",
 });
