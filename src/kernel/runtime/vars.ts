@@ -219,6 +219,8 @@ export function setElement(
   opts: AssignOptions = {},
 ): void {
   const target = refName(sh, name);
+  // `ref[0]=x` through a nameref to `array[0]`: bash refuses the element of an element.
+  if (target !== name && target.includes('[')) throw discard(`\`${target}': not a valid identifier`);
   const { scope, existing } = targetScope(sh, target, opts);
   checkWritable(sh, target, existing);
   const attrs = existing?.attrs ?? 0;

@@ -81,4 +81,6 @@ export const COMPAT = cases('compat', {
     'echo a; echo -{a..Z..2}-; { echo -{Z..a}-; echo same; } 2>/dev/null\necho st=$?\n{ echo -{z..A}-; } 2>/dev/null\necho st=$?',
   'single quotes in an indexed array subscript are an arithmetic error':
     "a[\"1\"]=2; echo st=$?; declare -A A; A['k']=1; i='1'; a[$i]=x; declare -p a A\n{ a['2']=3; echo st=$?; } 2>/dev/null",
+  'an element of a nameref to an array element is refused':
+    'array=(X Y Z); typeset -n ref="array[1]"; ref=new; echo ${array[@]}\n{ ref[0]=foo; echo same; } 2>/dev/null',
 });
