@@ -83,4 +83,6 @@ export const COMPAT = cases('compat', {
     "a[\"1\"]=2; echo st=$?; declare -A A; A['k']=1; i='1'; a[$i]=x; declare -p a A\n{ a['2']=3; echo st=$?; } 2>/dev/null",
   'an element of a nameref to an array element is refused':
     'array=(X Y Z); typeset -n ref="array[1]"; ref=new; echo ${array[@]}\n{ ref[0]=foo; echo same; } 2>/dev/null',
+  'a subscript left open at command position ends the input early':
+    "bash -c 'a['; echo st=$?; bash -c 'x=1 a[5 +'; echo st=$?; bash -c 'echo a['; echo st=$?; bash -c 'a[1]=2; echo ${a[1]}'",
 });
