@@ -548,16 +548,18 @@ function dynamicArray(sh: Shell, name: string): IndexedArray | undefined {
       // Only a script file's shell has a `main` frame (not `bash -c`, nor one reading stdin).
       return IndexedArray.from(sh.mode === 'file' ? [...names, 'main'] : names);
     }
+    // As FUNCNAME: the bottom (`main`) frame is a script file's only.
     case 'BASH_SOURCE': {
-      const frames = [...sh.callStack].reverse();
+      const frames = [...sh.callStack].reverse().map((f) => f.source);
+      if (sh.mode !== 'file') return IndexedArray.from(frames);
       return IndexedArray.from([
-        ...frames.map((f) => f.source),
+        ...frames,
         sh.callStack.length > 0 ? (sh.callStack[0]?.source ?? '') : sh.source,
       ]);
     }
     case 'BASH_LINENO': {
-      const frames = [...sh.callStack].reverse();
-      return IndexedArray.from([...frames.map((f) => String(f.callLine)), '0']);
+      const frames = [...sh.callStack].reverse().map((f) => String(f.callLine));
+      return IndexedArray.from(sh.mode === 'file' ? [...frames, '0'] : frames);
     }
     case 'PIPESTATUS':
       return IndexedArray.from(sh.pipeStatus.map(String));

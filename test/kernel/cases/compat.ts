@@ -85,4 +85,6 @@ export const COMPAT = cases('compat', {
     'array=(X Y Z); typeset -n ref="array[1]"; ref=new; echo ${array[@]}\n{ ref[0]=foo; echo same; } 2>/dev/null',
   'a subscript left open at command position ends the input early':
     "bash -c 'a['; echo st=$?; bash -c 'x=1 a[5 +'; echo st=$?; bash -c 'echo a['; echo st=$?; bash -c 'a[1]=2; echo ${a[1]}'",
+  'BASH_SOURCE and BASH_LINENO have a main frame in a script file only':
+    'printf \'%s\\n\' \'f() { echo "${#BASH_SOURCE[@]} ${#BASH_LINENO[@]} ${#FUNCNAME[@]} [${BASH_LINENO[*]}]"; }\' f \'echo "top ${#BASH_SOURCE[@]} ${#BASH_LINENO[@]}"\' > s.sh; bash s.sh; bash < s.sh; bash -c "$(cat s.sh)"; bash -c "source ./s.sh"; rm s.sh',
 });
