@@ -4,6 +4,7 @@
  * @module
  */
 
+export type { ContextLimitOptions } from '../contract/context-options.js';
 export {
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_LOG_BYTES,

@@ -4,6 +4,7 @@
  * script before running it, and read its limits and holds.
  * @module
  */
+
 export type {
   ByteReader,
   ByteWriter,
@@ -13,6 +14,7 @@ export type {
   CommandKind,
   PatientHold,
 } from '../commands/command.js';
+export type { NetworkAllowRule, NetworkOptions, NetworkPolicy } from '../commands/net/allowlist.js';
 export type { ExternalCommands } from '../kernel/external.js';
 export {
   createKernel,

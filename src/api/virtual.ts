@@ -5,6 +5,7 @@
  * @module
  */
 
+export type { NetworkAllowRule, NetworkOptions } from '../commands/net/allowlist.js';
 export {
   DEFAULT_VIRTUAL_BUDGET,
   DEFAULT_VIRTUAL_MAX_LIST_ENTRIES,

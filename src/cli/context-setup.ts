@@ -7,6 +7,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
+import type { NetworkOptions } from '../commands/net/allowlist.js';
 import { createProcessContext } from '../contexts/process/index.js';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
 import { knownOptions, optionKeys } from '../contract/validate-options.js';
@@ -108,6 +109,13 @@ export const CONTEXT_FLAGS: Readonly<Record<string, FlagSpec>> = {
     description:
       'virtual context: keep the changes in the session NAME (made, or continued) for berth changes/diff/commit',
   },
+  'allow-url': {
+    type: 'string',
+    value: '[METHODS ]PREFIX',
+    repeatable: true,
+    description:
+      "virtual context: let curl and wget fetch URLs under PREFIX (scheme, host, port or :*, whole path segments), with METHODS (comma-separated, or *; default GET,HEAD), e.g. 'GET,POST https://api.example.com/v1/'",
+  },
 };
 
 /** Text appended to the help of every context-using command. */
@@ -139,8 +147,9 @@ export const CONTEXT_DETAILS = `Contexts:
                      internet access unless --network allow. Nothing of --root is uploaded: the
                      sandbox's home directory is the working directory. The sandbox is deleted
                      when berth exits.
-  virtual            commands run in berth's own shell, in this process: no host process, no
-                     network. --root appears at ${VIRTUAL_WORKSPACE} as a copy-on-write view: nothing
+  virtual            commands run in berth's own shell, in this process: no host process, and no
+                     network unless --allow-url lists what curl and wget may fetch (each redirect
+                     is checked too). --root appears at ${VIRTUAL_WORKSPACE} as a copy-on-write view: nothing
                      reaches the directory until a person commits. Changes are kept in a session
                      (always under berth mcp, else with --session NAME) that berth changes, diff,
                      commit and discard find from another terminal; without one they are dropped
@@ -220,6 +229,8 @@ export type ContextChoice =
       readonly root: string;
       /** `--session NAME`: the session to make or continue. */
       readonly session: string | undefined;
+      /** `--allow-url`: what curl and wget may fetch; undefined: no network. */
+      readonly network: NetworkOptions | undefined;
     };
 
 /** A remote sandbox service's context. */
@@ -267,6 +278,12 @@ export function chooseContext(flags: FlagValues, cwd: string): ContextChoice {
   }
   if (kind !== 'virtual' && flags.session !== undefined) {
     throw new InvalidArgumentError('--session', 'applies to the virtual context only; add --context virtual');
+  }
+  if (kind !== 'virtual' && flags['allow-url'] !== undefined) {
+    throw new InvalidArgumentError(
+      '--allow-url',
+      `applies to the virtual context only (its curl and wget); the ${kind} context's commands reach the network per --network allow|deny`,
+    );
   }
   if (kind === 'kubernetes') return chooseKubernetes(flags, cwd);
   for (const name of KUBERNETES_ONLY) {

@@ -8,6 +8,7 @@ import type { McpCheckResult } from './mcp-check.js';
 import type { InstallKind, StdioServerEntry } from './mcp-client-config.js';
 import { clientConfig } from './mcp-client-config.js';
 import type { Style } from './style.js';
+import { networkSummary } from './virtual-setup.js';
 
 /** Whether commands were confined, and why. */
 export interface SandboxState {
@@ -54,7 +55,7 @@ export function sandboxStateOf(choice: ContextChoice, result: McpCheckResult): S
   if (choice.kind === 'virtual') {
     return {
       state: 'virtual',
-      reason: `the virtual context runs commands in berth's own shell, in the server process: no host process, no network, and ${choice.root} only as a copy-on-write view; the OS sandbox is not needed`,
+      reason: `the virtual context runs commands in berth's own shell, in the server process: no host process, ${networkSummary(choice)}, and ${choice.root} only as a copy-on-write view; the OS sandbox is not needed`,
     };
   }
   if (choice.sandbox === false) return { state: 'off', reason: '--no-sandbox was given' };

@@ -67,6 +67,10 @@ export function contextArgs(flags: FlagValues, root: string): string[] {
   if (flags.supervise === false) args.push('--no-supervise');
   if (flags['sandbox-session'] === true) args.push('--sandbox-session');
   if (flags['allow-commit'] === true) args.push('--allow-commit');
+  const allowUrl = flags['allow-url'];
+  for (const value of Array.isArray(allowUrl) ? allowUrl : allowUrl === undefined ? [] : [String(allowUrl)]) {
+    args.push('--allow-url', value);
+  }
   return args;
 }
 

@@ -6,6 +6,12 @@
  * when it exits, and berth says how many.
  * @module
  */
+
+import {
+  type NetworkAllowRule,
+  type NetworkOptions,
+  resolveNetworkPolicy,
+} from '../commands/net/allowlist.js';
 import {
   createSession,
   findSession,
@@ -56,14 +62,45 @@ export function chooseVirtual(flags: FlagValues, _cwd: string, root: string): Vi
   if (stringFlag(flags, 'network') === 'allow') {
     throw new InvalidArgumentError(
       '--network',
-      'allow is not possible in the virtual context: its shell has no network at all; use --context process or docker for commands that need it',
+      "allow is not possible in the virtual context: its shell reaches only what --allow-url lists (curl and wget), e.g. --allow-url 'GET https://api.example.com/'",
     );
   }
   const network = stringFlag(flags, 'network');
   if (network !== undefined && network !== 'deny') {
     throw new InvalidArgumentError('--network', `must be allow or deny, got ${JSON.stringify(network)}`);
   }
-  return { kind: 'virtual', root, session: stringFlag(flags, 'session') };
+  const allowed = allowUrls(flags['allow-url']);
+  if (network === 'deny' && allowed !== undefined) {
+    throw new InvalidArgumentError('--network', 'deny contradicts --allow-url; give one or the other');
+  }
+  return { kind: 'virtual', root, session: stringFlag(flags, 'session'), network: allowed };
+}
+
+/** `--allow-url [METHODS ]PREFIX`, each validated as the context will (errors name the value). */
+function allowUrls(value: FlagValues[string]): NetworkOptions | undefined {
+  if (value === undefined) return undefined;
+  const values = Array.isArray(value) ? value : [String(value)];
+  const rules: NetworkAllowRule[] = values.map((text) => {
+    const trimmed = text.trim();
+    const space = trimmed.indexOf(' ');
+    if (space === -1) return { url: trimmed };
+    const methods = trimmed.slice(0, space);
+    const url = trimmed.slice(space + 1).trim();
+    return { url, methods: methods === '*' ? '*' : methods.split(',').filter((m) => m !== '') };
+  });
+  for (const [index, rule] of rules.entries()) {
+    try {
+      resolveNetworkPolicy({ allow: [rule] }, '--allow-url');
+    } catch (error) {
+      if (!(error instanceof InvalidArgumentError)) throw error;
+      const detail = error.message.slice(error.field.length + 2);
+      throw new InvalidArgumentError(
+        '--allow-url',
+        `${JSON.stringify(values[index])}: ${detail} (the form is [METHODS ]PREFIX, e.g. 'GET,POST https://api.example.com/v1/')`,
+      );
+    }
+  }
+  return { allow: rules };
 }
 
 /** Open the virtual context the choice describes. */
@@ -77,8 +114,9 @@ export async function openVirtual(
     killGraceMs: VIRTUAL_KILL_GRACE_MS,
     session: tuning.shellSession === true,
     ...(tuning.maxOutputBytes === undefined ? {} : { output: { maxOutputBytes: tuning.maxOutputBytes } }),
+    ...(choice.network === undefined ? {} : { network: choice.network }),
   };
-  const base = `virtual context (berth's shell in this process: no host processes, no network), ${choice.root} at ${VIRTUAL_WORKSPACE} copy-on-write`;
+  const base = `virtual context (berth's shell in this process: no host processes, ${networkSummary(choice)}), ${choice.root} at ${VIRTUAL_WORKSPACE} copy-on-write`;
   if (choice.session === undefined && tuning.keepSession !== true) {
     // Loaded on use: the virtual shell and its commands are most of berth's modules, and every
     // other context starts without them.
@@ -126,6 +164,13 @@ export async function openVirtual(
       );
     }),
   };
+}
+
+/** `no network`, or what curl and wget may reach. */
+export function networkSummary(choice: VirtualChoice): string {
+  const rules = choice.network?.allow.length ?? 0;
+  if (rules === 0) return 'no network';
+  return `network only for curl and wget to ${rules} allowed URL prefix${rules === 1 ? '' : 'es'}`;
 }
 
 function newSession(stateDir: string, root: string): SessionEntry {

@@ -7,6 +7,7 @@
  * @module
  */
 import type { Filesystem } from '../vfs/filesystem.js';
+import type { NetworkPolicy } from './net/allowlist.js';
 
 /**
  * A command's input. Chunks are whatever the writer wrote (no fixed size). Reading is pull-based:
@@ -122,6 +123,11 @@ export interface CommandContext {
    * root filesystem with its use counted by a walk and no size limit.
    */
   readonly volumes?: (() => readonly VolumeUsage[] | Promise<readonly VolumeUsage[]>) | undefined;
+  /**
+   * What `curl` and `wget` may fetch: the context's validated network allowlist and its bounds.
+   * Absent: no network at all (the default), and both commands fail as a refused connection.
+   */
+  readonly network?: NetworkPolicy | undefined;
 }
 
 /** A command's virtual identity (see {@link CommandContext.identity}). */

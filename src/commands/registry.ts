@@ -12,6 +12,7 @@ import { exprCommand } from './expr/expr.js';
 import { fileCommands } from './files/index.js';
 import { grepCommands } from './grep/index.js';
 import { jqCommand } from './jq/index.js';
+import { netCommands } from './net/index.js';
 import { sedCommands } from './sed/index.js';
 import { systemCommands } from './system/index.js';
 import { textCommands } from './text/index.js';
@@ -32,6 +33,7 @@ export function builtinCommands(): Map<string, CommandSpec> {
     ...compareCommands,
     ...checksumFamily,
     ...archiveCommands,
+    ...netCommands,
   ];
   return new Map(specs.map((s) => [s.name, s]));
 }

@@ -17,6 +17,7 @@ import type {
   CommandSpec,
 } from '../commands/command.js';
 import { createCooperate } from '../commands/cooperate.js';
+import { type NetworkOptions, type NetworkPolicy, resolveNetworkPolicy } from '../commands/net/allowlist.js';
 import { builtinCommands } from '../commands/registry.js';
 import { DEFAULT_OUTPUT_POLICY, DEFAULT_TIMEOUT_MS } from '../contract/defaults.js';
 import { OutputCapture } from '../contract/output-capture.js';
@@ -95,6 +96,11 @@ export interface KernelOptions {
    * one table never reuse each other's pids, and `kill` reaches shells of all of them.
    */
   readonly processes?: ProcessTable | undefined;
+  /**
+   * What `curl` and `wget` may fetch: an allowlist of URL prefixes and methods, with bounds on
+   * response size, request size, time and redirects. Default none: the shell has no network.
+   */
+  readonly network?: NetworkOptions | NetworkPolicy | undefined;
 }
 
 export interface KernelExecOptions {
@@ -151,6 +157,7 @@ const KERNEL_OPTIONS = [
   'trash',
   'spillDir',
   'processes',
+  'network',
 ] as const;
 const EXEC_OPTIONS = [
   'cwd',
@@ -188,6 +195,7 @@ export class Kernel {
   private readonly random: BashRandom;
   private readonly external: ExternalGate | undefined;
   private readonly policy: OutputPolicy;
+  private readonly network: NetworkPolicy | undefined;
   private readonly options: KernelOptions;
   private readonly cooperate = createCooperate();
   /** Pids and every live shell (across the calls of a session, and of kernels sharing it). */
@@ -219,6 +227,7 @@ export class Kernel {
     if (o.processes !== undefined && !(o.processes instanceof ProcessTable))
       throw new InvalidArgumentError('options.processes', 'must be a ProcessTable');
     this.processes = o.processes ?? new ProcessTable();
+    this.network = resolveNetworkPolicy(o.network, 'options.network');
     for (const spec of o.commands ?? builtinCommands().values()) this.register(spec);
   }
 
@@ -508,6 +517,7 @@ export class Kernel {
       commandAt: (path) => this.byPath.get(path),
       external: this.external,
       identity: this.identity,
+      network: this.network,
       random: () => this.random.next(),
       seedRandom: (seed) => this.random.reseed(seed),
       nextPid: () => this.processes.nextPid(),

@@ -37,7 +37,7 @@ export async function checkVirtual(env: NodeJS.ProcessEnv): Promise<DoctorCheck>
     status: warned ? 'warn' : 'ok',
     detail: warned
       ? `works; ${warned.title}: ${warned.detail}`
-      : 'works here (no host process, no network; --context virtual)',
+      : 'works here (no host process; no network unless --allow-url lists it; --context virtual)',
     ...(warned?.fix ? { fix: warned.fix } : {}),
     checks,
   };

@@ -2,6 +2,8 @@
  * Options of `createDockerContext`, validated once into a complete, default-filled form.
  * @module
  */
+
+import type { ContextLimitOptions } from '../../contract/context-options.js';
 import {
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_LOG_BYTES,
@@ -21,30 +23,24 @@ import {
 } from '../../contract/validate-options.js';
 import { type EngineEndpoint, resolveEndpoint } from './engine-endpoint.js';
 
-/** Options of {@link createDockerContext}. Every field is optional. */
-export interface DockerContextOptions {
+/**
+ * Options of {@link createDockerContext}. Every field is optional; the limits every backend shares
+ * (`defaultTimeoutMs`, `killGraceMs`, `stallMs`, `maxLogBytes`, `maxReadBytes`) are documented on
+ * {@link ContextLimitOptions}. The log of a background task lives inside the container.
+ */
+export interface DockerContextOptions extends ContextLimitOptions {
   /** Unix socket of the engine. Default: `DOCKER_HOST`, else `/var/run/docker.sock`. */
   readonly socketPath?: string | undefined;
   /** Engine address (`unix:///path`, `tcp://host:port`); wins over `DOCKER_HOST`. */
   readonly host?: string | undefined;
   /** Image used when `spawn` names none. */
   readonly image?: string | undefined;
-  /** `exec` timeout when a call gives none; default 30000. */
-  readonly defaultTimeoutMs?: number | undefined;
-  /** TERM → KILL grace when a command is ended (timeout, abort, kill); default 5000. */
-  readonly killGraceMs?: number | undefined;
   /** How long `destroy` waits for TERM'd background tasks before KILL; default 5000. */
   readonly destroyGraceMs?: number | undefined;
   /** Bytes of each stream kept in memory as head + tail; default 1 MiB. */
   readonly maxOutputBytes?: number | undefined;
   /** Bytes of each stream spilled to a 0600 file on the host; 0 disables; default 64 MiB. */
   readonly maxSpillBytes?: number | undefined;
-  /** Default silence before a background task's `onStall`; default 60000. */
-  readonly stallMs?: number | undefined;
-  /** Default cap of a background log inside the container; default 64 MiB. */
-  readonly maxLogBytes?: number | undefined;
-  /** Largest file `readFile` transfers; default 256 MiB. */
-  readonly maxReadBytes?: number | undefined;
   /** Most entries one `listFiles` returns; default 100000. */
   readonly maxEntries?: number | undefined;
   /** Deadline for one engine request's answer (not for streams); default 30000. */

@@ -5,20 +5,12 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { posix } from 'node:path';
-import { BackgroundRegistry } from '../../contract/background-registry.js';
-import {
-  BACKGROUND_OPTION_KEYS,
-  EXEC_OPTION_KEYS,
-  STREAM_OPTION_KEYS,
-  TERMINAL_OPTION_KEYS,
-} from '../../contract/option-keys.js';
+import { BACKGROUND_OPTION_KEYS, EXEC_OPTION_KEYS } from '../../contract/option-keys.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
   BackgroundStall,
   BackgroundTask,
-  BackgroundTaskInfo,
   ContextCapabilities,
   ContextHandle,
   ExecOptions,
@@ -30,38 +22,33 @@ import type {
   StreamOptions,
   Terminal,
   TerminalOptions,
-  WaitOptions,
 } from '../../contract/types.js';
 import {
   abortSignal,
-  argvArray,
   byteCount,
   callback,
   commandString,
   durationMs,
   knownOptions,
-  pathOption,
 } from '../../contract/validate-options.js';
-import {
-  BerthError,
-  ContextDestroyedError,
-  InvalidArgumentError,
-  UnknownHandleError,
-} from '../../errors/index.js';
-import { openPrivateDirectory, type PrivateDirectory } from '../../subprocess/private-dir.js';
+import { type BerthError, ContextDestroyedError, InvalidArgumentError } from '../../errors/index.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { assertRangeArguments } from '../../vfs/range-arguments.js';
+import { BackgroundMethods } from '../shared/background-methods.js';
+import {
+  containerPortArgument,
+  fileContentBytes,
+  resolveCwdOption,
+  resolvePathArgument,
+  stdinBytes,
+  terminalSize,
+} from '../shared/call-arguments.js';
+import { HandleTable } from '../shared/handle-table.js';
+import { openLive, streamView, terminalView, trackIn } from '../shared/live-work.js';
 import { startBackgroundTask } from './background-task.js';
 import { commandEnv, unsetLine } from './command-env.js';
 import { readContainerFile, statFollow, writeContainerFile } from './container-files.js';
-import {
-  imageWorkingDir,
-  mappedPort,
-  noteUnremoved,
-  removeContainer,
-  startContainer,
-  sweepAbandoned,
-} from './container-lifecycle.js';
+import { imageWorkingDir, mappedPort, startContainer, sweepAbandoned } from './container-lifecycle.js';
 import { listDirectory, listGlob } from './container-listing.js';
 import { planContainer, STATE_DIR } from './container-spec.js';
 import {
@@ -73,9 +60,13 @@ import { EngineClient } from './engine-client.js';
 import { ContainerGoneError, DockerUnavailableError } from './errors.js';
 import { readRangeViaExec, readViaExec, sizeViaExec, writeViaExec } from './exec-files.js';
 import { openExecStream } from './exec-stream.js';
+import { CONTEXT_TYPE, type HandleState, spillDirOf } from './handle-state.js';
+import { removeHandleContainer, removeRetiredContainer, tearDownHandle } from './handle-teardown.js';
 import { needsImageWorkdir } from './hardening.js';
+import { RetiredContainers } from './retired-containers.js';
 import { runExec } from './run-exec.js';
-import { LOGIN_SHELL_ARGV, openContainerTerminal } from './terminal.js';
+import { streamLaunch, terminalLaunch } from './stream-prelude.js';
+import { openContainerTerminal } from './terminal.js';
 
 /** What berth's Docker context can do. */
 export const DOCKER_CAPABILITIES: ContextCapabilities = Object.freeze({
@@ -90,26 +81,6 @@ export const DOCKER_CAPABILITIES: ContextCapabilities = Object.freeze({
   containment: false,
   isolation: 'container',
 });
-
-interface HandleState {
-  readonly handle: ContextHandle;
-  readonly containerId: string;
-  /**
-   * File bytes move through execs instead of the archive API: when the container runs as a
-   * configured user (the archive API would act as root), or under a runtime other than runc (a
-   * sandboxed runtime such as gVisor keeps its root filesystem where the archive API cannot see).
-   */
-  readonly filesViaExec: boolean;
-  /** The root filesystem is read-only: archive writes go to the deepest existing directory. */
-  readonly readOnlyRoot: boolean;
-  /** The handle's `env` (the container's own environment). */
-  readonly env: Readonly<Record<string, string>>;
-  /** Private host directory for this handle's spill files. */
-  spillDir: PrivateDirectory | undefined;
-  /** Live streams and terminals, ended by destroy. */
-  readonly live: Set<() => Promise<void>>;
-  destroying: Promise<void> | undefined;
-}
 
 /** The Docker context: the contract plus `sweep` and `close`. */
 export interface DockerContext extends ExecutionContext {
@@ -127,29 +98,31 @@ export interface DockerContext extends ExecutionContext {
 
 const decoder = new TextDecoder('utf-8');
 
-class DockerExecutionContext implements DockerContext {
-  readonly type = 'docker' as const;
+class DockerExecutionContext extends BackgroundMethods implements DockerContext {
+  readonly type = CONTEXT_TYPE;
   readonly capabilities = DOCKER_CAPABILITIES;
   private readonly options: ResolvedDockerOptions;
   private readonly client: EngineClient;
-  private readonly handles = new Map<string, HandleState>();
-  private readonly registry = new BackgroundRegistry('bg-');
-  /** Running background tasks per container (whoever owns them now). */
-  private readonly hostedTasks = new Map<string, Set<string>>();
+  private readonly handles = new HandleTable<HandleState>(CONTEXT_TYPE);
   /** Containers of destroyed handles kept for tasks another handle owns. */
-  private readonly retiredContainers = new Set<string>();
-  private readonly removals = new Set<Promise<void>>();
+  private readonly retired: RetiredContainers;
   /** Spawns in flight, so `close` can wait for them. */
   private readonly spawning = new Set<Promise<unknown>>();
   private closed = false;
 
   constructor(options: ResolvedDockerOptions) {
+    super();
     this.options = options;
     this.client = new EngineClient(options.endpoint, options.requestTimeoutMs);
+    this.retired = new RetiredContainers((id) => removeRetiredContainer(this.client, id));
+  }
+
+  protected assertLive(handle: unknown, field: string): void {
+    this.handles.get(handle, field);
   }
 
   containerId(handle: ContextHandle): string {
-    return this.state(handle).containerId;
+    return this.handles.get(handle).containerId;
   }
 
   async spawn(config: SpawnConfig = {}): Promise<ContextHandle> {
@@ -164,7 +137,7 @@ class DockerExecutionContext implements DockerContext {
   }
 
   private async spawnContainer(config: SpawnConfig): Promise<ContextHandle> {
-    const id = `docker-${randomBytes(6).toString('hex')}`;
+    const id = HandleTable.newId(CONTEXT_TYPE, 6);
     // Bad options are reported before the engine is asked anything.
     let plan = planContainer(config, id, this.options.image);
     await this.client.apiPrefix();
@@ -175,11 +148,11 @@ class DockerExecutionContext implements DockerContext {
     const started = await startContainer(this.client, id, config, plan);
     if (this.closed) {
       // close() ran while the container was being made: it must not outlive the context.
-      await this.remove(started.containerId, id);
+      await removeHandleContainer(this.client, started.containerId, id);
       throw closedError();
     }
-    const handle: ContextHandle = Object.freeze({ id, type: 'docker', cwd: started.cwd });
-    this.handles.set(id, {
+    const handle: ContextHandle = Object.freeze({ id, type: CONTEXT_TYPE, cwd: started.cwd });
+    this.handles.add(handle, {
       handle,
       containerId: started.containerId,
       filesViaExec: config.user !== undefined || (config.runtime !== undefined && config.runtime !== 'runc'),
@@ -187,37 +160,30 @@ class DockerExecutionContext implements DockerContext {
       env: { ...config.env },
       spillDir: undefined,
       live: new Set(),
-      destroying: undefined,
     });
     return handle;
   }
 
   async exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const script = commandString(command);
     const input = knownOptions(options, 'options', EXEC_OPTION_KEYS, 'exec');
     const env = commandEnv(input.env, 'options.env', 'command', state.env);
-    const stdin = input.stdin;
-    if (stdin !== undefined && typeof stdin !== 'string' && !(stdin instanceof Uint8Array)) {
-      throw new InvalidArgumentError('options.stdin', 'must be a string or a Uint8Array');
-    }
+    const stdin = stdinBytes(input.stdin, 'options.stdin');
     return runExec({
       client: this.client,
       containerId: state.containerId,
       script: unsetLine(env) + script,
       env: env.set,
-      workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
-      stdin: typeof stdin === 'string' ? Buffer.from(stdin, 'utf8') : stdin,
+      workingDir: resolveCwdOption(state.handle.cwd, input.cwd, 'options.cwd'),
+      stdin,
       timeoutMs: durationMs(input.timeoutMs, 'options.timeoutMs', this.options.defaultTimeoutMs),
       signal: abortSignal(input.signal, 'options.signal'),
       graceMs: this.options.killGraceMs,
       policy: this.options.policy,
-      spillDir: this.spillDir(state),
+      spillDir: spillDirOf(state),
       onOutput: callback(input.onOutput, 'options.onOutput'),
-      track: (end) => {
-        state.live.add(end);
-        return () => state.live.delete(end);
-      },
+      track: trackIn(state.live),
     });
   }
 
@@ -226,7 +192,7 @@ class DockerExecutionContext implements DockerContext {
     command: string,
     options?: BackgroundOptions,
   ): Promise<BackgroundTask> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const script = commandString(command);
     const input = knownOptions(options, 'options', BACKGROUND_OPTION_KEYS, 'execBackground');
     const env = commandEnv(input.env, 'options.env', 'command', state.env);
@@ -242,7 +208,7 @@ class DockerExecutionContext implements DockerContext {
         command: script,
         prelude: unsetLine(env),
         env: env.set,
-        workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
+        workingDir: resolveCwdOption(state.handle.cwd, input.cwd, 'options.cwd'),
         logPath: `${STATE_DIR}/task-${randomBytes(8).toString('hex')}.log`,
         maxLogBytes,
         graceMs: this.options.killGraceMs,
@@ -252,53 +218,14 @@ class DockerExecutionContext implements DockerContext {
       }),
     );
     // The task runs in this container whichever handle owns it later (reassignBackground).
-    const hosted = this.hostedTasks.get(state.containerId) ?? new Set<string>();
-    this.hostedTasks.set(state.containerId, hosted);
-    let ended = false;
-    const settled = machinery.settled.then((outcome) => {
-      ended = true;
-      if (taskId !== undefined) this.taskEnded(state.containerId, taskId);
-      return outcome;
-    });
+    const hosted = this.retired.hostTask(state.containerId, machinery.settled);
     const task = this.registry.register(
-      { ...machinery, settled },
+      { ...machinery, settled: hosted.settled },
       { handleId: handle.id, stallMs, onExit, onStall },
     );
     taskId = task.id;
-    if (!ended) hosted.add(task.id);
+    hosted.named(task.id);
     return task;
-  }
-
-  async listBackground(handle: ContextHandle): Promise<BackgroundTaskInfo[]> {
-    this.state(handle);
-    return this.registry.list(handle.id);
-  }
-
-  async killBackground(handle: ContextHandle, id: string): Promise<BackgroundExit | null> {
-    this.state(handle);
-    return this.registry.kill(handle.id, id);
-  }
-
-  async waitBackground(
-    handle: ContextHandle,
-    id: string,
-    options?: WaitOptions,
-  ): Promise<BackgroundExit | null> {
-    this.state(handle);
-    return this.registry.wait(handle.id, id, options);
-  }
-
-  async reassignBackground(
-    from: ContextHandle,
-    to: ContextHandle,
-    callbacks?: {
-      onExit?: ((exit: BackgroundExit) => void) | undefined;
-      onStall?: ((stall: BackgroundStall) => void) | undefined;
-    },
-  ): Promise<BackgroundTaskInfo[]> {
-    this.state(from);
-    this.state(to);
-    return this.registry.reassign(from.id, to.id, callbacks);
   }
 
   async execStream(
@@ -306,80 +233,37 @@ class DockerExecutionContext implements DockerContext {
     command: string | readonly string[],
     options?: StreamOptions,
   ): Promise<ExecStream> {
-    const state = this.state(handle);
-    const input = knownOptions(options, 'options', STREAM_OPTION_KEYS, 'execStream');
-    const env = commandEnv(input.env, 'options.env', 'command', state.env);
-    const prelude = unsetLine(env);
-    let argv: readonly string[];
-    if (typeof command === 'string') {
-      argv = ['/bin/sh', '-c', prelude + commandString(command)];
-    } else {
-      const list = argvArray(command, 'command');
-      argv = prelude === '' ? list : ['/bin/sh', '-c', `${prelude}exec "$@"`, 'berth-stream', ...list];
-    }
-    let end: (() => Promise<void>) | undefined;
-    const stream = await this.client.call('execStream', () =>
-      openExecStream({
-        client: this.client,
-        containerId: state.containerId,
-        argv,
-        env: env.set,
-        workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
-        graceMs: this.options.killGraceMs,
-        signal: abortSignal(input.signal, 'options.signal'),
-        onClosed: () => {
-          if (end) state.live.delete(end);
-        },
-      }),
+    const state = this.handles.get(handle);
+    const launch = streamLaunch(state, command, options);
+    const stream = await openLive(state.live, (onClosed) =>
+      this.client.call('execStream', () =>
+        openExecStream({
+          client: this.client,
+          containerId: state.containerId,
+          ...launch,
+          graceMs: this.options.killGraceMs,
+          onClosed,
+        }),
+      ),
     );
-    end = stream.terminate;
-    state.live.add(end);
-    return {
-      stdin: stream.stdin,
-      stdout: stream.stdout,
-      stderr: stream.stderr,
-      exited: stream.exited,
-      kill: stream.kill,
-    };
+    return streamView(stream);
   }
 
   async openTerminal(handle: ContextHandle, options: TerminalOptions): Promise<Terminal> {
-    const state = this.state(handle);
-    const input = knownOptions(options, 'options', TERMINAL_OPTION_KEYS, 'openTerminal');
-    const cols = terminalSize(input.cols, 'options.cols');
-    const rows = terminalSize(input.rows, 'options.rows');
-    const env = commandEnv(input.env, 'options.env', 'terminal', state.env);
-    const shell = input.shell === undefined ? LOGIN_SHELL_ARGV : argvArray(input.shell, 'options.shell');
-    const prelude = unsetLine(env);
-    const argv =
-      prelude === '' ? shell : ['/bin/sh', '-c', `${prelude}exec "$@"`, 'berth-terminal', ...shell];
-    let end: (() => Promise<void>) | undefined;
-    const terminal = await this.client.call('openTerminal', () =>
-      openContainerTerminal({
-        client: this.client,
-        containerId: state.containerId,
-        argv,
-        env: env.set,
-        workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
-        cols,
-        rows,
-        graceMs: this.options.killGraceMs,
-        onClosed: () => {
-          if (end) state.live.delete(end);
-        },
-      }),
+    const state = this.handles.get(handle);
+    const launch = terminalLaunch(state, options);
+    const terminal = await openLive(state.live, (onClosed) =>
+      this.client.call('openTerminal', () =>
+        openContainerTerminal({
+          client: this.client,
+          containerId: state.containerId,
+          ...launch,
+          graceMs: this.options.killGraceMs,
+          onClosed,
+        }),
+      ),
     );
-    end = terminal.terminate;
-    state.live.add(end);
-    return {
-      pid: terminal.pid,
-      onData: terminal.onData,
-      write: terminal.write,
-      resize: (nextCols, nextRows) =>
-        terminal.resize(terminalSize(nextCols, 'cols'), terminalSize(nextRows, 'rows')),
-      exited: terminal.exited,
-      kill: terminal.kill,
-    };
+    return terminalView(terminal, terminalSize);
   }
 
   async readFile(handle: ContextHandle, path: string): Promise<string> {
@@ -387,8 +271,8 @@ class DockerExecutionContext implements DockerContext {
   }
 
   async readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array> {
-    const state = this.state(handle);
-    const absolute = this.resolvePath(state, path);
+    const state = this.handles.get(handle);
+    const absolute = resolvePathArgument(state.handle.cwd, path);
     const max = this.options.maxReadBytes;
     return this.client.call(`readFile ${absolute}`, () =>
       state.filesViaExec
@@ -403,8 +287,8 @@ class DockerExecutionContext implements DockerContext {
     offset: number,
     length: number,
   ): Promise<Uint8Array> {
-    const state = this.state(handle);
-    const absolute = this.resolvePath(state, path);
+    const state = this.handles.get(handle);
+    const absolute = resolvePathArgument(state.handle.cwd, path);
     assertRangeArguments(offset, length, this.options.maxReadBytes);
     // Through an exec on every runtime: the archive API can only send the whole file.
     return this.client.call(`readFileRange ${absolute}`, () =>
@@ -418,22 +302,9 @@ class DockerExecutionContext implements DockerContext {
     content: string | Uint8Array,
     encoding?: BufferEncoding,
   ): Promise<void> {
-    const state = this.state(handle);
-    const absolute = this.resolvePath(state, path);
-    let data: Uint8Array;
-    if (typeof content === 'string') {
-      if (encoding !== undefined && !Buffer.isEncoding(encoding)) {
-        throw new InvalidArgumentError(
-          'encoding',
-          `must be a Node.js buffer encoding, got ${JSON.stringify(encoding)}`,
-        );
-      }
-      data = Buffer.from(content, encoding ?? 'utf8');
-    } else if (content instanceof Uint8Array) {
-      data = content;
-    } else {
-      throw new InvalidArgumentError('content', 'must be a string or a Uint8Array');
-    }
+    const state = this.handles.get(handle);
+    const absolute = resolvePathArgument(state.handle.cwd, path);
+    const data = fileContentBytes(content, encoding);
     await this.client.call(`writeFile ${absolute}`, () =>
       state.filesViaExec
         ? writeViaExec(this.client, state.containerId, absolute, data)
@@ -442,8 +313,8 @@ class DockerExecutionContext implements DockerContext {
   }
 
   async listFiles(handle: ContextHandle, path: string): Promise<FileEntry[]> {
-    const state = this.state(handle);
-    const absolute = this.resolvePath(state, path);
+    const state = this.handles.get(handle);
+    const absolute = resolvePathArgument(state.handle.cwd, path);
     const limits = { maxEntries: this.options.maxEntries, maxListingBytes: 64 * 1024 * 1024 };
     return this.client.call(`listFiles ${absolute}`, () =>
       hasGlobMagic(path)
@@ -453,8 +324,8 @@ class DockerExecutionContext implements DockerContext {
   }
 
   async fileSize(handle: ContextHandle, path: string): Promise<number | null> {
-    const state = this.state(handle);
-    const absolute = this.resolvePath(state, path);
+    const state = this.handles.get(handle);
+    const absolute = resolvePathArgument(state.handle.cwd, path);
     return this.client.call(`fileSize ${absolute}`, async () => {
       try {
         if (state.filesViaExec) return await sizeViaExec(this.client, state.containerId, absolute);
@@ -474,24 +345,23 @@ class DockerExecutionContext implements DockerContext {
   }
 
   async getMappedPort(handle: ContextHandle, containerPort: number): Promise<number | null> {
-    const state = this.state(handle);
-    if (!Number.isInteger(containerPort) || containerPort < 1 || containerPort > 65_535) {
-      throw new InvalidArgumentError(
-        'containerPort',
-        `must be an integer from 1 to 65535, got ${String(containerPort)}`,
-      );
-    }
-    return this.client.call('getMappedPort', () => mappedPort(this.client, state.containerId, containerPort));
+    const state = this.handles.get(handle);
+    const port = containerPortArgument(containerPort);
+    return this.client.call('getMappedPort', () => mappedPort(this.client, state.containerId, port));
   }
 
   async destroy(handle: ContextHandle): Promise<void> {
-    if (typeof handle !== 'object' || handle === null || typeof handle.id !== 'string') {
-      throw new InvalidArgumentError('handle', 'must be a handle returned by spawn()');
-    }
-    const state = this.handles.get(handle.id);
-    if (state === undefined) return; // never ours, or already destroyed: nothing to end
-    state.destroying ??= this.teardown(state);
-    await state.destroying;
+    await this.handles.end(handle, (state) =>
+      tearDownHandle(
+        {
+          client: this.client,
+          registry: this.registry,
+          retired: this.retired,
+          destroyGraceMs: this.options.destroyGraceMs,
+        },
+        state,
+      ),
+    );
   }
 
   async sweep(): Promise<string[]> {
@@ -508,102 +378,16 @@ class DockerExecutionContext implements DockerContext {
     try {
       await Promise.allSettled(this.spawning);
       const destroyed = await Promise.allSettled(
-        [...this.handles.values()].map((state) => this.destroy(state.handle)),
+        this.handles.handles().map((handle) => this.destroy(handle)),
       );
       // Containers kept alive for tasks handed to other handles go now, with those tasks.
-      await Promise.all([...this.retiredContainers].map((id) => this.removeRetired(id)));
-      await Promise.all(this.removals);
+      await this.retired.removeAll();
+      await this.retired.settled();
       const failed = destroyed.find((outcome) => outcome.status === 'rejected');
       if (failed) throw failed.reason;
     } finally {
       this.client.close();
     }
-  }
-
-  private async teardown(state: HandleState): Promise<void> {
-    try {
-      await this.registry.destroyHandle(state.handle.id, this.options.destroyGraceMs);
-      await Promise.all([...state.live].map((end) => end().catch(() => undefined)));
-      // Only tasks another handle owns now keep the container (this handle's are forgotten above,
-      // whether or not they could be ended).
-      const hosted = [...(this.hostedTasks.get(state.containerId) ?? [])];
-      if (hosted.some((id) => this.registry.isTracked(id))) {
-        // Tasks reassigned to another handle still run here: the container goes when they end.
-        this.retiredContainers.add(state.containerId);
-      } else {
-        this.hostedTasks.delete(state.containerId);
-        await this.remove(state.containerId, state.handle.id);
-      }
-      await Promise.all(this.removals);
-    } finally {
-      this.handles.delete(state.handle.id);
-      state.spillDir?.remove();
-    }
-  }
-
-  /** A background task ended: a retired container with no task left is removed. */
-  private taskEnded(containerId: string, taskId: string): void {
-    const hosted = this.hostedTasks.get(containerId);
-    hosted?.delete(taskId);
-    if ((hosted?.size ?? 0) === 0 && this.retiredContainers.has(containerId))
-      void this.removeRetired(containerId);
-  }
-
-  /**
-   * Remove a handle's container, or throw saying it could not: the container is then remembered,
-   * and `sweep()` (of any context in this process) retries it.
-   */
-  private async remove(containerId: string, handleId: string): Promise<void> {
-    try {
-      await this.client.call(`removing the container of ${handleId}`, () =>
-        removeContainer(this.client, containerId),
-      );
-    } catch (error) {
-      noteUnremoved(containerId);
-      const why = error instanceof Error ? error.message : String(error);
-      throw new BerthError(
-        error instanceof DockerUnavailableError ? 'E_DOCKER_UNAVAILABLE' : 'E_DOCKER_API',
-        `container ${containerId.slice(0, 12)} of handle ${handleId} could not be removed and may still be running (${why}); call sweep() once the engine answers, or remove it with \`docker rm -f ${containerId.slice(0, 12)}\``,
-        { cause: error },
-      );
-    }
-  }
-
-  private removeRetired(containerId: string): Promise<void> {
-    this.retiredContainers.delete(containerId);
-    this.hostedTasks.delete(containerId);
-    const removal = removeContainer(this.client, containerId).catch(() => noteUnremoved(containerId));
-    this.removals.add(removal);
-    void removal.then(() => this.removals.delete(removal));
-    return removal;
-  }
-
-  private state(handle: ContextHandle): HandleState {
-    if (typeof handle !== 'object' || handle === null || typeof handle.id !== 'string') {
-      throw new InvalidArgumentError('handle', 'must be a handle returned by spawn()');
-    }
-    const state = this.handles.get(handle.id);
-    if (state === undefined || state.destroying !== undefined)
-      throw new UnknownHandleError(handle.id, 'docker');
-    return state;
-  }
-
-  private spillDir(state: HandleState): PrivateDirectory {
-    state.spillDir ??= openPrivateDirectory('berth-docker-');
-    return state.spillDir;
-  }
-
-  private resolveCwd(state: HandleState, cwd: unknown, field: string): string {
-    const value = pathOption(cwd, field, false);
-    return value === undefined ? state.handle.cwd : posix.resolve(state.handle.cwd, value);
-  }
-
-  private resolvePath(state: HandleState, path: unknown): string {
-    if (typeof path !== 'string' || path === '') {
-      throw new InvalidArgumentError('path', `must be a non-empty path string, got ${typeof path}`);
-    }
-    if (path.includes('\0')) throw new InvalidArgumentError('path', 'must not contain a NUL byte');
-    return posix.resolve(state.handle.cwd, path);
   }
 }
 
@@ -611,13 +395,6 @@ function closedError(): BerthError {
   return new ContextDestroyedError(
     'this docker context was closed; create a new one with createDockerContext()',
   );
-}
-
-function terminalSize(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) {
-    throw new InvalidArgumentError(field, `must be an integer from 1 to 10000, got ${String(value)}`);
-  }
-  return value;
 }
 
 /**

@@ -3,6 +3,8 @@
  * Unknown names are refused with the option meant (`namespce` → `namespace`).
  * @module
  */
+
+import type { ContextLimitOptions } from '../../contract/context-options.js';
 import {
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_LOG_BYTES,
@@ -27,8 +29,12 @@ import { InvalidArgumentError } from '../../errors/index.js';
 import type { PodProgress } from './pod-lifecycle.js';
 import { KEEP_ALIVE_COMMAND, type KubernetesPodTemplate, validateTemplate, validKey } from './pod-spec.js';
 
-/** Options of {@link createKubernetesContext}. Every field is optional. */
-export interface KubernetesContextOptions {
+/**
+ * Options of {@link createKubernetesContext}. Every field is optional; the limits every backend
+ * shares (`defaultTimeoutMs`, `killGraceMs`, `stallMs`, `maxLogBytes`, `maxReadBytes`) are
+ * documented on {@link ContextLimitOptions}. The log of a background task lives inside the pod.
+ */
+export interface KubernetesContextOptions extends ContextLimitOptions {
   /** A kubeconfig file (as `kubectl --kubeconfig`); default `KUBECONFIG`, `~/.kube/config`, in-cluster. */
   readonly kubeconfig?: string | undefined;
   /** A context of the kubeconfig (as `kubectl --context`); default its current context. */
@@ -57,22 +63,12 @@ export interface KubernetesContextOptions {
   readonly heartbeatIntervalMs?: number | undefined;
   /** Deadline for one API request's answer (and an exec's WebSocket upgrade); default 30000. */
   readonly requestTimeoutMs?: number | undefined;
-  /** `exec` timeout when a call gives none; default 30000. */
-  readonly defaultTimeoutMs?: number | undefined;
-  /** TERM → KILL grace when a command is ended (timeout, abort, kill); default 5000. */
-  readonly killGraceMs?: number | undefined;
   /** How long `destroy` waits for TERM'd background tasks before KILL; default 5000. */
   readonly destroyGraceMs?: number | undefined;
   /** Bytes of each stream kept in memory as head + tail; default 1 MiB. */
   readonly maxOutputBytes?: number | undefined;
   /** Bytes of each stream spilled to a 0600 file on the host; 0 disables; default 64 MiB. */
   readonly maxSpillBytes?: number | undefined;
-  /** Default silence before a background task's `onStall`; default 60000. */
-  readonly stallMs?: number | undefined;
-  /** Default cap of a background log inside the pod; default 64 MiB. */
-  readonly maxLogBytes?: number | undefined;
-  /** Largest file `readFile` transfers; default 256 MiB. */
-  readonly maxReadBytes?: number | undefined;
   /** Most entries one `listFiles` returns; default 100000. */
   readonly maxEntries?: number | undefined;
 }

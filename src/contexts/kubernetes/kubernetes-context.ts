@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
-import { BackgroundRegistry } from '../../contract/background-registry.js';
 import {
   BACKGROUND_OPTION_KEYS,
   EXEC_OPTION_KEYS,
@@ -19,7 +18,6 @@ import type {
   BackgroundOptions,
   BackgroundStall,
   BackgroundTask,
-  BackgroundTaskInfo,
   ContextCapabilities,
   ContextHandle,
   ExecOptions,
@@ -30,7 +28,6 @@ import type {
   StreamOptions,
   Terminal,
   TerminalOptions,
-  WaitOptions,
 } from '../../contract/types.js';
 import {
   abortSignal,
@@ -52,7 +49,10 @@ import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { assertRangeArguments } from '../../vfs/range-arguments.js';
 import { LOGIN_SHELL_ARGV } from '../docker/terminal.js';
+import { BackgroundMethods } from '../shared/background-methods.js';
+import { terminalSize } from '../shared/call-arguments.js';
 import { commandEnv, unsetLine } from '../shared/command-env.js';
+import { openLive, streamView, terminalView } from '../shared/live-work.js';
 import { startBackgroundTask } from './background-task.js';
 import { type Connection, connectCluster } from './connection.js';
 import {
@@ -127,13 +127,12 @@ const decoder = new TextDecoder('utf-8');
 // Makes berth's state directory and prints the working directory (the image's, or the pod's).
 const SETUP_SCRIPT = `mkdir -p ${STATE_DIR} 2>/dev/null && chmod 1777 ${STATE_DIR} 2>/dev/null; pwd`;
 
-class KubernetesExecutionContext implements KubernetesContext {
+class KubernetesExecutionContext extends BackgroundMethods implements KubernetesContext {
   readonly type = 'kubernetes' as const;
   readonly capabilities = KUBERNETES_CAPABILITIES;
   private readonly options: ResolvedKubernetesOptions;
   private connection: Promise<Connection> | undefined;
   private readonly handles = new Map<string, HandleState>();
-  private readonly registry = new BackgroundRegistry('bg-');
   /** Running background tasks per pod (whoever owns them now). */
   private readonly hostedTasks = new Map<string, Set<object>>();
   /** Sessions of destroyed handles' pods kept for tasks another handle owns. */
@@ -144,7 +143,12 @@ class KubernetesExecutionContext implements KubernetesContext {
   private closed = false;
 
   constructor(options: ResolvedKubernetesOptions) {
+    super();
     this.options = options;
+  }
+
+  protected assertLive(handle: ContextHandle): void {
+    this.state(handle);
   }
 
   podName(handle: ContextHandle): string {
@@ -294,38 +298,6 @@ class KubernetesExecutionContext implements KubernetesContext {
     return task;
   }
 
-  async listBackground(handle: ContextHandle): Promise<BackgroundTaskInfo[]> {
-    this.state(handle);
-    return this.registry.list(handle.id);
-  }
-
-  async killBackground(handle: ContextHandle, id: string): Promise<BackgroundExit | null> {
-    this.state(handle);
-    return this.registry.kill(handle.id, id);
-  }
-
-  async waitBackground(
-    handle: ContextHandle,
-    id: string,
-    options?: WaitOptions,
-  ): Promise<BackgroundExit | null> {
-    this.state(handle);
-    return this.registry.wait(handle.id, id, options);
-  }
-
-  async reassignBackground(
-    from: ContextHandle,
-    to: ContextHandle,
-    callbacks?: {
-      onExit?: ((exit: BackgroundExit) => void) | undefined;
-      onStall?: ((stall: BackgroundStall) => void) | undefined;
-    },
-  ): Promise<BackgroundTaskInfo[]> {
-    this.state(from);
-    this.state(to);
-    return this.registry.reassign(from.id, to.id, callbacks);
-  }
-
   async execStream(
     handle: ContextHandle,
     command: string | readonly string[],
@@ -337,26 +309,18 @@ class KubernetesExecutionContext implements KubernetesContext {
     const program =
       typeof command === 'string' ? ['/bin/sh', '-c', commandString(command)] : argvArray(command, 'command');
     const workingDir = this.resolveCwd(state, input.cwd, 'options.cwd');
-    let end: (() => Promise<void>) | undefined;
-    const stream = await openStream({
-      session: state.session,
-      argv: (tagEntry) =>
-        wrappedProgram(program, { env: [...env.set, tagEntry], unsetLine: unsetLine(env), workingDir }),
-      graceMs: this.options.killGraceMs,
-      signal: abortSignal(input.signal, 'options.signal'),
-      onClosed: () => {
-        if (end) state.live.delete(end);
-      },
-    });
-    end = stream.terminate;
-    state.live.add(end);
-    return {
-      stdin: stream.stdin,
-      stdout: stream.stdout,
-      stderr: stream.stderr,
-      exited: stream.exited,
-      kill: stream.kill,
-    };
+    const signal = abortSignal(input.signal, 'options.signal');
+    const stream = await openLive(state.live, (onClosed) =>
+      openStream({
+        session: state.session,
+        argv: (tagEntry) =>
+          wrappedProgram(program, { env: [...env.set, tagEntry], unsetLine: unsetLine(env), workingDir }),
+        graceMs: this.options.killGraceMs,
+        signal,
+        onClosed,
+      }),
+    );
+    return streamView(stream);
   }
 
   async openTerminal(handle: ContextHandle, options: TerminalOptions): Promise<Terminal> {
@@ -367,29 +331,18 @@ class KubernetesExecutionContext implements KubernetesContext {
     const env = commandEnv(input.env, 'options.env', 'terminal', state.env);
     const shell = input.shell === undefined ? LOGIN_SHELL_ARGV : argvArray(input.shell, 'options.shell');
     const workingDir = this.resolveCwd(state, input.cwd, 'options.cwd');
-    let end: (() => Promise<void>) | undefined;
-    const terminal = await openTerminalExec({
-      session: state.session,
-      argv: (tagEntry) =>
-        wrappedProgram(shell, { env: [...env.set, tagEntry], unsetLine: unsetLine(env), workingDir }),
-      cols,
-      rows,
-      graceMs: this.options.killGraceMs,
-      onClosed: () => {
-        if (end) state.live.delete(end);
-      },
-    });
-    end = terminal.terminate;
-    state.live.add(end);
-    return {
-      pid: terminal.pid,
-      onData: terminal.onData,
-      write: terminal.write,
-      resize: (nextCols, nextRows) =>
-        terminal.resize(terminalSize(nextCols, 'cols'), terminalSize(nextRows, 'rows')),
-      exited: terminal.exited,
-      kill: terminal.kill,
-    };
+    const terminal = await openLive(state.live, (onClosed) =>
+      openTerminalExec({
+        session: state.session,
+        argv: (tagEntry) =>
+          wrappedProgram(shell, { env: [...env.set, tagEntry], unsetLine: unsetLine(env), workingDir }),
+        cols,
+        rows,
+        graceMs: this.options.killGraceMs,
+        onClosed,
+      }),
+    );
+    return terminalView(terminal, terminalSize);
   }
 
   async readFile(handle: ContextHandle, path: string): Promise<string> {
@@ -589,13 +542,6 @@ function closedError(): BerthError {
   return new ContextDestroyedError(
     'this kubernetes context was closed; create a new one with createKubernetesContext()',
   );
-}
-
-function terminalSize(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) {
-    throw new InvalidArgumentError(field, `must be an integer from 1 to 10000, got ${String(value)}`);
-  }
-  return value;
 }
 
 /**

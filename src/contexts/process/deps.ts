@@ -10,7 +10,7 @@ import { describeValue } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { LocalSubprocessRuntime } from '../../subprocess/local-runtime.js';
 import type { LocalFileSystem } from '../../vfs/local-fs.js';
-import type { HandleState } from './handle-table.js';
+import type { HandleState } from './handle-state.js';
 import type { ProcessContextConfig } from './options.js';
 import type { PrivateFiles } from './private-files.js';
 

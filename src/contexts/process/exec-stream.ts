@@ -16,7 +16,7 @@ import {
 import { confine, SANDBOX_REFUSED_EXIT_CODE, startConfined } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';
-import type { HandleState, LiveWork } from './handle-table.js';
+import type { HandleState, LiveWork } from './handle-state.js';
 import { endLeftovers } from './leftovers.js';
 
 export async function openStream(

@@ -14,7 +14,7 @@ import { assertWritable } from '../../sandbox/index.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { assertPathArgument } from '../../vfs/path-scope.js';
 import type { ProcessDeps } from './deps.js';
-import type { HandleState } from './handle-table.js';
+import type { HandleState } from './handle-state.js';
 
 // ignoreBOM keeps a leading U+FEFF, so a read-modify-write does not strip it.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });

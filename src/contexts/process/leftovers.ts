@@ -4,7 +4,7 @@
  */
 import { signalGroup } from '../../subprocess/process-tree.js';
 import type { SubprocessHandle } from '../../subprocess/types.js';
-import type { HandleState, LiveWork } from './handle-table.js';
+import type { HandleState, LiveWork } from './handle-state.js';
 
 /**
  * End the rest of a finished command's tree, and hold the handle's `destroy` until it is gone. The

@@ -6,20 +6,19 @@
  * logging limit into an outage, and the pipe must keep draining or the task would block on write.
  * @module
  */
-import { closeSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
 import { logCapMarker, logDroppedNote } from '../../contract/log-markers.js';
 import { describeWriteFailure } from '../../errors/write-failure.js';
+import { AppendFile } from '../../subprocess/append-file.js';
 import type { FileIdentity, PrivateDirectory } from '../../subprocess/private-dir.js';
 import { cutAtCodePoint } from '../../subprocess/utf8-boundary.js';
 
-/** Capped, synchronous log writer (one pipe chunk into the page cache costs microseconds). */
+/** Capped, synchronous log writer on the shared {@link AppendFile}. */
 export class LogFile {
   readonly path: string;
   readonly maxBytes: number;
   /** The file berth created; a reader checks it still has the name. */
   readonly identity: FileIdentity;
-  private fd: number | undefined;
+  private readonly file: AppendFile;
   private written = 0;
   private seen = 0;
   private capped = false;
@@ -27,11 +26,10 @@ export class LogFile {
 
   /** Create `name` in `dir` exclusively with mode 0600, through the directory's descriptor. */
   constructor(dir: PrivateDirectory, name: string, maxBytes: number) {
-    this.path = join(dir.path, name);
     this.maxBytes = maxBytes;
-    const created = dir.createFile(name);
-    this.fd = created.fd;
-    this.identity = created.identity;
+    this.file = new AppendFile({ dir, name });
+    this.path = this.file.path;
+    this.identity = this.file.identity!;
   }
 
   /** Output bytes kept in the log (markers excluded). */
@@ -57,7 +55,7 @@ export class LogFile {
   /** Append output; past the cap it is counted and dropped. */
   write(chunk: Uint8Array): void {
     this.seen += chunk.length;
-    if (this.capped || this.fd === undefined) return;
+    if (this.capped || !this.file.isOpen) return;
     const room = this.maxBytes - this.written;
     if (chunk.length <= room) {
       this.written += this.append(chunk);
@@ -72,14 +70,12 @@ export class LogFile {
 
   /** Write the closing note (how much was dropped) and close. Idempotent. */
   close(): void {
-    if (this.fd === undefined) return;
+    if (!this.file.isOpen) return;
     if (this.capped) {
       this.append(Buffer.from(logDroppedNote(this.seen - this.written)));
     }
-    const fd = this.fd;
-    this.fd = undefined;
     try {
-      closeSync(fd);
+      this.file.close();
     } catch {
       // Nothing left to lose: the data was written synchronously.
     }
@@ -92,15 +88,13 @@ export class LogFile {
 
   /** Write `bytes`; returns how many reached the file (all of them unless a write failed). */
   private append(bytes: Uint8Array): number {
-    if (this.fd === undefined || this.failure !== undefined) return 0;
-    let offset = 0;
-    try {
-      while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
-    } catch (error) {
+    if (this.failure !== undefined) return 0;
+    const outcome = this.file.append(bytes);
+    if (outcome.error !== undefined) {
       // Disk full or similar: stop writing, mark the log as truncated, keep the task.
-      this.failure = error;
+      this.failure = outcome.error;
       this.capped = true;
     }
-    return offset;
+    return outcome.written;
   }
 }

@@ -2,6 +2,8 @@
  * Options of `createProcessContext`, validated once into a complete configuration.
  * @module
  */
+
+import type { ContextLimitOptions } from '../../contract/context-options.js';
 import {
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_LOG_BYTES,
@@ -26,8 +28,12 @@ import type { SandboxPolicy } from '../../sandbox/types.js';
 import { validatePolicy } from '../../sandbox/validate-policy.js';
 import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_READ_BYTES } from '../../vfs/local-fs.js';
 
-/** Options for {@link createProcessContext}. Every field is optional. */
-export interface ProcessContextOptions {
+/**
+ * Options for {@link createProcessContext}. Every field is optional; the limits every backend
+ * shares (`defaultTimeoutMs`, `killGraceMs`, `stallMs`, `maxLogBytes`, `maxReadBytes`) are
+ * documented on {@link ContextLimitOptions}. Background logs live in berth's private directory.
+ */
+export interface ProcessContextOptions extends ContextLimitOptions {
   /**
    * Confine the file methods to this directory: a path that escapes it (absolute, `..`, a symlink
    * on the way) is refused with `ContainmentError` before any I/O. Shell commands are NOT confined
@@ -63,18 +69,8 @@ export interface ProcessContextOptions {
    * Default false: every command gets namespaces of its own. Not combinable with `overlay` yet.
    */
   readonly session?: boolean | undefined;
-  /** `exec` timeout when the call gives none. Default 30000. */
-  readonly defaultTimeoutMs?: number | undefined;
-  /** Grace between TERM and KILL when a tree is ended (timeout, abort, kill, destroy). Default 5000. */
-  readonly killGraceMs?: number | undefined;
   /** Output policy for `exec`: memory cap per stream and spill cap. */
   readonly output?: Partial<OutputPolicy> | undefined;
-  /** Background log cap; past it the log is marked and later output dropped. Default 64 MiB. */
-  readonly maxLogBytes?: number | undefined;
-  /** Silence before a background task's `onStall`. Default 60000. */
-  readonly stallMs?: number | undefined;
-  /** Largest file `readFile` / `readFileBytes` load. Default 256 MiB. */
-  readonly maxReadBytes?: number | undefined;
   /** Most entries one `listFiles` returns. Default 100000. */
   readonly maxListEntries?: number | undefined;
   /**

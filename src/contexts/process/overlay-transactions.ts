@@ -22,7 +22,7 @@ import { OverlayConflictError } from '../../vfs/overlay/commit.js';
 import type { OverlayChange } from '../../vfs/overlay/overlay.js';
 import { isWithin } from '../../vfs/path-scope.js';
 import type { ProcessDeps } from './deps.js';
-import type { HandleState } from './handle-table.js';
+import type { HandleState } from './handle-state.js';
 import { OverlaySession } from './overlay-session.js';
 
 export async function overlayChanges(session: OverlaySession): Promise<WorkspaceChange[]> {

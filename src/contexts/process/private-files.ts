@@ -9,9 +9,10 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, readSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { FileTooLargeError, IoError } from '../../errors/index.js';
+import { AppendFile } from '../../subprocess/append-file.js';
 import {
   type FileIdentity,
   openPrivateDirectory,
@@ -124,19 +125,15 @@ export class PrivateFiles {
   keepBytes(handleId: string, label: string, bytes: Uint8Array): string {
     const dir = this.spillDir(handleId);
     const name = `${label.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${randomBytes(6).toString('hex')}.txt`;
-    const { fd, identity } = dir.createFile(name);
-    try {
-      let written = 0;
-      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
-    } catch (error) {
-      closeSync(fd);
-      dir.removeFile(name);
-      throw error;
+    const file = new AppendFile({ dir, name });
+    const outcome = file.append(bytes);
+    file.close();
+    if (outcome.error !== undefined) {
+      file.unlink();
+      throw outcome.error;
     }
-    closeSync(fd);
-    const path = join(dir.path, name);
-    this.kept.set(path, { handleId, dir, identity });
-    return path;
+    this.kept.set(file.path, { handleId, dir, identity: file.identity! });
+    return file.path;
   }
 
   /** True when `path` is a kept file of `handleId`. */

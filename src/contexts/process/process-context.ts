@@ -9,11 +9,8 @@ import { resolve } from 'node:path';
 import { BackgroundRegistry } from '../../contract/background-registry.js';
 import { containerlessSpawnConfig } from '../../contract/containerless-spawn.js';
 import type {
-  BackgroundExit,
   BackgroundOptions,
-  BackgroundStall,
   BackgroundTask,
-  BackgroundTaskInfo,
   ChangeSelection,
   CommitChangesOptions,
   CommitChangesResult,
@@ -28,7 +25,6 @@ import type {
   StreamOptions,
   Terminal,
   TerminalOptions,
-  WaitOptions,
   WorkspaceChange,
 } from '../../contract/types.js';
 import {
@@ -48,11 +44,13 @@ import {
 import { LocalSubprocessRuntime } from '../../subprocess/local-runtime.js';
 import { createLocalFileSystem } from '../../vfs/local-fs.js';
 import { isWithin } from '../../vfs/path-scope.js';
+import { BackgroundMethods } from '../shared/background-methods.js';
+import { HandleTable } from '../shared/handle-table.js';
 import { startBackground } from './background-task.js';
 import type { ProcessDeps } from './deps.js';
 import { openStream } from './exec-stream.js';
 import { ProcessFiles } from './files.js';
-import { CONTEXT_TYPE, HandleTable } from './handle-table.js';
+import { CONTEXT_TYPE, type HandleState, newHandleState } from './handle-state.js';
 import { type ProcessContextOptions, resolveProcessOptions } from './options.js';
 import { OverlaySession } from './overlay-session.js';
 import {
@@ -78,7 +76,7 @@ export function createProcessContext(options?: ProcessContextOptions): ProcessCo
 }
 
 /** The `process` backend of the ExecutionContext contract. Create with {@link createProcessContext}. */
-export class ProcessContext implements ExecutionContext {
+export class ProcessContext extends BackgroundMethods implements ExecutionContext {
   readonly type = CONTEXT_TYPE;
   readonly capabilities: ContextCapabilities;
   /** Undefined: the process context has no port mapping. */
@@ -108,7 +106,7 @@ export class ProcessContext implements ExecutionContext {
    */
   readonly fork: ((handle: ContextHandle) => Promise<ContextHandle>) | undefined;
   private readonly deps: ProcessDeps;
-  private readonly handles = new HandleTable();
+  private readonly handles = new HandleTable<HandleState>(CONTEXT_TYPE);
   private readonly files: ProcessFiles;
   private readonly defaultCwd: string;
   private readonly sessionsEnding = new Set<Promise<void>>();
@@ -116,6 +114,8 @@ export class ProcessContext implements ExecutionContext {
   private closing: Promise<void> | undefined;
 
   constructor(options?: ProcessContextOptions) {
+    const registry = new BackgroundRegistry('bg-');
+    super(registry);
     const config = resolveProcessOptions(options);
     const fs = createLocalFileSystem({
       root: config.workspaceRoot,
@@ -127,7 +127,7 @@ export class ProcessContext implements ExecutionContext {
       config,
       runtime: new LocalSubprocessRuntime({ supervise: config.supervise }),
       files: new PrivateFiles(),
-      registry: new BackgroundRegistry('bg-'),
+      registry,
       fs,
     };
     this.files = new ProcessFiles(this.deps);
@@ -166,14 +166,11 @@ export class ProcessContext implements ExecutionContext {
           this.run(async () => {
             const state = this.handles.get(handle);
             const session = this.overlayOf(state);
-            const forked = this.handles.create(state.cwd, state.env);
-            try {
-              forked.overlay = await overlayFork(session, overlay.stateDir);
-            } catch (error) {
-              this.handles.take({ id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd });
-              throw error;
-            }
-            return { id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd };
+            const forked = newHandleState(state.cwd, state.env);
+            forked.overlay = await overlayFork(session, overlay.stateDir);
+            const forkedHandle: ContextHandle = { id: forked.id, type: CONTEXT_TYPE, cwd: state.cwd };
+            this.handles.add(forkedHandle, forked);
+            return forkedHandle;
           })
       : undefined;
     this.capabilities = Object.freeze({
@@ -195,11 +192,7 @@ export class ProcessContext implements ExecutionContext {
    * inside `workspaceRoot` when one is set. Container-only fields are refused with CapabilityError.
    */
   async spawn(config?: SpawnConfig): Promise<ContextHandle> {
-    if (this.closed) {
-      throw new ContextDestroyedError(
-        'this process context was closed; create a new one with createProcessContext()',
-      );
-    }
+    if (this.closed) throw closedError();
     const input = containerlessSpawnConfig(config, CONTEXT_TYPE);
     const cwd = resolve(this.defaultCwd, pathOption(input.cwd, 'config.cwd', false) ?? '.');
     const root = this.deps.fs.root;
@@ -222,7 +215,7 @@ export class ProcessContext implements ExecutionContext {
     // is left to the first command, which throws the same SupervisorUnavailableError: the file
     // methods of the handle work without it.
     await this.deps.runtime.prepare().catch(() => undefined);
-    const state = this.handles.create(cwd, env as Record<string, string> | undefined);
+    const state = newHandleState(cwd, env as Record<string, string> | undefined);
     const overlay = this.deps.config.overlay;
     const sandbox = this.deps.config.sandbox;
     try {
@@ -238,11 +231,21 @@ export class ProcessContext implements ExecutionContext {
         });
       }
     } catch (error) {
-      this.handles.take({ id: state.id, type: CONTEXT_TYPE, cwd });
       await state.overlay?.unmount();
       throw error;
     }
-    return { id: state.id, type: CONTEXT_TYPE, cwd };
+    const handle: ContextHandle = { id: state.id, type: CONTEXT_TYPE, cwd };
+    this.handles.add(handle, state);
+    if (this.closed) {
+      // close() ran while the handle was being made: it must not outlive the context.
+      await this.destroy(handle);
+      throw closedError();
+    }
+    return handle;
+  }
+
+  protected assertLive(handle: unknown, field: string): void {
+    this.handles.get(handle, field);
   }
 
   private overlayOf(state: { readonly overlay?: OverlaySession | undefined }): OverlaySession {
@@ -267,33 +270,6 @@ export class ProcessContext implements ExecutionContext {
     options?: BackgroundOptions,
   ): Promise<BackgroundTask> {
     return this.run(() => startBackground(this.deps, this.handles.get(handle), command, options));
-  }
-
-  listBackground(handle: ContextHandle): Promise<BackgroundTaskInfo[]> {
-    return this.run(async () => this.deps.registry.list(this.handles.get(handle).id));
-  }
-
-  killBackground(handle: ContextHandle, id: string): Promise<BackgroundExit | null> {
-    return this.run(() => this.deps.registry.kill(this.handles.get(handle).id, id));
-  }
-
-  waitBackground(handle: ContextHandle, id: string, options?: WaitOptions): Promise<BackgroundExit | null> {
-    return this.run(() => this.deps.registry.wait(this.handles.get(handle).id, id, options));
-  }
-
-  reassignBackground(
-    from: ContextHandle,
-    to: ContextHandle,
-    callbacks?: {
-      onExit?: ((exit: BackgroundExit) => void) | undefined;
-      onStall?: ((stall: BackgroundStall) => void) | undefined;
-    },
-  ): Promise<BackgroundTaskInfo[]> {
-    return this.run(async () => {
-      const fromState = this.handles.get(from, 'from');
-      const toState = this.handles.get(to, 'to');
-      return this.deps.registry.reassign(fromState.id, toState.id, callbacks);
-    });
   }
 
   execStream(
@@ -349,8 +325,11 @@ export class ProcessContext implements ExecutionContext {
    * Idempotent; afterwards the handle is unknown.
    */
   async destroy(handle: ContextHandle): Promise<void> {
-    const state = this.handles.take(handle);
-    if (!state) return;
+    await this.handles.end(handle, (state) => this.teardown(state));
+  }
+
+  private async teardown(state: HandleState): Promise<void> {
+    state.destroyed = true;
     const graceMs = this.deps.config.killGraceMs;
     const [logs] = await Promise.all([
       this.deps.registry.destroyHandle(state.id, graceMs),
@@ -395,9 +374,7 @@ export class ProcessContext implements ExecutionContext {
   }
 
   private async closeOnce(): Promise<void> {
-    await Promise.all(
-      this.handles.all().map((state) => this.destroy({ id: state.id, type: CONTEXT_TYPE, cwd: state.cwd })),
-    );
+    await Promise.all(this.handles.handles().map((handle) => this.destroy(handle)));
     // Tasks reassigned to handles of other owners are ended by the runtime's dispose.
     await this.deps.runtime.dispose();
     // Sessions kept for such tasks end once they have.
@@ -409,6 +386,12 @@ export class ProcessContext implements ExecutionContext {
   private async run<T>(body: () => Promise<T>): Promise<T> {
     return body();
   }
+}
+
+function closedError(): ContextDestroyedError {
+  return new ContextDestroyedError(
+    'this process context was closed; create a new one with createProcessContext()',
+  );
 }
 
 const CLOSE_OPTION_KEYS = optionKeys<{ graceMs?: number }>({ graceMs: true });

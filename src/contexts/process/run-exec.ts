@@ -21,7 +21,7 @@ import type { SubprocessHandle } from '../../subprocess/types.js';
 import { confine, SANDBOX_REFUSED_EXIT_CODE } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';
-import type { HandleState, LiveWork } from './handle-table.js';
+import type { HandleState, LiveWork } from './handle-state.js';
 import { endLeftovers } from './leftovers.js';
 
 const NO_FACTS: StreamFacts = { bytesTotal: 0, truncated: false, omittedBytes: 0, spillPath: null };

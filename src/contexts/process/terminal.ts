@@ -12,7 +12,7 @@ import { InvalidArgumentError, SandboxUnavailableError, UnknownHandleError } fro
 import { confine, startConfined } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';
-import type { HandleState, LiveWork } from './handle-table.js';
+import type { HandleState, LiveWork } from './handle-state.js';
 
 /** Largest terminal dimension accepted (a sanity bound; real terminals are far smaller). */
 const MAX_DIMENSION = 10_000;

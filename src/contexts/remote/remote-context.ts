@@ -6,7 +6,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
-import { BackgroundRegistry } from '../../contract/background-registry.js';
 import {
   BACKGROUND_OPTION_KEYS,
   EXEC_OPTION_KEYS,
@@ -18,7 +17,6 @@ import type {
   BackgroundOptions,
   BackgroundStall,
   BackgroundTask,
-  BackgroundTaskInfo,
   ContextCapabilities,
   ContextHandle,
   ExecOptions,
@@ -30,7 +28,6 @@ import type {
   StreamOptions,
   Terminal,
   TerminalOptions,
-  WaitOptions,
 } from '../../contract/types.js';
 import {
   abortSignal,
@@ -52,6 +49,9 @@ import {
 } from '../../errors/index.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { assertRangeArguments } from '../../vfs/range-arguments.js';
+import { BackgroundMethods } from '../shared/background-methods.js';
+import { terminalSize } from '../shared/call-arguments.js';
+import { openLive, streamView, terminalView } from '../shared/live-work.js';
 import { credentialNames, exportLines, remoteEnv, unsetPrelude } from './command-env.js';
 import { base64Bytes, readControlLines } from './control-lines.js';
 import { providerLabel, type RemoteProviderName } from './errors.js';
@@ -129,14 +129,13 @@ interface HandleState {
 const SPAWN_KEYS = optionKeys<Pick<SpawnConfig, 'cwd' | 'env'>>({ cwd: true, env: true });
 const RECONNECT_KEYS = optionKeys<{ cwd: unknown }>({ cwd: true });
 
-class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
+class RemoteExecutionContext extends BackgroundMethods implements RemoteContext, RemoteContextInternals {
   readonly type: string;
   readonly capabilities: ContextCapabilities;
   private readonly provider: RemoteProvider;
   private readonly limits: ResolvedRemoteLimits;
   private readonly owner: string;
   private readonly handles = new Map<string, HandleState>();
-  private readonly registry = new BackgroundRegistry('bg-');
   private readonly hostedTasks = new Map<RemoteSandbox, Set<object>>();
   private readonly retired = new Set<RemoteSandbox>();
   private readonly removals = new Set<Promise<void>>();
@@ -144,6 +143,7 @@ class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
   private closed = false;
 
   constructor(provider: RemoteProvider, limits: ResolvedRemoteLimits, owner: string) {
+    super();
     this.provider = provider;
     this.limits = limits;
     this.owner = owner;
@@ -160,6 +160,10 @@ class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
       containment: false,
       isolation: 'remote',
     });
+  }
+
+  protected assertLive(handle: ContextHandle): void {
+    this.state(handle);
   }
 
   sandboxId(handle: ContextHandle): string {
@@ -368,38 +372,6 @@ class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
     return task;
   }
 
-  async listBackground(handle: ContextHandle): Promise<BackgroundTaskInfo[]> {
-    this.state(handle);
-    return this.registry.list(handle.id);
-  }
-
-  async killBackground(handle: ContextHandle, id: string): Promise<BackgroundExit | null> {
-    this.state(handle);
-    return this.registry.kill(handle.id, id);
-  }
-
-  async waitBackground(
-    handle: ContextHandle,
-    id: string,
-    options?: WaitOptions,
-  ): Promise<BackgroundExit | null> {
-    this.state(handle);
-    return this.registry.wait(handle.id, id, options);
-  }
-
-  async reassignBackground(
-    from: ContextHandle,
-    to: ContextHandle,
-    callbacks?: {
-      onExit?: ((exit: BackgroundExit) => void) | undefined;
-      onStall?: ((stall: BackgroundStall) => void) | undefined;
-    },
-  ): Promise<BackgroundTaskInfo[]> {
-    this.state(from);
-    this.state(to);
-    return this.registry.reassign(from.id, to.id, callbacks);
-  }
-
   async execStream(
     handle: ContextHandle,
     command: string | readonly string[],
@@ -412,29 +384,22 @@ class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
         ? `/bin/sh -c ${shQuote(commandString(command))}`
         : argvLine(argvArray(command, 'command'));
     const env = remoteEnv(input.env, 'options.env', 'command', state.env, state.scrub);
-    let end: (() => Promise<void>) | undefined;
-    const stream = await openRemoteStream({
-      sandbox: state.sandbox,
-      stateDir: state.stateDir,
-      cwd: this.resolveCwd(state, input.cwd, 'options.cwd'),
-      commandLine,
-      exports: exportLines(env),
-      graceMs: this.limits.killGraceMs,
-      signal: abortSignal(input.signal, 'options.signal'),
-      classify: (error) => this.classify(error, state),
-      onClosed: () => {
-        if (end) state.live.delete(end);
-      },
-    });
-    end = stream.terminate;
-    state.live.add(end);
-    return {
-      stdin: stream.stdin,
-      stdout: stream.stdout,
-      stderr: stream.stderr,
-      exited: stream.exited,
-      kill: stream.kill,
-    };
+    const cwd = this.resolveCwd(state, input.cwd, 'options.cwd');
+    const signal = abortSignal(input.signal, 'options.signal');
+    const stream = await openLive(state.live, (onClosed) =>
+      openRemoteStream({
+        sandbox: state.sandbox,
+        stateDir: state.stateDir,
+        cwd,
+        commandLine,
+        exports: exportLines(env),
+        graceMs: this.limits.killGraceMs,
+        signal,
+        classify: (error) => this.classify(error, state),
+        onClosed,
+      }),
+    );
+    return streamView(stream);
   }
 
   async openTerminal(handle: ContextHandle, options: TerminalOptions): Promise<Terminal> {
@@ -445,31 +410,21 @@ class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
     const env = remoteEnv(input.env, 'options.env', 'terminal', state.env, state.scrub);
     const shell = input.shell === undefined ? undefined : argvArray(input.shell, 'options.shell');
     const firstLine = `${unsetPrelude(env)}${shell ? `exec ${argvLine(shell)}` : ''}`.replace(/; $/, '');
-    let end: (() => Promise<void>) | undefined;
-    const terminal = await openRemoteTerminal({
-      sandbox: state.sandbox,
-      cwd: this.resolveCwd(state, input.cwd, 'options.cwd'),
-      env: env.set,
-      firstLine,
-      cols,
-      rows,
-      graceMs: this.limits.killGraceMs,
-      classify: (error) => this.classify(error, state),
-      onClosed: () => {
-        if (end) state.live.delete(end);
-      },
-    });
-    end = terminal.terminate;
-    state.live.add(end);
-    return {
-      pid: terminal.pid,
-      onData: terminal.onData,
-      write: terminal.write,
-      resize: (nextCols, nextRows) =>
-        terminal.resize(terminalSize(nextCols, 'cols'), terminalSize(nextRows, 'rows')),
-      exited: terminal.exited,
-      kill: terminal.kill,
-    };
+    const cwd = this.resolveCwd(state, input.cwd, 'options.cwd');
+    const terminal = await openLive(state.live, (onClosed) =>
+      openRemoteTerminal({
+        sandbox: state.sandbox,
+        cwd,
+        env: env.set,
+        firstLine,
+        cols,
+        rows,
+        graceMs: this.limits.killGraceMs,
+        classify: (error) => this.classify(error, state),
+        onClosed,
+      }),
+    );
+    return terminalView(terminal, terminalSize);
   }
 
   async readFile(handle: ContextHandle, path: string): Promise<string> {
@@ -626,13 +581,6 @@ class RemoteExecutionContext implements RemoteContext, RemoteContextInternals {
     if (path.includes('\0')) throw new InvalidArgumentError('path', 'must not contain a NUL byte');
     return posix.resolve(state.handle.cwd, path);
   }
-}
-
-function terminalSize(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) {
-    throw new InvalidArgumentError(field, `must be an integer from 1 to 10000, got ${String(value)}`);
-  }
-  return value;
 }
 
 /** A remote context over `provider`; `owner` names the factory in messages (`createE2BContext`). */

@@ -3,6 +3,8 @@
  * (credentials, template, sandbox lifetime) are each provider's own.
  * @module
  */
+
+import type { ContextLimitOptions } from '../../contract/context-options.js';
 import {
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_LOG_BYTES,
@@ -13,12 +15,12 @@ import {
 import type { OutputPolicy } from '../../contract/types.js';
 import { byteCount, durationMs, optionKeys, outputPolicy } from '../../contract/validate-options.js';
 
-/** Limits and timings of a remote context. Every field is optional. */
-export interface RemoteLimitOptions {
-  /** `exec` timeout when a call gives none; default 30000. */
-  readonly defaultTimeoutMs?: number | undefined;
-  /** TERM → KILL grace when a command's tree is ended (timeout, abort, kill); default 5000. */
-  readonly killGraceMs?: number | undefined;
+/**
+ * Limits and timings of a remote context. Every field is optional; the limits every backend
+ * shares (`defaultTimeoutMs`, `killGraceMs`, `stallMs`, `maxLogBytes`, `maxReadBytes`) are
+ * documented on {@link ContextLimitOptions}. Logs and spill files live inside the sandbox.
+ */
+export interface RemoteLimitOptions extends ContextLimitOptions {
   /** How long `destroy` waits for TERM'd background tasks before KILL; default 5000. */
   readonly destroyGraceMs?: number | undefined;
   /** Bytes of each stream brought to the host and kept in memory as head + tail; default 1 MiB. */
@@ -27,12 +29,6 @@ export interface RemoteLimitOptions {
   readonly maxSpillBytes?: number | undefined;
   /** Bytes of each stream `onOutput` hears live (the SDK holds them until the call returns); default 8 MiB. */
   readonly maxLiveBytes?: number | undefined;
-  /** Default silence before a background task's `onStall`; default 60000. */
-  readonly stallMs?: number | undefined;
-  /** Default cap of a background log inside the sandbox; default 64 MiB. */
-  readonly maxLogBytes?: number | undefined;
-  /** Largest file `readFile` brings into host memory; default 256 MiB. */
-  readonly maxReadBytes?: number | undefined;
   /** Most entries one `listFiles` returns; default 100000. */
   readonly maxEntries?: number | undefined;
 }

@@ -24,7 +24,7 @@ import {
   knownOptions,
   MAX_TIMER_MS,
 } from '../../contract/validate-options.js';
-import type { HandleState } from './handle-table.js';
+import type { HandleState } from './handle-state.js';
 import type { PrivateFiles } from './private-files.js';
 import { workingDirectory } from './working-directory.js';
 

@@ -19,7 +19,7 @@ import {
   MAX_TIMER_MS,
 } from '../../contract/validate-options.js';
 import { shellJoin } from '../../subprocess/shell-quote.js';
-import type { HandleState, LiveWork } from './handle-table.js';
+import type { HandleState, LiveWork } from './handle-state.js';
 import { workingDirectory } from './working-directory.js';
 
 export async function openStream(

@@ -29,7 +29,7 @@ import {
   vfsBasename,
   vfsDirname,
 } from '../../vfs/vfs-path.js';
-import type { HandleState } from './handle-table.js';
+import type { HandleState } from './handle-state.js';
 
 // ignoreBOM keeps a leading U+FEFF, so a read-modify-write does not strip it.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });

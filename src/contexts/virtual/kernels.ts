@@ -42,6 +42,7 @@ export function createHandleKernels(
       ...(spec.trash === undefined ? {} : { trash: spec.trash }),
       spillDir: spec.spillDir,
       processes: spec.processes,
+      ...(config.network === undefined ? {} : { network: config.network }),
     });
     for (const [name, command] of config.commands) {
       if (typeof command === 'function') kernel.defineCommand(name, command);

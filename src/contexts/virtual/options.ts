@@ -6,6 +6,11 @@
 import { realpathSync, statSync } from 'node:fs';
 import type { CommandHandler } from '../../commands/command.js';
 import {
+  type NetworkOptions,
+  type NetworkPolicy,
+  resolveNetworkPolicy,
+} from '../../commands/net/allowlist.js';
+import {
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_LOG_BYTES,
   DEFAULT_OUTPUT_POLICY,
@@ -151,6 +156,13 @@ export interface VirtualContextOptions {
   readonly trash?: boolean | { readonly maxBytes?: number | undefined } | undefined;
   /** Seed of `$RANDOM` (tests). Default: random. */
   readonly randomSeed?: number | undefined;
+  /**
+   * Network for `curl` and `wget`, off when absent: an allowlist of URL prefixes (matched on
+   * scheme, host, port and whole path segments) and methods, and bounds on response size,
+   * request size, time and redirects. Every redirect is checked against it too. With it,
+   * `capabilities.network` is true.
+   */
+  readonly network?: NetworkOptions | undefined;
 }
 
 /** The validated configuration. */
@@ -181,6 +193,8 @@ export interface VirtualContextConfig {
   readonly maxListEntries: number;
   readonly trash: { readonly maxBytes: number | undefined } | undefined;
   readonly randomSeed: number | undefined;
+  /** The validated allowlist; undefined: no network. */
+  readonly network: NetworkPolicy | undefined;
 }
 
 /** Default memory of a context: 512 MiB of file content, a million files and directories. */
@@ -216,6 +230,7 @@ const KNOWN_OPTIONS = optionKeys<VirtualContextOptions>({
   maxListEntries: true,
   trash: true,
   randomSeed: true,
+  network: true,
 });
 const IDENTITY_KEYS = optionKeys<VirtualIdentity>({
   user: true,
@@ -273,6 +288,7 @@ export function resolveVirtualOptions(options: VirtualContextOptions | undefined
     ),
     trash: resolveTrash(input.trash),
     randomSeed: resolveSeed(input.randomSeed),
+    network: resolveNetworkPolicy(input.network, 'options.network'),
   };
 }
 

@@ -18,7 +18,7 @@ import {
 } from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { KernelResult } from '../../kernel/kernel.js';
-import { type HandleState, type LiveWork, queued } from './handle-table.js';
+import { type HandleState, type LiveWork, queued } from './handle-state.js';
 import { workingDirectory } from './working-directory.js';
 
 const NO_FACTS: StreamFacts = { bytesTotal: 0, truncated: false, omittedBytes: 0, spillPath: null };

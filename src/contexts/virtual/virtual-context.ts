@@ -6,15 +6,11 @@
  * @module
  */
 import { setMaxListeners } from 'node:events';
-import { BackgroundRegistry } from '../../contract/background-registry.js';
 import { containerlessSpawnConfig } from '../../contract/containerless-spawn.js';
 import { CHANGE_SELECTION_KEYS, COMMIT_OPTION_KEYS } from '../../contract/option-keys.js';
 import type {
-  BackgroundExit,
   BackgroundOptions,
-  BackgroundStall,
   BackgroundTask,
-  BackgroundTaskInfo,
   ChangeSelection,
   CommitChangesOptions,
   CommitChangesResult,
@@ -27,7 +23,6 @@ import type {
   FileEntry,
   SpawnConfig,
   StreamOptions,
-  WaitOptions,
   WorkspaceChange,
 } from '../../contract/types.js';
 import { envRecord, knownOptions, pathOption } from '../../contract/validate-options.js';
@@ -36,10 +31,12 @@ import { ProcessTable } from '../../kernel/process-table.js';
 import type { TrashLike } from '../../kernel/runtime/shell.js';
 import { createTrash, type Trash } from '../../vfs/trash.js';
 import { isVfsPathWithin, normalizeVfsPath } from '../../vfs/vfs-path.js';
+import { BackgroundMethods } from '../shared/background-methods.js';
+import { HandleTable } from '../shared/handle-table.js';
 import { startBackground } from './background-task.js';
 import { openStream } from './exec-stream.js';
 import { VirtualFiles } from './files.js';
-import { CONTEXT_TYPE, type HandleState, HandleTable } from './handle-table.js';
+import { CONTEXT_TYPE, type HandleState } from './handle-state.js';
 import { createHandleKernels } from './kernels.js';
 import { Namespace } from './namespace.js';
 import { resolveVirtualOptions, type VirtualContextConfig, type VirtualContextOptions } from './options.js';
@@ -58,7 +55,7 @@ export function createVirtualContext(options?: VirtualContextOptions): VirtualCo
 }
 
 /** The `virtual` backend of the ExecutionContext contract. Create with {@link createVirtualContext}. */
-export class VirtualContext implements ExecutionContext {
+export class VirtualContext extends BackgroundMethods implements ExecutionContext {
   readonly type = CONTEXT_TYPE;
   readonly capabilities: ContextCapabilities;
   /** Undefined: no interactive terminal (berth shell drives the kernel through `exec`). */
@@ -66,8 +63,7 @@ export class VirtualContext implements ExecutionContext {
   /** Undefined: the virtual context has no ports. */
   readonly getMappedPort = undefined;
   private readonly config: VirtualContextConfig;
-  private readonly handles = new HandleTable();
-  private readonly registry = new BackgroundRegistry('bg-');
+  private readonly handles = new HandleTable<HandleState>(CONTEXT_TYPE);
   private readonly privateFiles = new PrivateFiles();
   private readonly processes = new ProcessTable();
   private readonly files: VirtualFiles;
@@ -80,6 +76,7 @@ export class VirtualContext implements ExecutionContext {
   private closed = false;
 
   constructor(options?: VirtualContextOptions) {
+    super();
     this.config = resolveVirtualOptions(options);
     this.trash =
       this.config.trash === undefined
@@ -97,7 +94,7 @@ export class VirtualContext implements ExecutionContext {
     this.capabilities = Object.freeze({
       shell: true,
       filesystem: true,
-      network: false,
+      network: this.config.network !== undefined,
       stream: true,
       terminal: false,
       background: true,
@@ -106,6 +103,10 @@ export class VirtualContext implements ExecutionContext {
       containment: this.config.containment,
       isolation: 'virtual',
     });
+  }
+
+  protected assertLive(handle: unknown, field: string): void {
+    this.handles.get(handle, field);
   }
 
   /** Where the workspace is mounted in the namespace (default `/workspace`). */
@@ -153,33 +154,6 @@ export class VirtualContext implements ExecutionContext {
         options,
       ),
     );
-  }
-
-  listBackground(handle: ContextHandle): Promise<BackgroundTaskInfo[]> {
-    return this.run(async () => this.registry.list(this.handles.get(handle).id));
-  }
-
-  killBackground(handle: ContextHandle, id: string): Promise<BackgroundExit | null> {
-    return this.run(() => this.registry.kill(this.handles.get(handle).id, id));
-  }
-
-  waitBackground(handle: ContextHandle, id: string, options?: WaitOptions): Promise<BackgroundExit | null> {
-    return this.run(() => this.registry.wait(this.handles.get(handle).id, id, options));
-  }
-
-  reassignBackground(
-    from: ContextHandle,
-    to: ContextHandle,
-    callbacks?: {
-      onExit?: ((exit: BackgroundExit) => void) | undefined;
-      onStall?: ((stall: BackgroundStall) => void) | undefined;
-    },
-  ): Promise<BackgroundTaskInfo[]> {
-    return this.run(async () => {
-      const fromState = this.handles.get(from, 'from');
-      const toState = this.handles.get(to, 'to');
-      return this.registry.reassign(fromState.id, toState.id, callbacks);
-    });
   }
 
   execStream(
@@ -289,8 +263,10 @@ export class VirtualContext implements ExecutionContext {
    * afterwards the handle is unknown. The workspace's changes stay (they belong to the context).
    */
   async destroy(handle: ContextHandle): Promise<void> {
-    const state = this.handles.take(handle);
-    if (!state) return;
+    await this.handles.end(handle, (state) => this.teardown(state));
+  }
+
+  private async teardown(state: HandleState): Promise<void> {
     state.ended.abort();
     const [logs] = await Promise.all([
       this.registry.destroyHandle(state.id, this.config.killGraceMs),
@@ -309,9 +285,7 @@ export class VirtualContext implements ExecutionContext {
    */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(
-      this.handles.all().map((state) => this.destroy({ id: state.id, type: CONTEXT_TYPE, cwd: state.cwd })),
-    );
+    await Promise.all(this.handles.handles().map((handle) => this.destroy(handle)));
     this.privateFiles.removeAll();
   }
 
@@ -330,7 +304,7 @@ export class VirtualContext implements ExecutionContext {
     cwd: string,
     env: Readonly<Record<string, string>> | undefined,
   ): Promise<ContextHandle> {
-    const id = this.handles.newId();
+    const id = HandleTable.newId(CONTEXT_TYPE);
     await namespace.mountPrivate(this.privateFiles.dir(), this.privateFiles.filesystem());
     const privateDir = this.privateFiles.makeHandleDir(id);
     const { kernel, sideKernel } = createHandleKernels(this.config, {
@@ -366,13 +340,13 @@ export class VirtualContext implements ExecutionContext {
       kernel,
       sideKernel,
       privateDir,
-      destroyed: false,
       ended,
       live: new Set(),
       queue: Promise.resolve(),
     };
-    this.handles.add(state);
-    return { id, type: CONTEXT_TYPE, cwd };
+    const handle: ContextHandle = { id, type: CONTEXT_TYPE, cwd };
+    this.handles.add(handle, state);
+    return handle;
   }
 
   /** The kernel's snapshot hook over the context's trash. */

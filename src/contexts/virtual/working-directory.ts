@@ -7,7 +7,7 @@ import { describeValue } from '../../contract/validate-options.js';
 import { InvalidArgumentError, NotFoundError } from '../../errors/index.js';
 import type { Filesystem } from '../../vfs/filesystem.js';
 import { normalizeVfsPath } from '../../vfs/vfs-path.js';
-import type { HandleState } from './handle-table.js';
+import type { HandleState } from './handle-state.js';
 
 export async function workingDirectory(state: HandleState, cwd: unknown, field: string): Promise<string> {
   if (cwd === undefined) return state.cwd;

@@ -125,6 +125,7 @@ export async function invokeHandler(
     signal: sh.signal,
     dispatch: makeDispatch(sh),
     cooperate: sh.rt.cooperate,
+    network: sh.rt.network,
     // The shell's own identity, so `id`, `hostname` and new files' owners agree with `$UID`.
     identity: identityOf(sh),
     hold:

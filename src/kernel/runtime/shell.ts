@@ -4,8 +4,10 @@
  * nothing mutable with its parent, yet copies no variable: scopes and tables are copy-on-write.
  * @module
  */
+
 import type { CommandSpec } from '../../commands/command.js';
 import type { Cooperate } from '../../commands/cooperate.js';
+import type { NetworkPolicy } from '../../commands/net/allowlist.js';
 import type { Filesystem } from '../../vfs/filesystem.js';
 import { History } from '../builtins/history.js';
 import { ResourceLimits } from '../builtins/ulimit.js';
@@ -84,6 +86,8 @@ export interface Runtime {
   /** The external-command gate: `undefined` when nothing may leave the kernel. */
   readonly external: ExternalGate | undefined;
   readonly identity: Identity;
+  /** What `curl` and `wget` may fetch; `undefined`: no network. */
+  readonly network?: NetworkPolicy | undefined;
   /** `RANDOM`'s generator: the next 15-bit value. */
   random(): number;
   /** Reseed `RANDOM` (assigning to it). */

@@ -1,7 +1,9 @@
 // The virtual context against the whole ExecutionContext contract: once over a workspace in
-// memory, once over a copy-on-write view of a real directory with its changes in a state
-// directory and the file methods confined to the workspace (which the containment section then
-// attacks). The suite's cases are POSIX sh with common tools and run unchanged.
+// memory without network (so `network/denied` probes with the shell's own curl), once over a
+// copy-on-write view of a real directory with its changes in a state directory, the file
+// methods confined to the workspace (which the containment section then attacks) and a network
+// allowlist admitting the suite's HTTP server on 127.0.0.1 (so `network/reachable` runs). The
+// suite's cases are POSIX sh with common tools and run unchanged.
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,9 +45,6 @@ const SHARED_EXPECTED_FAILURES: Record<string, string> = {
   // The same set-up (`dd ... seek=5120`); virtual-context.test.ts reads the end of a 5 GiB sparse
   // file of the overlay's lower directory and a file past maxReadBytes instead.
   'files/read-range-huge': 'no dd in the virtual shell; no sparse files in memory',
-  // The virtual context has no network (capabilities.network is false) and no curl, nc or wget:
-  // the case's probe ends with 127, which the case rightly refuses as proving nothing.
-  'network/denied': 'no curl, nc or wget in the virtual shell',
 };
 
 function freshDir(label: string): string {
@@ -84,6 +83,8 @@ if (missing.length > 0) {
         containment: true,
         output: outputPolicy,
         killGraceMs: 1000,
+        // The suite's token server listens on a port it picks per case.
+        network: { allow: ['http://127.0.0.1:*/probe'] },
       }),
     disposeContext: async (context) => {
       await (context as VirtualContext).close();

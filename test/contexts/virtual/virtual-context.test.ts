@@ -292,3 +292,57 @@ describe('external commands', () => {
     expect(refused.exitCode).toBe(127);
   });
 });
+
+describe('network', () => {
+  it('is off by default: no capability, and curl and wget say why', async () => {
+    const context = open();
+    expect(context.capabilities.network).toBe(false);
+    const handle = await context.spawn();
+    const result = await context.exec(
+      handle,
+      'curl -s http://127.0.0.1:8080/; echo "curl $?"; wget -q http://127.0.0.1:8080/; echo "wget $?"',
+    );
+    expect(result.stdout).toBe('curl 7\nwget 4\n');
+    expect(result.stderr).toContain('network access is off in this shell');
+  });
+
+  it('refuses a bad allowlist with typed errors naming the field', () => {
+    expect(() => createVirtualContext({ network: { allow: ['https://user@api.example.com/'] } })).toThrow(
+      /options\.network\.allow\[0\]: "https:\/\/user@api\.example\.com\/" contains credentials/,
+    );
+    expect(() => createVirtualContext({ network: { alow: [] } } as never)).toThrow(
+      /options\.network\.alow: is not an option of the network option; did you mean "allow"\?/,
+    );
+    expect(() => createVirtualContext({ network: { allow: [] } })).toThrow(
+      /options\.network\.allow: must be a non-empty array/,
+    );
+  });
+
+  it('with an allowlist claims the capability and fetches what it admits, into the workspace', async () => {
+    const { startServer } = await import('../../commands/net/support/http-server.js');
+    const server = await startServer();
+    try {
+      const allow = [`${server.origin}/`];
+      const context = open({ network: { allow } });
+      expect(context.capabilities.network).toBe(true);
+      // The caller's array may change later; the context keeps what it validated.
+      allow.push('http://evil.example/');
+      const handle = await context.spawn();
+      const result = await context.exec(
+        handle,
+        `curl -sS -o got.bin ${server.origin}/bytes && wc -c < got.bin; curl -sS http://evil.example/`,
+      );
+      expect(result.stdout).toBe('6\n');
+      expect(result.stderr).toContain('GET http://evil.example/ is not in the network allowlist');
+      expect((await context.changes(handle)).map((c) => c.path)).toEqual(['/workspace/got.bin']);
+      // The call's timeout ends a hanging transfer.
+      const hung = await context.exec(handle, `curl -s ${server.origin}/hang`, { timeoutMs: 300 });
+      expect(hung.timedOut).toBe(true);
+      const until = Date.now() + 5000;
+      while (server.openSlow() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(server.openSlow()).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
