@@ -135,6 +135,7 @@ export class MemoryTree {
       uid: this.uid,
       gid: this.gid,
       rdev: node.type === 'char-device' ? node.rdev : undefined,
+      storedBytes: node.type === 'file' ? node.stored : undefined,
     };
   }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ddCommand } from '../../../src/commands/files/dd.js';
 import { formatG, formatTransfer } from '../../../src/commands/files/dd-statistics.js';
+import { duCommand } from '../../../src/commands/files/du.js';
+import { statCommand } from '../../../src/commands/files/stat.js';
 import { runStandalone } from '../../../src/commands/standalone.js';
 import { ByteBudget, createMemoryFilesystem } from '../../../src/vfs/index.js';
 import type { Outcome } from '../support/gnu-oracle.js';
@@ -48,6 +50,16 @@ oracleTable(
     { argv: ['dd', 'if=big', 'of=o', 'bs=1w', 'count=3'], ...tree },
     { argv: ['dd', 'if=big', 'of=o', 'bs=1c', 'count=3'], ...tree },
     { argv: ['dd', 'if=big', 'bs=1', 'count=1000', 'status=none', 'of=o'], ...tree },
+    // A sparse file: du and stat %b count the blocks it stores, not its size.
+    {
+      argv: ['dd', 'if=g', 'of=s', 'bs=1M', 'seek=5', 'status=none'],
+      files,
+      followUp: [
+        ['du', '-k', 's'],
+        ['du', '-k', '--apparent-size', 's'],
+        ['stat', '-c', '%s %b', 's'],
+      ],
+    },
     // Bad input: GNU's messages and statuses.
     { argv: ['dd', 'if=nope'] },
     { argv: ['dd', 'if=g', 'of=d/x'], files },
@@ -66,7 +78,10 @@ oracleTable(
     { argv: ['dd', 'status=bogus'] },
     { argv: ['dd', '--bogus'] },
   ],
-  undefined,
+  new Map([
+    ['du', duCommand],
+    ['stat', statCommand],
+  ]),
   untimed,
 );
 
