@@ -3,15 +3,41 @@
  * starts from that directory instead of walking to it again. A held descriptor is only a starting
  * point: what is opened through it is checked against the path it should be at before it is used
  * (see `DirWalker.openForRead`), so a directory renamed, replaced or moved out of the root since
- * it was opened is noticed, never read through. Bounded (at most {@link MAX_HELD} descriptors) and
+ * it was opened is noticed, never read through. Bounded (at most {@link maxHeldDirectories} descriptors) and
  * closed once idle, so a long-lived filesystem object holds nothing while nobody uses it. Counted:
  * a descriptor in use is never closed under its user (its number could be reused by another open).
  * @module
  */
+import { readFileSync } from 'node:fs';
 import { closeFd } from './raw-fd.js';
 
-/** At most this many directories are held at once (the least recently used go first). */
-const MAX_HELD = 64;
+/** The most directories held at once, however many descriptors the process may open. */
+const MOST_HELD = 256;
+/** The fewest, where the descriptor limit is unknown or low. */
+const FEWEST_HELD = 64;
+/** Held directories may take at most this share of the process's descriptor limit. */
+const SHARE_OF_LIMIT = 16;
+
+/**
+ * How many directories are held at once (the least recently used go first): enough for the
+ * directories a task reads across (a miss costs an extra open and close): a sixteenth of the soft
+ * limit on open files, so held directories never crowd out the process's own descriptors, but at
+ * least 64 and at most 256.
+ */
+export const maxHeldDirectories: number = (() => {
+  let soft = Number.NaN;
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((entry) => entry.startsWith('Max open files'));
+    const value = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
+    soft = value === 'unlimited' ? Number.POSITIVE_INFINITY : Number(value);
+  } catch {
+    // No /proc (the held directories are not used there anyway): the small size.
+  }
+  if (Number.isNaN(soft)) return FEWEST_HELD;
+  return Math.max(FEWEST_HELD, Math.min(MOST_HELD, Math.floor(soft / SHARE_OF_LIMIT)));
+})();
 /** A held directory unused this long is closed. */
 const IDLE_MS = 500;
 
@@ -60,7 +86,7 @@ export class HeldDirectories {
     };
     this.held.set(key, entry);
     for (const [oldKey, old] of this.held) {
-      if (this.held.size <= MAX_HELD) break;
+      if (this.held.size <= maxHeldDirectories) break;
       if (old.users === 0) this.retire(oldKey, old);
     }
     this.schedule();

@@ -5,6 +5,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   readlinkSync,
   renameSync,
   rmSync,
@@ -14,6 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { maxHeldDirectories } from '../../src/vfs/held-directories.js';
 import { createContainedFilesystem, createOverlay, VfsError } from '../../src/vfs/index.js';
 
 let base: string;
@@ -132,17 +134,27 @@ describe.skipIf(process.platform !== 'linux')('held directories of the contained
   });
 
   it('reads across more directories than are held, many at once, all read the right bytes', async () => {
-    for (let d = 0; d < 100; d++) {
+    const directories = maxHeldDirectories + 36;
+    for (let d = 0; d < directories; d++) {
       mkdirSync(join(root, `x${d}`));
       writeFileSync(join(root, `x${d}`, 'f'), `file ${d}`);
     }
     const fs = createContainedFilesystem({ root });
+    const reads = 3 * directories;
     for (let round = 0; round < 2; round++) {
       const read = await Promise.all(
-        Array.from({ length: 300 }, (_, i) => fs.readFile(`/x${(i * 7) % 100}/f`).then(text)),
+        Array.from({ length: reads }, (_, i) => fs.readFile(`/x${(i * 7) % directories}/f`).then(text)),
       );
-      expect(read).toEqual(Array.from({ length: 300 }, (_, i) => `file ${(i * 7) % 100}`));
+      expect(read).toEqual(Array.from({ length: reads }, (_, i) => `file ${(i * 7) % directories}`));
     }
+  });
+
+  it('holds as many directories as a sixteenth of the descriptor limit, between 64 and 256', () => {
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((entry) => entry.startsWith('Max open files'));
+    const soft = Number(line?.split(/\s+/)[3]);
+    expect(maxHeldDirectories).toBe(Math.max(64, Math.min(256, Math.floor(soft / 16))));
   });
 
   it('holds descriptors only while in use: they are closed once idle', async () => {

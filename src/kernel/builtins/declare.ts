@@ -214,7 +214,9 @@ async function declareOne(
       const name = arg.text;
       if (!isValidName(name.replace(/\[.*\]$/, '')))
         throw new ShellError(`\`${name}': not a valid identifier`);
-      declareName(sh, name, add, remove, local, global);
+      // `readonly -a x` and `export -A x` without a value give no array attribute (bash's).
+      const kept = kind === 'readonly' || kind === 'export' ? add & ~(ATTR_INDEXED | ATTR_ASSOC) : add;
+      declareName(sh, name, kept, remove, local, global);
       return;
     }
     arg = parsed;
@@ -339,7 +341,8 @@ export function declareLine(sh: Shell, name: string): string | undefined {
   const flags = attributeLetters(v.attrs & ~ATTR_DYNAMIC, v.value);
   const head = `declare -${flags === '' ? '-' : flags} ${name}`;
   const value = v.value;
-  if (value === undefined) return head;
+  // Declared but never assigned (`declare -a x`): bash prints no value at all.
+  if (value === undefined || (isArrayValue(value) && value.declaredOnly && value.size === 0)) return head;
   if (isArrayValue(value)) return `${head}=${arrayLiteral(value)}`;
   return `${head}=${doubleQuote(value)}`;
 }

@@ -13,7 +13,7 @@ import { discard, ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
 import { type ArrayItem, assignArray, lookup, setElement, setVar } from '../runtime/vars.js';
 import { AssocArray } from '../state/arrays.js';
-import { ATTR_EXPORT, ATTR_READONLY } from '../state/variables.js';
+import { ATTR_ASSOC, ATTR_EXPORT, ATTR_READONLY } from '../state/variables.js';
 import type { Assignment, SimpleCommand, Word } from '../syntax/ast.js';
 import { Parser } from '../syntax/parser.js';
 import { parseWord } from '../syntax/word-parser.js';
@@ -325,13 +325,32 @@ async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<stri
   if (a.index !== undefined) {
     // `a[]=x`: an empty subscript as written (not one that expands to nothing) is an error.
     if (a.index.parts.length === 0) throw discard(`${a.name}[]: bad array subscript`);
-    const key = await expandToString(sh, a.index);
+    const key = await expandToString(sh, isAssocName(sh, a.name) ? a.index : withSingleQuotes(a.index));
     setElement(sh, a.name, key, value, { ...opts, append: a.append });
   } else {
     setVar(sh, a.name, value, { ...opts, append: a.append });
     if (how.temp) exportTemp(sh, a.name);
   }
   return value;
+}
+
+function isAssocName(sh: Shell, name: string): boolean {
+  const v = lookup(sh, name)?.variable;
+  return v !== undefined && (v.value instanceof AssocArray || (v.attrs & ATTR_ASSOC) !== 0);
+}
+
+/**
+ * An indexed array's subscript keeps its single quotes: bash's arithmetic sees `'2'` in
+ * `a['2']=x` and refuses it (double quotes are removed).
+ */
+function withSingleQuotes(word: Word): Word {
+  if (!word.parts.some((p) => p.type === 'sq' && p.ansi !== true)) return word;
+  return {
+    ...word,
+    parts: word.parts.map((p) =>
+      p.type === 'sq' && p.ansi !== true ? { type: 'lit', value: `'${p.value}'` } : p,
+    ),
+  };
 }
 
 function isReadonly(sh: Shell, name: string): boolean {

@@ -43,6 +43,12 @@ export async function runSource(sh: Shell, text: string, options: SourceOptions)
       if (!(error instanceof ShellSyntaxError)) throw error;
       const prefix = syntaxPrefix(sh, options, error.line);
       for (const line of error.lines(prefix)) await writeStderr(sh, `${line}\n`);
+      if (error.discardsLine && !sh.opts.o('posix')) {
+        sh.status = 1;
+        if (options.kind === 'eval' || options.kind === 'source') throw new SyntaxAbort(1);
+        parser.discardLine();
+        continue;
+      }
       if (!error.keepsStatus) sh.status = 2;
       if (options.kind === 'eval' || options.kind === 'source') {
         throw new SyntaxAbort(error.keepsStatus ? sh.status : 2);

@@ -270,10 +270,13 @@ async function sequence(text: string, maxWords: number, progress: Progress): Pro
   return undefined;
 }
 
-/** A character of a range as a word (a backslash quotes itself away, as in bash). */
+/**
+ * A character of a range as a word. As in bash, the character is text to parse: a backslash
+ * quotes itself away and a backquote opens a command substitution that never closes (an error).
+ */
 function charWord(code: number): string {
   const ch = String.fromCharCode(code);
-  return ch === '\\' ? '""' : /[`$"'\\]/.test(ch) ? `\\${ch}` : ch;
+  return ch === '\\' ? '""' : /[$"'\\]/.test(ch) ? `\\${ch}` : ch;
 }
 
 function hasLeadingZero(s: string): boolean {

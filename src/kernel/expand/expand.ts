@@ -10,11 +10,12 @@ import { commandSubstitution, processSubstitution } from '../exec/substitution.j
 import { limitReached } from '../limits.js';
 import { arith } from '../runtime/arith-scope.js';
 import { CancelControl } from '../runtime/control.js';
-import { ShellError } from '../runtime/errors.js';
+import { discard, ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
 import { getVar } from '../runtime/vars.js';
 import type { Word, WordPart } from '../syntax/ast.js';
 import { Parser } from '../syntax/parser.js';
+import { ShellSyntaxError } from '../syntax/syntax-error.js';
 import { parseWord } from '../syntax/word-parser.js';
 import { BraceLimitError, expandBraceText } from './brace.js';
 import { expandParam } from './param.js';
@@ -186,7 +187,15 @@ function braceWord(t: string, extglob: boolean): Word {
   let w = braceCache.get(key);
   if (w === undefined) {
     const parser = new Parser(t, { extglob: () => extglob });
-    const parsed = parseWord(parser, 'command');
+    let parsed: ReturnType<typeof parseWord>;
+    try {
+      parsed = parseWord(parser, 'command');
+    } catch (error) {
+      // `{z..A}` makes the word -`- (bash parses what brace expansion made): an expansion error.
+      if (error instanceof ShellSyntaxError && error.kind === 'unmatched' && error.detail === '`')
+        throw discard(`bad substitution: no closing "\`" in ${t.slice(t.indexOf('`'))}`);
+      throw error;
+    }
     w = parsed === undefined ? { parts: [] } : { parts: parsed.word.parts, text: t };
     if (braceCache.size > 4096) braceCache.clear();
     braceCache.set(key, w);

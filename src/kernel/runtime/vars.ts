@@ -219,6 +219,8 @@ export function setElement(
   opts: AssignOptions = {},
 ): void {
   const target = refName(sh, name);
+  // `ref[0]=x` through a nameref to `array[0]`: bash refuses the element of an element.
+  if (target !== name && target.includes('[')) throw discard(`\`${target}': not a valid identifier`);
   const { scope, existing } = targetScope(sh, target, opts);
   checkWritable(sh, target, existing);
   const attrs = existing?.attrs ?? 0;
@@ -292,6 +294,8 @@ export function assignArray(
   }
   const arrOf = (): IndexedArray | AssocArray =>
     (sh.vars.mutable(scope, target) as Variable).value as IndexedArray | AssocArray;
+  // `x+=()` assigns, even nothing: `declare -a x; x+=()` prints as `x=()`.
+  arrOf().declaredOnly = false;
   let bytes = 0;
   // `+=` on an element appends only inside `name+=(...)`; inside `name=(...)` it assigns.
   const appendItem = (item: ArrayItem): boolean => item.append === true && (!assoc || opts.append === true);
@@ -428,6 +432,7 @@ export function setAttributes(
     let value: VarValue;
     if (add & ATTR_ASSOC) value = new AssocArray();
     else if (add & ATTR_INDEXED) value = new IndexedArray();
+    if (isArrayValue(value)) value.declaredOnly = true;
     sh.vars.put(scope, name, { value, attrs: add & ~remove });
     return;
   }
@@ -444,9 +449,13 @@ export function setAttributes(
   if (add & ATTR_ASSOC && !(v.value instanceof AssocArray)) {
     const arr = new AssocArray();
     if (typeof v.value === 'string') arr.set('0', v.value);
+    else if (v.value === undefined) arr.declaredOnly = true;
     v.value = arr;
   } else if (add & ATTR_INDEXED && !isArrayValue(v.value)) {
-    v.value = v.value === undefined ? new IndexedArray() : IndexedArray.from([v.value]);
+    if (v.value === undefined) {
+      v.value = new IndexedArray();
+      v.value.declaredOnly = true;
+    } else v.value = IndexedArray.from([v.value]);
   }
   if (add & (ATTR_LOWER | ATTR_UPPER) && typeof v.value === 'string') {
     v.value = add & ATTR_LOWER ? v.value.toLowerCase() : v.value.toUpperCase();
@@ -539,16 +548,18 @@ function dynamicArray(sh: Shell, name: string): IndexedArray | undefined {
       // Only a script file's shell has a `main` frame (not `bash -c`, nor one reading stdin).
       return IndexedArray.from(sh.mode === 'file' ? [...names, 'main'] : names);
     }
+    // As FUNCNAME: the bottom (`main`) frame is a script file's only.
     case 'BASH_SOURCE': {
-      const frames = [...sh.callStack].reverse();
+      const frames = [...sh.callStack].reverse().map((f) => f.source);
+      if (sh.mode !== 'file') return IndexedArray.from(frames);
       return IndexedArray.from([
-        ...frames.map((f) => f.source),
+        ...frames,
         sh.callStack.length > 0 ? (sh.callStack[0]?.source ?? '') : sh.source,
       ]);
     }
     case 'BASH_LINENO': {
-      const frames = [...sh.callStack].reverse();
-      return IndexedArray.from([...frames.map((f) => String(f.callLine)), '0']);
+      const frames = [...sh.callStack].reverse().map((f) => String(f.callLine));
+      return IndexedArray.from(sh.mode === 'file' ? [...frames, '0'] : frames);
     }
     case 'PIPESTATUS':
       return IndexedArray.from(sh.pipeStatus.map(String));

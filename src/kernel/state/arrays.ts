@@ -10,6 +10,8 @@ import { encodeText } from '../../commands/byte-text.js';
 export class IndexedArray {
   private readonly items = new Map<number, string>();
   private sorted: number[] | undefined = [];
+  /** Declared (`declare -a x`) but never assigned: `declare -p` prints no `=()`. */
+  declaredOnly = false;
 
   static from(values: readonly string[]): IndexedArray {
     const a = new IndexedArray();
@@ -24,6 +26,7 @@ export class IndexedArray {
     const a = new IndexedArray();
     for (const [k, v] of this.items) a.items.set(k, v);
     a.sorted = this.sorted === undefined ? undefined : [...this.sorted];
+    a.declaredOnly = this.declaredOnly;
     return a;
   }
 
@@ -40,6 +43,7 @@ export class IndexedArray {
   }
 
   set(index: number, value: string): void {
+    this.declaredOnly = false;
     if (!this.items.has(index)) {
       const s = this.sorted;
       if (s !== undefined && (s.length === 0 || (s[s.length - 1] as number) < index)) s.push(index);
@@ -85,11 +89,14 @@ export class AssocArray {
   private readonly items = new Map<string, { value: string; seq: number }>();
   private seq = 0;
   private order: string[] | undefined;
+  /** Declared (`declare -A x`) but never assigned: `declare -p` prints no `=()`. */
+  declaredOnly = false;
 
   clone(): AssocArray {
     const a = new AssocArray();
     for (const [k, v] of this.items) a.items.set(k, { ...v });
     a.seq = this.seq;
+    a.declaredOnly = this.declaredOnly;
     return a;
   }
 
@@ -106,6 +113,7 @@ export class AssocArray {
   }
 
   set(key: string, value: string): void {
+    this.declaredOnly = false;
     const item = this.items.get(key);
     if (item !== undefined) {
       item.value = value;

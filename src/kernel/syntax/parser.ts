@@ -179,6 +179,15 @@ export class Parser implements WordHost {
     }
   }
 
+  /** Skip what is left of the current line (after a syntax error that discards it). */
+  discardLine(): void {
+    const cur = this.cur;
+    while (!cur.eof && cur.peek() !== '\n') cur.next();
+    if (!cur.eof) cur.next();
+    this.pending.length = 0;
+    this.depth = 0;
+  }
+
   /** The whole text as one script (for `plan`, functions and nested sources). */
   parseAll(): Script {
     const commands: Statement[] = [];

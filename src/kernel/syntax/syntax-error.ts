@@ -19,6 +19,11 @@ export type SyntaxErrorKind =
 export class ShellSyntaxError extends Error {
   /** Bash leaves `$?` as it was after this error (malformed `[[`), instead of 2. */
   keepsStatus = false;
+  /**
+   * Found inside a compound assignment's `( ... )`: bash throws away the rest of that input line
+   * with status 1 and reads on (outside POSIX mode), instead of ending the script.
+   */
+  discardsLine = false;
 
   constructor(
     readonly kind: SyntaxErrorKind,

@@ -9,7 +9,7 @@ import { decodeBytes, encodeText } from '../../commands/byte-text.js';
 import { hasBraceExpansion } from '../expand/brace.js';
 import type { ArrayElement, Assignment, CaseOp, ParamOp, ParamPart, Script, Word, WordPart } from './ast.js';
 import type { Cursor } from './cursor.js';
-import type { SyntaxErrorKind } from './syntax-error.js';
+import { ShellSyntaxError, type SyntaxErrorKind } from './syntax-error.js';
 
 /** What the word parser needs from the command parser. */
 export interface WordHost {
@@ -966,6 +966,8 @@ function tryAssignment(host: WordHost, arrays: boolean, declaration: boolean): A
   if (cur.peek() === '[') {
     // A declaration builtin's arguments are words already: no blanks in a subscript there.
     const close = findSubscriptEnd(cur.src, cur.pos, declaration);
+    // At command position bash reads `name[` on to its `]`: with none left, the input ends early.
+    if (close === -1 && !declaration && nextClose(cur.src, cur.pos) === -1) host.error('unmatched', ']');
     if (close === -1) {
       cur.reset(mark);
       return undefined;
@@ -985,7 +987,13 @@ function tryAssignment(host: WordHost, arrays: boolean, declaration: boolean): A
   cur.next();
   if (cur.peek() === '(' && arrays) {
     cur.next();
-    const array = readArrayElements(host, declaration);
+    let array: ArrayElement[];
+    try {
+      array = readArrayElements(host, declaration);
+    } catch (error) {
+      if (error instanceof ShellSyntaxError && error.kind === 'unexpected-token') error.discardsLine = true;
+      throw error;
+    }
     return { name, index, append, value: undefined, array, text: cur.src.slice(mark.pos, cur.pos) };
   }
   const b = new PartsBuilder();
@@ -998,6 +1006,18 @@ function tryAssignment(host: WordHost, arrays: boolean, declaration: boolean): A
   }
   // `a=~/x`: a tilde right after `=` is at the start of the value.
   return { name, index, append, value: b.build(), text: cur.src.slice(mark.pos, cur.pos) };
+}
+
+/** The last search of {@link nextClose}: a script of many `a[` lines is scanned once, not once a line. */
+let closeSearch: { src: string; from: number; at: number } | undefined;
+
+/** Where the first `]` at or after `from` is, or -1. */
+function nextClose(src: string, from: number): number {
+  const c = closeSearch;
+  if (c !== undefined && c.src === src && c.from <= from && (c.at === -1 || c.at >= from)) return c.at;
+  const at = src.indexOf(']', from);
+  closeSearch = { src, from, at };
+  return at;
 }
 
 function findSubscriptEnd(src: string, open: number, blanksEnd = false): number {

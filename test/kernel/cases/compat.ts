@@ -73,4 +73,18 @@ export const COMPAT = cases('compat', {
   'a backquoted command that does not parse fails when it runs':
     '{ echo `echo "`; echo status=$?; x=`fi`; echo st=$?; echo after; } 2>/dev/null',
   'fc -l ignores operands past the second': 'fc -l 0 1 2; echo st=$?; fc -l 1 2 3 4; echo st=$?',
+  'an array declared without a value prints with no value':
+    'declare -a a1; readonly -a a2; declare -A d1; readonly -A d2; declare x1; declare -p a1 a2 d1 d2 x1; echo "${a1+set}" "${#a1[@]}"; a1+=(); declare -A q; q[k]=v; declare -a s; s[3]=x; declare -a e; e=(); declare -p a1 q s e; f() { local -a la; declare -p la; la+=(1); declare -p la; }; f; x=1; readonly -a x; y=(1); readonly -A y; declare -p x y',
+  'a syntax error inside an array literal discards its line and reads on':
+    'echo before; a=( inside=() ); echo same\necho st=$? len=${#a[@]}\neval "b=( x=() )"; echo eval=$?\nf() {\n a=( ( ) )\n echo in-f\n}\necho after',
+  'a backquote made by a character range is an unclosed command substitution':
+    'echo a; echo -{a..Z..2}-; { echo -{Z..a}-; echo same; } 2>/dev/null\necho st=$?\n{ echo -{z..A}-; } 2>/dev/null\necho st=$?',
+  'single quotes in an indexed array subscript are an arithmetic error':
+    "a[\"1\"]=2; echo st=$?; declare -A A; A['k']=1; i='1'; a[$i]=x; declare -p a A\n{ a['2']=3; echo st=$?; } 2>/dev/null",
+  'an element of a nameref to an array element is refused':
+    'array=(X Y Z); typeset -n ref="array[1]"; ref=new; echo ${array[@]}\n{ ref[0]=foo; echo same; } 2>/dev/null',
+  'a subscript left open at command position ends the input early':
+    "bash -c 'a['; echo st=$?; bash -c 'x=1 a[5 +'; echo st=$?; bash -c 'echo a['; echo st=$?; bash -c 'a[1]=2; echo ${a[1]}'",
+  'BASH_SOURCE and BASH_LINENO have a main frame in a script file only':
+    'printf \'%s\\n\' \'f() { echo "${#BASH_SOURCE[@]} ${#BASH_LINENO[@]} ${#FUNCNAME[@]} [${BASH_LINENO[*]}]"; }\' f \'echo "top ${#BASH_SOURCE[@]} ${#BASH_LINENO[@]}"\' > s.sh; bash s.sh; bash < s.sh; bash -c "$(cat s.sh)"; bash -c "source ./s.sh"; rm s.sh',
 });
