@@ -54,6 +54,18 @@ describe('sparse chunked bodies', () => {
     expect(body.stored).toBe(2);
   });
 
+  it('byte-by-byte writes into a hole grow a few chunks, not one per write', () => {
+    const body = ChunkedBytes.from(bytes('a'));
+    body.truncate(300_001);
+    for (let at = 1; at < 300_001; at++) body.write(at, bytes(String.fromCharCode(97 + (at % 26))));
+    expect(body.stored).toBe(300_001);
+    expect(body.capacity).toBeLessThan(300_001 * 2 + 1024);
+    expect(text(body.read(0, 4))).toBe('abcd');
+    expect(text(body.read(299_998, 10))).toBe('klm');
+    body.write(400_000, bytes('z'));
+    expect(text(body.read(299_999, 3))).toBe('lm\0');
+  });
+
   it('a clone of a sparse body is copy-on-write on both sides', () => {
     const body = ChunkedBytes.from(bytes('abc'));
     body.truncate(GiB);

@@ -130,9 +130,13 @@ export class ChunkedBytes {
       const start = index < this.chunks.length ? this.starts[index]! : this.length;
       if (start > at) {
         const holeEnd = Math.min(start, inside);
-        this.insert(index, at, copyBytes(data.subarray(at - offset, holeEnd - offset)));
+        const piece = data.subarray(at - offset, holeEnd - offset);
+        // Sequential writes into a hole grow the chunk before it, so they cost O(1) amortized.
+        if (!this.extend(index - 1, at, piece)) {
+          this.insert(index, at, copyBytes(piece));
+          index++;
+        }
         at = holeEnd;
-        index++;
         continue;
       }
       const room = Math.min(start + this.used[index]!, inside) - at;
@@ -206,6 +210,28 @@ export class ChunkedBytes {
     // A big chunk cut short would keep its whole buffer alive: copy the kept part out.
     this.chunks[index] = chunk.length > keep * 2 + MIN_GROWTH ? chunk.slice(0, keep) : chunk;
     this.used[index] = keep;
+  }
+
+  /**
+   * Add `piece` at the end of chunk `index` when it ends at `at`, growing its buffer geometrically
+   * up to 1 MiB; false when it cannot (none there, or a full-sized chunk: the caller adds one).
+   */
+  private extend(index: number, at: number, piece: Uint8Array): boolean {
+    if (index < 0) return false;
+    const used = this.used[index]!;
+    if (this.starts[index]! + used !== at) return false;
+    let chunk = this.chunks[index]!;
+    if (chunk.length - used < piece.length) {
+      if (used >= MAX_GROWTH) return false;
+      const growth = Math.min(MAX_GROWTH, Math.max(MIN_GROWTH, used));
+      const grown = new Uint8Array(used + Math.max(piece.length, growth));
+      grown.set(chunk.subarray(0, used));
+      chunk = grown;
+      this.chunks[index] = grown;
+    }
+    chunk.set(piece, used);
+    this.used[index] = used + piece.length;
+    return true;
   }
 
   /** Put a new exact chunk at `index` (it starts at `start` and fits the hole there). */
