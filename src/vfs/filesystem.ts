@@ -59,6 +59,11 @@ export interface VfsStat {
   readonly gid: number;
   /** The device number of a character or block device (`0` is an overlay whiteout); absent otherwise. */
   readonly rdev?: number | undefined;
+  /**
+   * Bytes a file actually stores: less than `size` for a sparse file (its holes store nothing),
+   * what `du` and `stat %b` count. Absent where the backend does not say (count `size` then).
+   */
+  readonly storedBytes?: number | undefined;
 }
 
 /** One directory entry, as `readdir` returns it (no `stat` per entry needed). */

@@ -29,12 +29,13 @@ export function modeString(type: VfsFileType, mode: number): string {
 
 /**
  * 512-byte blocks a file occupies, as a Linux filesystem with 4 KiB blocks allocates them (the
- * virtual filesystems keep no block count): whole 4 KiB blocks for files and directories, none for
- * symbolic links (their target lives in the inode) and devices.
+ * virtual filesystems keep no block count): whole 4 KiB blocks for what a file stores (a sparse
+ * file's holes take none) and for directories, none for symbolic links (their target lives in the
+ * inode) and devices.
  */
 export function blocksOf(st: VfsStat): number {
   if (st.type !== 'file' && st.type !== 'directory') return 0;
-  return Math.ceil(st.size / 4096) * 8;
+  return Math.ceil((st.type === 'file' ? (st.storedBytes ?? st.size) : st.size) / 4096) * 8;
 }
 
 /** Whether any execute bit is set (ls -F's `*`). */

@@ -6,6 +6,7 @@
 import type { CommandSpec } from '../command.js';
 import { chmodCommand } from './chmod.js';
 import { cpCommand } from './cp.js';
+import { ddCommand } from './dd.js';
 import { dfCommand } from './df.js';
 import { duCommand } from './du.js';
 import { fileCommand } from './file.js';
@@ -37,6 +38,7 @@ export const fileCommands: readonly CommandSpec[] = [
   lnCommand,
   chmodCommand,
   truncateCommand,
+  ddCommand,
   realpathCommand,
   readlinkCommand,
   basenameCommand,

@@ -499,7 +499,7 @@ function copyTree(
       copyTree(from, child, to, dir, seen);
       copy = dir;
     } else if (child.type === 'file') {
-      to.budget?.charge(child.size + utf8Length(name), 1, 'clone', name);
+      to.budget?.charge(child.stored + utf8Length(name), 1, 'clone', name);
       const file = new FileNode(to.allocIno(), child.mode, child.mtimeMs, contentCopy(child.content));
       file.loader = child.loader;
       target.entries.set(name, file);

@@ -135,6 +135,7 @@ export class MemoryTree {
       uid: this.uid,
       gid: this.gid,
       rdev: node.type === 'char-device' ? node.rdev : undefined,
+      storedBytes: node.type === 'file' ? node.stored : undefined,
     };
   }
 
@@ -206,23 +207,22 @@ export class MemoryTree {
 
   /** The bytes an inode is charged for (besides its names). */
   storedBytes(node: MemNode): number {
-    if (node.type === 'file') return node.size;
+    if (node.type === 'file') return node.stored;
     if (node.type === 'symlink') return utf8Length(node.target);
     return 0;
   }
 
   /** Replace a file's bytes with a copy of `data`, charging the difference first. */
   replaceContent(node: FileNode, data: Uint8Array, syscall: string, path: string): void {
-    this.budget?.charge(data.length - node.size, 0, syscall, path);
+    this.budget?.charge(data.length - node.stored, 0, syscall, path);
     node.content = data.length === 0 ? null : copyBytes(data);
     node.loader = null;
     this.touchFile(node);
   }
 
-  /** Write `data` at `offset` (zero-filling a gap), charging the growth first. */
+  /** Write `data` at `offset` (a gap past the end is a hole), charging the bytes it stores first. */
   writeAt(node: FileNode, offset: number, data: Uint8Array, syscall: string, path: string): void {
-    const end = offset + data.length;
-    const grow = data.length === 0 ? 0 : Math.max(0, end - node.size);
+    const grow = data.length === 0 ? 0 : node.unstoredIn(offset, data.length);
     this.budget?.charge(grow, 0, syscall, path);
     if (data.length === 0) return;
     if (offset === node.size) node.writable().append(data);
@@ -230,8 +230,9 @@ export class MemoryTree {
     this.touchFile(node);
   }
 
+  /** Cut a file (releasing what it stored past `size`) or extend it with a hole (free). */
   truncate(node: FileNode, size: number, syscall: string, path: string): void {
-    this.budget?.charge(size - node.size, 0, syscall, path);
+    this.budget?.charge(node.storedBefore(size) - node.stored, 0, syscall, path);
     if (size === 0) node.content = null;
     else if (size !== node.size) node.writable().truncate(size);
     this.touchFile(node);

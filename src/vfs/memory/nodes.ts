@@ -54,6 +54,27 @@ export class FileNode extends BaseNode {
     return content === null ? 0 : content instanceof ChunkedBytes ? content.size : content.length;
   }
 
+  /** Bytes that hold data (a sparse file's holes excluded): what the budget is charged for. */
+  get stored(): number {
+    const content = this.content;
+    return content === null ? 0 : content instanceof ChunkedBytes ? content.stored : content.length;
+  }
+
+  /** Bytes of `[offset, offset + count)` not stored yet: what writing there adds to {@link stored}. */
+  unstoredIn(offset: number, count: number): number {
+    const content = this.content;
+    if (content instanceof ChunkedBytes) return content.unstoredIn(offset, count);
+    const size = content === null ? 0 : content.length;
+    return count - Math.max(0, Math.min(offset + count, size) - offset);
+  }
+
+  /** Stored bytes before `size`: what is left after a truncation to `size`. */
+  storedBefore(size: number): number {
+    const content = this.content;
+    if (content instanceof ChunkedBytes) return content.storedIn(0, size);
+    return Math.min(size, content === null ? 0 : content.length);
+  }
+
   /** The content as chunks that may be written in place. */
   writable(): ChunkedBytes {
     const content = this.content;

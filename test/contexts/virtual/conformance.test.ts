@@ -36,17 +36,6 @@ const SUITE_COMMANDS = [
   'wc',
 ];
 
-/** Cases that fail on both filesystems, and why (the suite still runs them and reports them). */
-const SHARED_EXPECTED_FAILURES: Record<string, string> = {
-  // The case makes its file with `dd ... seek=5120`; no command family of the virtual shell has
-  // dd, and the memory filesystem has no sparse files (5 GiB of zeros would be 5 GiB of memory,
-  // which the byte budget refuses).
-  'files/file-size-huge': 'no dd in the virtual shell; no sparse files in memory',
-  // The same set-up (`dd ... seek=5120`); virtual-context.test.ts reads the end of a 5 GiB sparse
-  // file of the overlay's lower directory and a file past maxReadBytes instead.
-  'files/read-range-huge': 'no dd in the virtual shell; no sparse files in memory',
-};
-
 function freshDir(label: string): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), `berth-conformance-virtual-${label}-`)));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -68,7 +57,6 @@ if (missing.length > 0) {
     // Spill files live in the context's private host directory, mounted into the namespace at
     // the same path: read them back through the context here, and through the host below.
     spillLocation: 'context',
-    expectedFailures: Object.keys(SHARED_EXPECTED_FAILURES),
     leftovers: 'ended-on-return',
   });
 
@@ -95,7 +83,6 @@ if (missing.length > 0) {
     workspaceRoot: '/workspace',
     outputPolicy,
     spillLocation: 'host',
-    expectedFailures: Object.keys(SHARED_EXPECTED_FAILURES),
     leftovers: 'ended-on-return',
   });
 }
