@@ -16,6 +16,7 @@ const repo = fileURLToPath(new URL('../../', import.meta.url));
 const RUNNABLE = [
   'README.md#1',
   'README.md#2',
+  'docs/limits.md#1',
   'docs/process.md#1',
   'docs/process.md#2',
   'docs/sandbox.md#1',

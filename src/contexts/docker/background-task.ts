@@ -11,12 +11,12 @@ import type { Duplex, Readable } from 'node:stream';
 import type { BackgroundMachinery, TaskOutcome } from '../../contract/background-registry.js';
 import { logCapMarker, logDroppedNote } from '../../contract/log-markers.js';
 import { cutAtCodePoint } from '../../subprocess/utf8-boundary.js';
+import { newExecTag, tagEnv } from '../shared/tagged-termination.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, inspectExec, startExecHijacked, startExecStream } from './engine-exec.js';
 import { DockerUnavailableError } from './errors.js';
 import { FrameDemuxer } from './frame-demuxer.js';
 import { ENGINE_SLACK_MS, exitFacts, terminateTagged } from './run-exec.js';
-import { newExecTag, tagEnv } from './tagged-termination.js';
 
 // $1 = command, $2 = log path. fd 3 keeps the wrapper's stderr as the control channel.
 const WRAPPER = `exec 3>&2

@@ -43,10 +43,11 @@ import {
   stdinBytes,
   terminalSize,
 } from '../shared/call-arguments.js';
+import { commandEnv, unsetLine } from '../shared/command-env.js';
 import { HandleTable } from '../shared/handle-table.js';
 import { openLive, streamView, terminalView, trackIn } from '../shared/live-work.js';
+import { RetiredHosts } from '../shared/retired-hosts.js';
 import { startBackgroundTask } from './background-task.js';
-import { commandEnv, unsetLine } from './command-env.js';
 import { readContainerFile, statFollow, writeContainerFile } from './container-files.js';
 import { imageWorkingDir, mappedPort, startContainer, sweepAbandoned } from './container-lifecycle.js';
 import { listDirectory, listGlob } from './container-listing.js';
@@ -63,7 +64,6 @@ import { openExecStream } from './exec-stream.js';
 import { CONTEXT_TYPE, type HandleState, spillDirOf } from './handle-state.js';
 import { removeHandleContainer, removeRetiredContainer, tearDownHandle } from './handle-teardown.js';
 import { needsImageWorkdir } from './hardening.js';
-import { RetiredContainers } from './retired-containers.js';
 import { runExec } from './run-exec.js';
 import { streamLaunch, terminalLaunch } from './stream-prelude.js';
 import { openContainerTerminal } from './terminal.js';
@@ -105,7 +105,7 @@ class DockerExecutionContext extends BackgroundMethods implements DockerContext 
   private readonly client: EngineClient;
   private readonly handles = new HandleTable<HandleState>(CONTEXT_TYPE);
   /** Containers of destroyed handles kept for tasks another handle owns. */
-  private readonly retired: RetiredContainers;
+  private readonly retired: RetiredHosts<string>;
   /** Spawns in flight, so `close` can wait for them. */
   private readonly spawning = new Set<Promise<unknown>>();
   private closed = false;
@@ -114,7 +114,7 @@ class DockerExecutionContext extends BackgroundMethods implements DockerContext 
     super();
     this.options = options;
     this.client = new EngineClient(options.endpoint, options.requestTimeoutMs);
-    this.retired = new RetiredContainers((id) => removeRetiredContainer(this.client, id));
+    this.retired = new RetiredHosts<string>((id) => removeRetiredContainer(this.client, id));
   }
 
   protected assertLive(handle: unknown, field: string): void {

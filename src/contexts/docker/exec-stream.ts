@@ -6,12 +6,12 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import type { ExecStream } from '../../contract/types.js';
+import { newExecTag, tagEnv } from '../shared/tagged-termination.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, startExecHijacked } from './engine-exec.js';
 import { FrameDemuxer } from './frame-demuxer.js';
 import { endIfOrphaned, hijackedTeardown } from './hijacked-teardown.js';
 import { finalExitCode } from './run-exec.js';
-import { newExecTag, tagEnv } from './tagged-termination.js';
 
 /** What opening a stream needs. */
 export interface StreamSpec {

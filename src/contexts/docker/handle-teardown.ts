@@ -6,17 +6,17 @@
  */
 import type { BackgroundRegistry } from '../../contract/background-registry.js';
 import { BerthError } from '../../errors/index.js';
+import type { RetiredHosts } from '../shared/retired-hosts.js';
 import { noteUnremoved, removeContainer } from './container-lifecycle.js';
 import type { EngineClient } from './engine-client.js';
 import { DockerUnavailableError } from './errors.js';
 import type { HandleState } from './handle-state.js';
-import type { RetiredContainers } from './retired-containers.js';
 
 /** What ending a handle needs from its context. */
 export interface TeardownDeps {
   readonly client: EngineClient;
   readonly registry: BackgroundRegistry;
-  readonly retired: RetiredContainers;
+  readonly retired: RetiredHosts<string>;
   readonly destroyGraceMs: number;
 }
 

@@ -10,6 +10,7 @@ import { OutputCapture } from '../../contract/output-capture.js';
 import type { ExecResult, OutputChunk, OutputPolicy } from '../../contract/types.js';
 import { NotFoundError, SpawnError } from '../../errors/index.js';
 import type { PrivateDirectory } from '../../subprocess/private-dir.js';
+import { newExecTag, tagEnv, terminationArgv } from '../shared/tagged-termination.js';
 import type { EngineClient } from './engine-client.js';
 import {
   containerStopped,
@@ -22,7 +23,6 @@ import {
 } from './engine-exec.js';
 import { ContainerGoneError, DockerUnavailableError } from './errors.js';
 import { FrameDemuxer } from './frame-demuxer.js';
-import { newExecTag, tagEnv, terminationArgv } from './tagged-termination.js';
 
 /** Everything one run needs, resolved by the context. */
 export interface RunExecSpec {

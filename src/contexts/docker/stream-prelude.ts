@@ -10,8 +10,8 @@ import type { StreamOptions, TerminalOptions } from '../../contract/types.js';
 import { abortSignal, argvArray, commandString, knownOptions } from '../../contract/validate-options.js';
 import { resolveCwdOption, terminalSize } from '../shared/call-arguments.js';
 import { commandEnv, unsetLine } from '../shared/command-env.js';
+import { LOGIN_SHELL_ARGV } from '../shared/login-shell.js';
 import type { HandleState } from './handle-state.js';
-import { LOGIN_SHELL_ARGV } from './terminal.js';
 
 /** What a stream's exec is made of. */
 export interface StreamLaunch {

@@ -4,20 +4,11 @@
  * @module
  */
 import type { Terminal } from '../../contract/types.js';
+import { newExecTag, tagEnv } from '../shared/tagged-termination.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, inspectExec, resizeExec, startExecHijacked } from './engine-exec.js';
 import { endIfOrphaned, hijackedTeardown } from './hijacked-teardown.js';
 import { finalExitCode } from './run-exec.js';
-import { newExecTag, tagEnv } from './tagged-termination.js';
-
-/** The login shell of the container user from /etc/passwd, else /bin/sh. */
-export const LOGIN_SHELL_ARGV: readonly string[] = [
-  '/bin/sh',
-  '-c',
-  `s=$(awk -F: -v u="$(id -u)" '$3 == u { print $7; exit }' /etc/passwd 2>/dev/null)
-[ -x "$s" ] || s=/bin/sh
-exec "$s" -l`,
-];
 
 /** What opening a terminal needs. */
 export interface TerminalSpec {

@@ -6,7 +6,6 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { posix } from 'node:path';
 import {
   BACKGROUND_OPTION_KEYS,
   EXEC_OPTION_KEYS,
@@ -37,22 +36,24 @@ import {
   commandString,
   durationMs,
   knownOptions,
-  pathOption,
 } from '../../contract/validate-options.js';
-import {
-  type BerthError,
-  ContextDestroyedError,
-  InvalidArgumentError,
-  UnknownHandleError,
-} from '../../errors/index.js';
+import { type BerthError, ContextDestroyedError, InvalidArgumentError } from '../../errors/index.js';
 import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { assertRangeArguments } from '../../vfs/range-arguments.js';
-import { LOGIN_SHELL_ARGV } from '../docker/terminal.js';
 import { BackgroundMethods } from '../shared/background-methods.js';
-import { terminalSize } from '../shared/call-arguments.js';
+import {
+  fileContentBytes,
+  resolveCwdOption,
+  resolvePathArgument,
+  stdinBytes,
+  terminalSize,
+} from '../shared/call-arguments.js';
 import { commandEnv, unsetLine } from '../shared/command-env.js';
-import { openLive, streamView, terminalView } from '../shared/live-work.js';
+import { HandleTable } from '../shared/handle-table.js';
+import { type LiveSet, openLive, streamView, terminalView, trackIn } from '../shared/live-work.js';
+import { LOGIN_SHELL_ARGV } from '../shared/login-shell.js';
+import { RetiredHosts } from '../shared/retired-hosts.js';
 import { startBackgroundTask } from './background-task.js';
 import { type Connection, connectCluster } from './connection.js';
 import {
@@ -89,8 +90,7 @@ interface HandleState {
   readonly env: Readonly<Record<string, string>>;
   spillDir: string | undefined;
   /** Live execs, streams and terminals, ended by destroy. */
-  readonly live: Set<() => Promise<void>>;
-  destroying: Promise<void> | undefined;
+  readonly live: LiveSet;
 }
 
 /** The Kubernetes context: the contract plus `podName`, `sweep` and `close`. */
@@ -132,12 +132,9 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
   readonly capabilities = KUBERNETES_CAPABILITIES;
   private readonly options: ResolvedKubernetesOptions;
   private connection: Promise<Connection> | undefined;
-  private readonly handles = new Map<string, HandleState>();
-  /** Running background tasks per pod (whoever owns them now). */
-  private readonly hostedTasks = new Map<string, Set<object>>();
-  /** Sessions of destroyed handles' pods kept for tasks another handle owns. */
-  private readonly retiredPods = new Map<string, PodSession>();
-  private readonly removals = new Set<Promise<void>>();
+  private readonly handles = new HandleTable<HandleState>('kubernetes');
+  /** Pods of destroyed handles kept for tasks another handle owns. */
+  private readonly retired: RetiredHosts<PodSession>;
   private readonly spawning = new Set<Promise<unknown>>();
   private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
@@ -145,14 +142,17 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
   constructor(options: ResolvedKubernetesOptions) {
     super();
     this.options = options;
+    this.retired = new RetiredHosts((session) =>
+      deletePod(session.api, session.pod, options.deleteGraceMs).catch(() => undefined),
+    );
   }
 
-  protected assertLive(handle: ContextHandle): void {
-    this.state(handle);
+  protected assertLive(handle: unknown, field: string): void {
+    this.handles.get(handle, field);
   }
 
   podName(handle: ContextHandle): string {
-    return this.state(handle).session.pod;
+    return this.handles.get(handle).session.pod;
   }
 
   async namespace(): Promise<string> {
@@ -208,13 +208,12 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
       const session: PodSession = { ...probe, canCloseStdin: setup.canCloseStdin };
       const cwd = plan.pod.spec?.containers?.[0]?.workingDir ?? setup.cwd;
       const handle: ContextHandle = Object.freeze({ id, type: 'kubernetes', cwd });
-      this.handles.set(id, {
+      this.handles.add(handle, {
         handle,
         session,
         env: { ...config.env },
         spillDir: undefined,
         live: new Set(),
-        destroying: undefined,
       });
       this.startHeartbeat();
       return handle;
@@ -226,31 +225,25 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
   }
 
   async exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const script = commandString(command);
     const input = knownOptions(options, 'options', EXEC_OPTION_KEYS, 'exec');
     const env = commandEnv(input.env, 'options.env', 'command', state.env);
-    const stdin = input.stdin;
-    if (stdin !== undefined && typeof stdin !== 'string' && !(stdin instanceof Uint8Array)) {
-      throw new InvalidArgumentError('options.stdin', 'must be a string or a Uint8Array');
-    }
+    const stdin = stdinBytes(input.stdin, 'options.stdin');
     return runExec({
       session: state.session,
       script,
       env: env.set,
       unsetLine: unsetLine(env),
       workingDir: this.resolveCwd(state, input.cwd, 'options.cwd'),
-      stdin: typeof stdin === 'string' ? Buffer.from(stdin, 'utf8') : stdin,
+      stdin,
       timeoutMs: durationMs(input.timeoutMs, 'options.timeoutMs', this.options.defaultTimeoutMs),
       signal: abortSignal(input.signal, 'options.signal'),
       graceMs: this.options.killGraceMs,
       policy: this.options.policy,
       spillDir: this.spillDir(state),
       onOutput: callback(input.onOutput, 'options.onOutput'),
-      track: (end) => {
-        state.live.add(end);
-        return () => state.live.delete(end);
-      },
+      track: trackIn(state.live),
     });
   }
 
@@ -259,7 +252,7 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
     command: string,
     options?: BackgroundOptions,
   ): Promise<BackgroundTask> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const script = commandString(command);
     const input = knownOptions(options, 'options', BACKGROUND_OPTION_KEYS, 'execBackground');
     const env = commandEnv(input.env, 'options.env', 'command', state.env);
@@ -281,20 +274,14 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
         if (taskId !== undefined) this.registry.noteOutput(taskId);
       },
     });
-    const pod = state.session.pod;
-    const hosted = this.hostedTasks.get(pod) ?? new Set<object>();
-    this.hostedTasks.set(pod, hosted);
-    const token = {};
-    hosted.add(token);
-    const settled = machinery.settled.then((outcome) => {
-      this.taskEnded(pod, token);
-      return outcome;
-    });
+    // The task runs in this pod whichever handle owns it later (reassignBackground).
+    const hosted = this.retired.hostTask(state.session, machinery.settled);
     const task = this.registry.register(
-      { ...machinery, settled },
+      { ...machinery, settled: hosted.settled },
       { handleId: handle.id, stallMs, onExit, onStall },
     );
     taskId = task.id;
+    hosted.named(task.id);
     return task;
   }
 
@@ -303,7 +290,7 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
     command: string | readonly string[],
     options?: StreamOptions,
   ): Promise<ExecStream> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const input = knownOptions(options, 'options', STREAM_OPTION_KEYS, 'execStream');
     const env = commandEnv(input.env, 'options.env', 'command', state.env);
     const program =
@@ -324,7 +311,7 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
   }
 
   async openTerminal(handle: ContextHandle, options: TerminalOptions): Promise<Terminal> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const input = knownOptions(options, 'options', TERMINAL_OPTION_KEYS, 'openTerminal');
     const cols = terminalSize(input.cols, 'options.cols');
     const rows = terminalSize(input.rows, 'options.rows');
@@ -350,7 +337,7 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
   }
 
   async readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     return readPodFile(state.session, this.resolvePath(state, path), this.options.maxReadBytes);
   }
 
@@ -360,7 +347,7 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
     offset: number,
     length: number,
   ): Promise<Uint8Array> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const absolute = this.resolvePath(state, path);
     assertRangeArguments(offset, length, this.options.maxReadBytes);
     return readPodFileRange(state.session, absolute, offset, length);
@@ -372,27 +359,13 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
     content: string | Uint8Array,
     encoding?: BufferEncoding,
   ): Promise<void> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const absolute = this.resolvePath(state, path);
-    let data: Uint8Array;
-    if (typeof content === 'string') {
-      if (encoding !== undefined && !Buffer.isEncoding(encoding)) {
-        throw new InvalidArgumentError(
-          'encoding',
-          `must be a Node.js buffer encoding, got ${JSON.stringify(encoding)}`,
-        );
-      }
-      data = Buffer.from(content, encoding ?? 'utf8');
-    } else if (content instanceof Uint8Array) {
-      data = content;
-    } else {
-      throw new InvalidArgumentError('content', 'must be a string or a Uint8Array');
-    }
-    await writePodFile(state.session, absolute, data);
+    await writePodFile(state.session, absolute, fileContentBytes(content, encoding));
   }
 
   async listFiles(handle: ContextHandle, path: string): Promise<FileEntry[]> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const absolute = this.resolvePath(state, path);
     return listPodFiles(state.session, absolute, hasGlobMagic(path), {
       maxEntries: this.options.maxEntries,
@@ -401,7 +374,7 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
   }
 
   async fileSize(handle: ContextHandle, path: string): Promise<number | null> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const absolute = this.resolvePath(state, path);
     try {
       return await podFileSize(state.session, absolute);
@@ -412,13 +385,7 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
   }
 
   async destroy(handle: ContextHandle): Promise<void> {
-    if (typeof handle !== 'object' || handle === null || typeof handle.id !== 'string') {
-      throw new InvalidArgumentError('handle', 'must be a handle returned by spawn()');
-    }
-    const state = this.handles.get(handle.id);
-    if (state === undefined) return;
-    state.destroying ??= this.teardown(state);
-    await state.destroying;
+    await this.handles.end(handle, (state) => this.teardown(state));
   }
 
   async sweep(): Promise<string[]> {
@@ -429,9 +396,9 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
   async close(): Promise<void> {
     this.closed = true;
     await Promise.allSettled(this.spawning);
-    await Promise.all([...this.handles.values()].map((state) => this.destroy(state.handle)));
-    await Promise.all([...this.retiredPods.keys()].map((pod) => this.removeRetired(pod)));
-    await Promise.all(this.removals);
+    await Promise.all(this.handles.handles().map((handle) => this.destroy(handle)));
+    await this.retired.removeAll();
+    await this.retired.settled();
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
   }
@@ -441,10 +408,8 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
     this.heartbeat = setInterval(() => {
       const now = new Date().toISOString();
       const sessions = [
-        ...[...this.handles.values()]
-          .filter((state) => state.destroying === undefined)
-          .map((state) => state.session),
-        ...this.retiredPods.values(),
+        ...this.handles.liveStates().map((state) => state.session),
+        ...this.retired.retiredHosts(),
       ];
       for (const session of sessions) {
         session.api.annotatePod(session.pod, { [HEARTBEAT_ANNOTATION]: now }).catch(() => undefined);
@@ -458,45 +423,14 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
     try {
       await this.registry.destroyHandle(state.handle.id, this.options.destroyGraceMs);
       await Promise.all([...state.live].map((end) => end().catch(() => undefined)));
-      if ((this.hostedTasks.get(session.pod)?.size ?? 0) > 0) {
-        // Tasks reassigned to another handle still run here: the pod goes when they end.
-        this.retiredPods.set(session.pod, session);
-      } else {
-        this.hostedTasks.delete(session.pod);
+      // Any task still running here (reassigned to another handle) keeps the pod until it ends.
+      if (!this.retired.retireIfHosting(session, () => true)) {
         await deletePod(session.api, session.pod, this.options.deleteGraceMs);
       }
-      await Promise.all(this.removals);
+      await this.retired.settled();
     } finally {
-      this.handles.delete(state.handle.id);
       if (state.spillDir !== undefined) removePrivateDir(state.spillDir);
     }
-  }
-
-  private taskEnded(pod: string, token: object): void {
-    const hosted = this.hostedTasks.get(pod);
-    hosted?.delete(token);
-    if ((hosted?.size ?? 0) === 0 && this.retiredPods.has(pod)) void this.removeRetired(pod);
-  }
-
-  private removeRetired(pod: string): Promise<void> {
-    const session = this.retiredPods.get(pod);
-    this.retiredPods.delete(pod);
-    this.hostedTasks.delete(pod);
-    if (session === undefined) return Promise.resolve();
-    const removal = deletePod(session.api, pod, this.options.deleteGraceMs).catch(() => undefined);
-    this.removals.add(removal);
-    void removal.then(() => this.removals.delete(removal));
-    return removal;
-  }
-
-  private state(handle: ContextHandle): HandleState {
-    if (typeof handle !== 'object' || handle === null || typeof handle.id !== 'string') {
-      throw new InvalidArgumentError('handle', 'must be a handle returned by spawn()');
-    }
-    const state = this.handles.get(handle.id);
-    if (state === undefined || state.destroying !== undefined)
-      throw new UnknownHandleError(handle.id, 'kubernetes');
-    return state;
   }
 
   private spillDir(state: HandleState): string {
@@ -505,16 +439,11 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
   }
 
   private resolveCwd(state: HandleState, cwd: unknown, field: string): string {
-    const value = pathOption(cwd, field, false);
-    return value === undefined ? state.handle.cwd : posix.resolve(state.handle.cwd, value);
+    return resolveCwdOption(state.handle.cwd, cwd, field);
   }
 
   private resolvePath(state: HandleState, path: unknown): string {
-    if (typeof path !== 'string' || path === '') {
-      throw new InvalidArgumentError('path', `must be a non-empty path string, got ${typeof path}`);
-    }
-    if (path.includes('\0')) throw new InvalidArgumentError('path', 'must not contain a NUL byte');
-    return posix.resolve(state.handle.cwd, path);
+    return resolvePathArgument(state.handle.cwd, path);
   }
 }
 

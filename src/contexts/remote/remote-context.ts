@@ -5,7 +5,6 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { posix } from 'node:path';
 import {
   BACKGROUND_OPTION_KEYS,
   EXEC_OPTION_KEYS,
@@ -40,18 +39,20 @@ import {
   optionKeys,
   pathOption,
 } from '../../contract/validate-options.js';
-import {
-  BerthError,
-  ContextDestroyedError,
-  InvalidArgumentError,
-  IoError,
-  UnknownHandleError,
-} from '../../errors/index.js';
+import { BerthError, ContextDestroyedError, InvalidArgumentError, IoError } from '../../errors/index.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { assertRangeArguments } from '../../vfs/range-arguments.js';
 import { BackgroundMethods } from '../shared/background-methods.js';
-import { terminalSize } from '../shared/call-arguments.js';
-import { openLive, streamView, terminalView } from '../shared/live-work.js';
+import {
+  fileContentBytes,
+  resolveCwdOption,
+  resolvePathArgument,
+  stdinBytes,
+  terminalSize,
+} from '../shared/call-arguments.js';
+import { HandleTable } from '../shared/handle-table.js';
+import { type LiveSet, openLive, streamView, terminalView, trackIn } from '../shared/live-work.js';
+import { RetiredHosts } from '../shared/retired-hosts.js';
 import { credentialNames, exportLines, remoteEnv, unsetPrelude } from './command-env.js';
 import { base64Bytes, readControlLines } from './control-lines.js';
 import { providerLabel, type RemoteProviderName } from './errors.js';
@@ -122,8 +123,7 @@ interface HandleState {
   readonly env: Readonly<Record<string, string>>;
   /** Credential-shaped names of the sandbox's own environment, removed unless passed explicitly. */
   readonly scrub: readonly string[];
-  readonly live: Set<() => Promise<void>>;
-  destroying: Promise<void> | undefined;
+  readonly live: LiveSet;
 }
 
 const SPAWN_KEYS = optionKeys<Pick<SpawnConfig, 'cwd' | 'env'>>({ cwd: true, env: true });
@@ -135,10 +135,11 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
   private readonly provider: RemoteProvider;
   private readonly limits: ResolvedRemoteLimits;
   private readonly owner: string;
-  private readonly handles = new Map<string, HandleState>();
-  private readonly hostedTasks = new Map<RemoteSandbox, Set<object>>();
-  private readonly retired = new Set<RemoteSandbox>();
-  private readonly removals = new Set<Promise<void>>();
+  private readonly handles: HandleTable<HandleState>;
+  /** Sandboxes of destroyed handles kept for tasks another handle owns. */
+  private readonly retired = new RetiredHosts<RemoteSandbox>((sandbox) =>
+    sandbox.destroy().catch(() => undefined),
+  );
   private readonly spawning = new Set<Promise<unknown>>();
   private closed = false;
 
@@ -148,6 +149,7 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
     this.limits = limits;
     this.owner = owner;
     this.type = provider.type;
+    this.handles = new HandleTable(provider.type);
     this.capabilities = Object.freeze({
       shell: true,
       filesystem: true,
@@ -162,26 +164,23 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
     });
   }
 
-  protected assertLive(handle: ContextHandle): void {
-    this.state(handle);
+  protected assertLive(handle: unknown, field: string): void {
+    this.handles.get(handle, field);
   }
 
   sandboxId(handle: ContextHandle): string {
-    return this.state(handle).sandbox.id;
+    return this.handles.get(handle).sandbox.id;
   }
 
   internals(handle: ContextHandle): ReturnType<RemoteContextInternals['internals']> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     return {
       sandbox: state.sandbox,
       stateDir: state.stateDir,
       env: state.env,
       scrub: state.scrub,
       classify: (error) => this.classify(error, state),
-      track: (end) => {
-        state.live.add(end);
-        return () => state.live.delete(end);
-      },
+      track: trackIn(state.live),
     };
   }
 
@@ -224,8 +223,8 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
     } else {
       throw new InvalidArgumentError('target', 'must be a sandbox id or a handle this provider returned');
     }
-    const existing = this.handles.get(`${this.type}-${sandboxId}`);
-    if (existing && existing.destroying === undefined) return existing.handle;
+    const existing = this.handles.liveHandle(`${this.type}-${sandboxId}`);
+    if (existing) return existing;
     return this.track(async () => {
       const sandbox = await this.provider.connect(sandboxId).catch((error: unknown) => {
         throw this.provider.classify(error, sandboxId);
@@ -280,14 +279,13 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
       const realCwd = Buffer.from(base64Bytes(cwdLine.argument)).toString('utf8').replace(/\n$/, '');
       if (this.closed) throw this.closedError();
       const handle: ContextHandle = Object.freeze({ id, type: this.type, cwd: realCwd || '/' });
-      this.handles.set(id, {
+      this.handles.add(handle, {
         handle,
         sandbox,
         stateDir,
         env: { ...env },
         scrub: credentialNames(envLine.argument.split(' ').filter((name) => name.length > 0)),
         live: new Set(),
-        destroying: undefined,
       });
       return handle;
     } catch (error) {
@@ -297,14 +295,11 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
   }
 
   async exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const script = commandString(command);
     const input = knownOptions(options, 'options', EXEC_OPTION_KEYS, 'exec');
     const env = remoteEnv(input.env, 'options.env', 'command', state.env, state.scrub);
-    const stdin = input.stdin;
-    if (stdin !== undefined && typeof stdin !== 'string' && !(stdin instanceof Uint8Array)) {
-      throw new InvalidArgumentError('options.stdin', 'must be a string or a Uint8Array');
-    }
+    const stdin = stdinBytes(input.stdin, 'options.stdin');
     return runRemoteExec({
       sandbox: state.sandbox,
       stateDir: state.stateDir,
@@ -312,17 +307,14 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
       command: script,
       prelude: unsetPrelude(env),
       env: env.set,
-      stdin: typeof stdin === 'string' ? Buffer.from(stdin, 'utf8') : stdin,
+      stdin,
       timeoutMs: durationMs(input.timeoutMs, 'options.timeoutMs', this.limits.defaultTimeoutMs),
       signal: abortSignal(input.signal, 'options.signal'),
       graceMs: this.limits.killGraceMs,
       policy: this.limits.policy,
       liveBytes: this.limits.maxLiveBytes,
       onOutput: callback(input.onOutput, 'options.onOutput'),
-      track: (end) => {
-        state.live.add(end);
-        return () => state.live.delete(end);
-      },
+      track: trackIn(state.live),
       classify: (error) => this.classify(error, state),
     });
   }
@@ -332,7 +324,7 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
     command: string,
     options?: BackgroundOptions,
   ): Promise<BackgroundTask> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const script = commandString(command);
     const input = knownOptions(options, 'options', BACKGROUND_OPTION_KEYS, 'execBackground');
     const env = remoteEnv(input.env, 'options.env', 'command', state.env, state.scrub);
@@ -356,19 +348,14 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
       },
       classify: (error) => this.classify(error, state),
     });
-    const hosted = this.hostedTasks.get(state.sandbox) ?? new Set<object>();
-    this.hostedTasks.set(state.sandbox, hosted);
-    const token = {};
-    hosted.add(token);
-    const settled = machinery.settled.then((outcome) => {
-      this.taskEnded(state.sandbox, token);
-      return outcome;
-    });
+    // The task runs in this sandbox whichever handle owns it later (reassignBackground).
+    const hosted = this.retired.hostTask(state.sandbox, machinery.settled);
     const task = this.registry.register(
-      { ...machinery, settled },
+      { ...machinery, settled: hosted.settled },
       { handleId: handle.id, stallMs, onExit, onStall },
     );
     taskId = task.id;
+    hosted.named(task.id);
     return task;
   }
 
@@ -377,7 +364,7 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
     command: string | readonly string[],
     options?: StreamOptions,
   ): Promise<ExecStream> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const input = knownOptions(options, 'options', STREAM_OPTION_KEYS, 'execStream');
     const commandLine =
       typeof command === 'string'
@@ -403,7 +390,7 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
   }
 
   async openTerminal(handle: ContextHandle, options: TerminalOptions): Promise<Terminal> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const input = knownOptions(options, 'options', TERMINAL_OPTION_KEYS, 'openTerminal');
     const cols = terminalSize(input.cols, 'options.cols');
     const rows = terminalSize(input.rows, 'options.rows');
@@ -432,7 +419,7 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
   }
 
   async readFileBytes(handle: ContextHandle, path: string): Promise<Uint8Array> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     return readRemoteFile(state.sandbox, this.resolvePath(state, path), this.limits.maxReadBytes, (error) =>
       this.classify(error, state),
     );
@@ -444,7 +431,7 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
     offset: number,
     length: number,
   ): Promise<Uint8Array> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const absolute = this.resolvePath(state, path);
     assertRangeArguments(offset, length, this.limits.maxReadBytes);
     return readRemoteFileRange(state.sandbox, absolute, offset, length, (error) =>
@@ -458,27 +445,14 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
     content: string | Uint8Array,
     encoding?: BufferEncoding,
   ): Promise<void> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const absolute = this.resolvePath(state, path);
-    let data: Uint8Array;
-    if (typeof content === 'string') {
-      if (encoding !== undefined && !Buffer.isEncoding(encoding)) {
-        throw new InvalidArgumentError(
-          'encoding',
-          `must be a Node.js buffer encoding, got ${JSON.stringify(encoding)}`,
-        );
-      }
-      data = Buffer.from(content, encoding ?? 'utf8');
-    } else if (content instanceof Uint8Array) {
-      data = content;
-    } else {
-      throw new InvalidArgumentError('content', 'must be a string or a Uint8Array');
-    }
+    const data = fileContentBytes(content, encoding);
     await writeRemoteFile(state.sandbox, absolute, data, (error) => this.classify(error, state));
   }
 
   async listFiles(handle: ContextHandle, path: string): Promise<FileEntry[]> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const absolute = this.resolvePath(state, path);
     const limits = { maxEntries: this.limits.maxEntries, maxListingBytes: 64 * 1024 * 1024 };
     const classify = (error: unknown) => this.classify(error, state);
@@ -487,7 +461,7 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
   }
 
   async fileSize(handle: ContextHandle, path: string): Promise<number | null> {
-    const state = this.state(handle);
+    const state = this.handles.get(handle);
     const absolute = this.resolvePath(state, path);
     try {
       return await remoteFileSize(state.sandbox, absolute, (error) => this.classify(error, state));
@@ -497,70 +471,31 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
   }
 
   async destroy(handle: ContextHandle): Promise<void> {
-    if (typeof handle !== 'object' || handle === null || typeof handle.id !== 'string') {
-      throw new InvalidArgumentError('handle', 'must be a handle returned by spawn()');
-    }
-    const state = this.handles.get(handle.id);
-    if (state === undefined) return;
-    state.destroying ??= this.teardown(state);
-    await state.destroying;
+    await this.handles.end(handle, (state) => this.teardown(state));
   }
 
   async close(): Promise<void> {
     this.closed = true;
     await Promise.allSettled(this.spawning);
-    await Promise.all([...this.handles.values()].map((state) => this.destroy(state.handle)));
-    await Promise.all([...this.retired].map((sandbox) => this.removeRetired(sandbox)));
-    await Promise.all(this.removals);
+    await Promise.all(this.handles.handles().map((handle) => this.destroy(handle)));
+    await this.retired.removeAll();
+    await this.retired.settled();
   }
 
   private async teardown(state: HandleState): Promise<void> {
-    try {
-      await this.registry.destroyHandle(state.handle.id, this.limits.destroyGraceMs);
-      await Promise.all([...state.live].map((end) => end().catch(() => undefined)));
-      if ((this.hostedTasks.get(state.sandbox)?.size ?? 0) > 0) {
-        // Tasks reassigned to another handle still run in this sandbox: it goes when they end.
-        this.retired.add(state.sandbox);
-      } else {
-        this.hostedTasks.delete(state.sandbox);
-        await state.sandbox.destroy().catch((error: unknown) => {
-          const typed = this.classify(error, state);
-          if (!(typed instanceof BerthError && typed.code === 'E_SANDBOX_GONE')) throw typed;
-        });
-      }
-    } finally {
-      this.handles.delete(state.handle.id);
-    }
-  }
-
-  private taskEnded(sandbox: RemoteSandbox, token: object): void {
-    const hosted = this.hostedTasks.get(sandbox);
-    hosted?.delete(token);
-    if ((hosted?.size ?? 0) === 0 && this.retired.has(sandbox)) void this.removeRetired(sandbox);
-  }
-
-  private removeRetired(sandbox: RemoteSandbox): Promise<void> {
-    this.retired.delete(sandbox);
-    this.hostedTasks.delete(sandbox);
-    const removal = sandbox.destroy().catch(() => undefined);
-    this.removals.add(removal);
-    void removal.then(() => this.removals.delete(removal));
-    return removal;
+    await this.registry.destroyHandle(state.handle.id, this.limits.destroyGraceMs);
+    await Promise.all([...state.live].map((end) => end().catch(() => undefined)));
+    // Any task still running here (reassigned to another handle) keeps the sandbox until it ends.
+    if (this.retired.retireIfHosting(state.sandbox, () => true)) return;
+    await state.sandbox.destroy().catch((error: unknown) => {
+      const typed = this.classify(error, state);
+      if (!(typed instanceof BerthError && typed.code === 'E_SANDBOX_GONE')) throw typed;
+    });
   }
 
   private classify(error: unknown, state: HandleState): Error {
     if (error instanceof BerthError) return error;
     return this.provider.classify(error, state.sandbox.id);
-  }
-
-  private state(handle: ContextHandle): HandleState {
-    if (typeof handle !== 'object' || handle === null || typeof handle.id !== 'string') {
-      throw new InvalidArgumentError('handle', 'must be a handle returned by spawn()');
-    }
-    const state = this.handles.get(handle.id);
-    if (state === undefined || state.destroying !== undefined)
-      throw new UnknownHandleError(handle.id, this.type);
-    return state;
   }
 
   private closedError(): BerthError {
@@ -570,16 +505,11 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
   }
 
   private resolveCwd(state: HandleState, cwd: unknown, field: string): string {
-    const value = pathOption(cwd, field, false);
-    return value === undefined ? state.handle.cwd : posix.resolve(state.handle.cwd, value);
+    return resolveCwdOption(state.handle.cwd, cwd, field);
   }
 
   private resolvePath(state: HandleState, path: unknown): string {
-    if (typeof path !== 'string' || path === '') {
-      throw new InvalidArgumentError('path', `must be a non-empty path string, got ${typeof path}`);
-    }
-    if (path.includes('\0')) throw new InvalidArgumentError('path', 'must not contain a NUL byte');
-    return posix.resolve(state.handle.cwd, path);
+    return resolvePathArgument(state.handle.cwd, path);
   }
 }
 

@@ -6,7 +6,7 @@
  * its group, and exits only once none remains.
  * @module
  */
-import { newExecTag, terminationArgv } from '../docker/tagged-termination.js';
+import { newExecTag, terminationArgv } from '../shared/tagged-termination.js';
 import { argvLine, shLine } from './scripts.js';
 import type { RemoteSandbox } from './transport.js';
 
