@@ -7,6 +7,7 @@
  * @module
  */
 
+import { isUtf8 } from 'node:buffer';
 import type { Regex } from '../../regex/index.js';
 import { decodeBytes, encodeText } from '../byte-text.js';
 import type { CommandContext } from '../command.js';
@@ -27,7 +28,8 @@ export interface ScanOutcome {
 }
 
 interface Held {
-  readonly text: string;
+  /** The line as text, or (from the byte scan of valid UTF-8) as its bytes. */
+  readonly text: string | Uint8Array;
   readonly lineNo: number;
 }
 
@@ -81,7 +83,7 @@ export class Scan {
         if (o.binaryFiles === 'without-match') return { selected: 0, stopAll: false };
         this.nulBinary = true;
       }
-      if (this.needle !== undefined) this.scanBytes(block.bytes, block.terminated);
+      if (this.needle !== undefined) this.scanBytes(block.bytes, block.terminated, isUtf8(block.bytes));
       else {
         const text = decodeBytes(block.bytes);
         const hasInvalid = o.binaryFiles !== 'text' && INVALID_BYTE.test(text);
@@ -114,7 +116,7 @@ export class Scan {
   }
 
   /** Scan a block of whole lines for the literal, in its bytes. */
-  private scanBytes(bytes: Uint8Array, terminated: boolean): void {
+  private scanBytes(bytes: Uint8Array, terminated: boolean, valid: boolean): void {
     const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
     const needle = this.needle as Buffer;
     const end = b.length;
@@ -125,12 +127,17 @@ export class Scan {
         if (this.o.lineNumber) this.lineNo += countByteLines(b, pos, end, terminated);
         return;
       }
-      const lineStart = Math.max(pos, b.lastIndexOf(0x0a, hit) + 1);
+      // Back to the line's start by hand: lines are short, and a native call per hit costs more.
+      let lineStart = hit;
+      while (lineStart > pos && b[lineStart - 1] !== 0x0a) lineStart -= 1;
       if (this.o.lineNumber && lineStart > pos) this.lineNo += countByteLines(b, pos, lineStart, true);
       const nl = b.indexOf(0x0a, hit);
       const lineEnd = nl === -1 ? end : nl;
       this.lineNo += 1;
-      if (this.lineOutput && !this.nulBinary) {
+      if (this.lineOutput && !this.nulBinary && valid) {
+        // Valid UTF-8 prints as it is: no decode and re-encode per selected line.
+        this.handle(bytes.subarray(lineStart, lineEnd), true, false);
+      } else if (this.lineOutput && !this.nulBinary) {
         const line = decodeBytes(bytes.subarray(lineStart, lineEnd));
         this.handle(line, true, this.o.binaryFiles !== 'text' && INVALID_BYTE.test(line));
       } else this.handle('', true, false);
@@ -164,7 +171,7 @@ export class Scan {
     }
   }
 
-  private handle(line: string, selected: boolean, hasInvalid: boolean): void {
+  private handle(line: string | Uint8Array, selected: boolean, hasInvalid: boolean): void {
     const o = this.o;
     if (!selected) {
       if (this.afterLeft > 0) {
@@ -207,7 +214,7 @@ export class Scan {
     }
     for (const held of this.before) this.printLine(held.text, held.lineNo, '-', hasInvalid);
     this.before = [];
-    if (o.onlyMatching) this.printMatches(line);
+    if (o.onlyMatching) this.printMatches(typeof line === 'string' ? line : decodeBytes(line));
     else this.printLine(line, this.lineNo, ':', hasInvalid);
     this.afterLeft = o.after;
     if (this.maxReached() && o.after === 0) this.done = true;
@@ -229,14 +236,19 @@ export class Scan {
     if ((this.o.before > 0 || this.o.after > 0) && this.out.printedLines && gap) this.out.text('--\n');
   }
 
-  private printLine(line: string, lineNo: number, sep: string, hasInvalid: boolean): void {
+  private printLine(line: string | Uint8Array, lineNo: number, sep: string, hasInvalid: boolean): void {
     if (lineNo <= this.lastPrinted) return;
-    if (hasInvalid && INVALID_BYTE.test(line)) {
+    if (hasInvalid && typeof line === 'string' && INVALID_BYTE.test(line)) {
       this.suppressed = true;
       return;
     }
     this.separatorBefore(lineNo);
-    this.out.text(`${this.prefix(lineNo, sep)}${line}${this.delim}`);
+    if (typeof line === 'string') this.out.text(`${this.prefix(lineNo, sep)}${line}${this.delim}`);
+    else {
+      this.out.text(this.prefix(lineNo, sep));
+      this.out.bytes(line);
+      this.out.byte(this.delim.charCodeAt(0));
+    }
     this.lastPrinted = lineNo;
     this.out.printedLines = true;
   }

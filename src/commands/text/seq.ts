@@ -5,6 +5,7 @@
  * that prints a last value that only rounding pushed past LAST. Streams (no list is built).
  * @module
  */
+import { encodeText } from '../byte-text.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { quoteValue } from '../gnu-quote.js';
 import {
@@ -215,6 +216,8 @@ async function countIntegers(
   const step = operands.length === 3 ? BigInt(operands[1] as string) : 1n;
   const last = BigInt(operands[operands.length - 1] as string);
   if (first > last) return;
+  if (last + step <= BigInt(Number.MAX_SAFE_INTEGER))
+    return countSafeIntegers(ctx, out, sep, first, step, last);
   for (let x = first; x <= last; x += step) {
     out.text(x.toString());
     out.text(x + step <= last ? sep : '\n');
@@ -223,6 +226,60 @@ async function countIntegers(
       await ctx.cooperate();
     }
   }
+}
+
+/** Bytes of numbers written into one chunk before it is handed to the output. */
+const SEQ_CHUNK_BYTES = 32 * 1024;
+/** Room for a safe integer (16 digits) and an encoded separator (at most 4 bytes), with margin. */
+const SEQ_LINE_ROOM = 32;
+
+/**
+ * {@link countIntegers} where every value is a safe JavaScript number and not negative: the
+ * decimal digits are kept as ASCII and stepped in place, so no number is formatted or encoded.
+ */
+async function countSafeIntegers(
+  ctx: CommandContext,
+  out: TextOutput,
+  sep: string,
+  first: bigint,
+  step: bigint,
+  last: bigint,
+): Promise<void> {
+  const by = Number(step);
+  const end = Number(last);
+  const sepBytes = encodeText(sep);
+  const digits = new Uint8Array(SEQ_LINE_ROOM);
+  const start = encodeText(first.toString());
+  let lead = digits.length - start.length;
+  digits.set(start, lead);
+  let chunk = new Uint8Array(SEQ_CHUNK_BYTES);
+  let used = 0;
+  for (let x = Number(first); x <= end; x += by) {
+    for (let i = lead; i < digits.length; i += 1) chunk[used++] = digits[i] as number;
+    if (x + by <= end) for (let i = 0; i < sepBytes.length; i += 1) chunk[used++] = sepBytes[i] as number;
+    else chunk[used++] = 0x0a;
+    // Add the step to the ASCII digits, carrying leftwards.
+    let carry = by;
+    for (let i = digits.length - 1; carry > 0; i -= 1) {
+      if (i < lead) {
+        lead = i;
+        digits[i] = 0x30;
+      }
+      const v = (digits[i] as number) - 0x30 + carry;
+      digits[i] = 0x30 + (v % 10);
+      carry = Math.floor(v / 10);
+    }
+    if (used > SEQ_CHUNK_BYTES - SEQ_LINE_ROOM) {
+      out.put(chunk.subarray(0, used));
+      chunk = new Uint8Array(SEQ_CHUNK_BYTES);
+      used = 0;
+      if (out.full) {
+        await out.flush();
+        await ctx.cooperate();
+      }
+    }
+  }
+  out.put(chunk.subarray(0, used));
 }
 
 export const seqCommand: CommandSpec = {

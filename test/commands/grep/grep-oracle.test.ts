@@ -37,6 +37,8 @@ const FILES = {
     0x61, 0x6c, 0x70, 0x68, 0x61, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x20, 0x61, 0x0a, 0x61, 0x0a,
   ]),
   'pats.txt': 'alpha\nfoo\n',
+  // A byte order mark is an ordinary character to grep: printed with its line.
+  'bom.txt': new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0x6c, 0x70, 0x68, 0x61, 0x0a, 0x62, 0x0a]),
   'dir/sub/deep.txt': 'alpha deep\n',
   'dir/top.txt': 'top alpha\n',
 };
@@ -48,6 +50,8 @@ const c = (argv: string[], extra: Partial<Case> = {}): Case => ({ argv, files: F
 const CASES: Case[] = [
   // Pattern syntax
   c(['grep', 'alpha', 'a.txt']),
+  c(['grep', 'alpha', 'bom.txt']),
+  c(['grep', '-n', 'alpha', 'bom.txt']),
   c(['grep', '-G', 'al\\(ph\\)a', 'a.txt']),
   c(['grep', '-E', 'one|two', 'a.txt']),
   c(['grep', '-F', 'x=1 y', 'a.txt']),
