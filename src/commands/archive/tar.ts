@@ -22,6 +22,7 @@ import {
 import { ProtocolError } from '../../errors/index.js';
 import { describeVfsCode, isVfsError, VfsError, type VfsStat } from '../../vfs/filesystem.js';
 import { normalizeVfsPath } from '../../vfs/vfs-path.js';
+import { InputTooLargeError, readAll } from '../byte-io.js';
 import { encodeText } from '../byte-text.js';
 import { BrokenPipeError, type ByteReader, type CommandContext, type CommandSpec } from '../command.js';
 import { modeString } from '../files/file-mode.js';
@@ -144,17 +145,15 @@ async function readLines(ctx: CommandContext, operand: string): Promise<string[]
     .filter((l) => l !== '');
 }
 
+/** A file list on standard input (`-T -`), held whole up to 16 MiB. */
 async function readStdinAll(reader: ByteReader): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const chunk = await reader.read();
-    if (chunk === null) break;
-    size += chunk.length;
-    if (size > 16 * 1024 * 1024) throw new FatalTarError('a file list on standard input past 16 MiB');
-    parts.push(chunk);
+  try {
+    return await readAll(reader, 16 * 1024 * 1024);
+  } catch (error) {
+    if (error instanceof InputTooLargeError)
+      throw new FatalTarError('a file list on standard input past 16 MiB');
+    throw error;
   }
-  return Buffer.concat(parts);
 }
 
 async function tarMain(ctx: CommandContext): Promise<number> {
