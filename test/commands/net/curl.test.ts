@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NetworkOptions } from '../../../src/commands/net/allowlist.js';
 import { closedPort, type SeenRequest, startServer, type TestServer } from './support/http-server.js';
-import { netShell, type Outcome, runRealTool, runVirtualTool } from './support/net-shell.js';
+import { netShell, type OracleCase, oracleViews } from './support/net-shell.js';
 
 let server: TestServer;
 let unusedPort = 0;
@@ -40,15 +40,6 @@ function sent(request: SeenRequest | undefined) {
   const headers: Record<string, unknown> = {};
   for (const name of pick) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
   return { method: request.method, path: request.path, body: request.body, headers };
-}
-
-interface OracleCase {
-  readonly name: string;
-  readonly args: (origin: string) => string[];
-  readonly compare: readonly ('status' | 'stdout' | 'stderr' | 'request' | 'files' | 'first-line')[];
-  readonly inputs?: Record<string, string>;
-  readonly files?: readonly string[];
-  readonly stdin?: string;
 }
 
 const ORACLE: readonly OracleCase[] = [
@@ -252,27 +243,8 @@ const ORACLE: readonly OracleCase[] = [
 
 describe('curl against the real curl', () => {
   it.each(ORACLE)('$name', async (c) => {
-    const args = c.args(server.origin);
-    const options = {
-      ...(c.stdin === undefined ? {} : { stdin: c.stdin }),
-      ...(c.files === undefined ? {} : { files: c.files }),
-      ...(c.inputs === undefined ? {} : { inputs: c.inputs }),
-    };
-    server.seen.length = 0;
-    const real = await runRealTool(args, options);
-    const realSent = sent(server.seen.at(-1));
-    server.seen.length = 0;
-    const ours = await runVirtualTool(netShell(ANY_LOCAL), args, options);
-    const oursSent = sent(server.seen.at(-1));
-    const view = (o: Outcome, request: unknown) => ({
-      ...(c.compare.includes('status') ? { status: o.status } : {}),
-      ...(c.compare.includes('stdout') ? { stdout: o.stdout } : {}),
-      ...(c.compare.includes('stderr') ? { stderr: o.stderr } : {}),
-      ...(c.compare.includes('files') ? { files: o.files } : {}),
-      ...(c.compare.includes('first-line') ? { first: o.stdout.split('\n')[0] } : {}),
-      ...(c.compare.includes('request') ? { request } : {}),
-    });
-    expect(view(ours, oursSent)).toEqual(view(real, realSent));
+    const { ours, real } = await oracleViews(server, netShell(ANY_LOCAL), c, sent);
+    expect(ours).toEqual(real);
   });
 });
 

@@ -10,6 +10,7 @@ import type { NetworkOptions } from '../../../../src/commands/net/allowlist.js';
 import { createKernel, type KernelResult } from '../../../../src/kernel/index.js';
 import { shellJoin } from '../../../../src/subprocess/shell-quote.js';
 import { createMemoryFilesystem, type MemoryFilesystem } from '../../../../src/vfs/index.js';
+import type { SeenRequest, TestServer } from './http-server.js';
 
 export interface Outcome {
   readonly status: number;
@@ -99,4 +100,50 @@ export async function runRealTool(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** What an oracle case compares between the real tool and berth's. */
+export type Aspect = 'status' | 'stdout' | 'stderr' | 'request' | 'files' | 'first-line';
+
+/** One command run by the real tool and by berth's shell against the same server. */
+export interface OracleCase {
+  readonly name: string;
+  readonly args: (origin: string) => string[];
+  readonly compare: readonly Aspect[];
+  readonly inputs?: Record<string, string>;
+  readonly files?: readonly string[];
+  readonly stdin?: string;
+}
+
+/**
+ * The case run by the real tool, then by `shell`, each seen through what it compares; `sent`
+ * picks what a request shows of itself (the server's last request of each run).
+ */
+export async function oracleViews(
+  server: TestServer,
+  shell: NetShell,
+  c: OracleCase,
+  sent: (request: SeenRequest | undefined) => unknown,
+): Promise<{ ours: unknown; real: unknown }> {
+  const args = c.args(server.origin);
+  const options = {
+    ...(c.stdin === undefined ? {} : { stdin: c.stdin }),
+    ...(c.files === undefined ? {} : { files: c.files }),
+    ...(c.inputs === undefined ? {} : { inputs: c.inputs }),
+  };
+  server.seen.length = 0;
+  const real = await runRealTool(args, options);
+  const realSent = sent(server.seen.at(-1));
+  server.seen.length = 0;
+  const ours = await runVirtualTool(shell, args, options);
+  const oursSent = sent(server.seen.at(-1));
+  const view = (o: Outcome, request: unknown) => ({
+    ...(c.compare.includes('status') ? { status: o.status } : {}),
+    ...(c.compare.includes('stdout') ? { stdout: o.stdout } : {}),
+    ...(c.compare.includes('stderr') ? { stderr: o.stderr } : {}),
+    ...(c.compare.includes('files') ? { files: o.files } : {}),
+    ...(c.compare.includes('first-line') ? { first: o.stdout.split('\n')[0] } : {}),
+    ...(c.compare.includes('request') ? { request } : {}),
+  });
+  return { ours: view(ours, oursSent), real: view(real, realSent) };
 }
