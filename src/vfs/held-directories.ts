@@ -22,9 +22,15 @@ const SHARE_OF_LIMIT = 16;
  * How many directories are held at once (the least recently used go first): enough for the
  * directories a task reads across (a miss costs an extra open and close): a sixteenth of the soft
  * limit on open files, so held directories never crowd out the process's own descriptors, but at
- * least 64 and at most 256.
+ * least 64 and at most 256. Read on first use, not at import (start-up loads this module).
  */
-export const maxHeldDirectories: number = (() => {
+export function maxHeldDirectories(): number {
+  heldLimit ??= heldLimitFromProc();
+  return heldLimit;
+}
+let heldLimit: number | undefined;
+
+function heldLimitFromProc(): number {
   let soft = Number.NaN;
   try {
     const line = readFileSync('/proc/self/limits', 'utf8')
@@ -37,7 +43,7 @@ export const maxHeldDirectories: number = (() => {
   }
   if (Number.isNaN(soft)) return FEWEST_HELD;
   return Math.max(FEWEST_HELD, Math.min(MOST_HELD, Math.floor(soft / SHARE_OF_LIMIT)));
-})();
+}
 /** A held directory unused this long is closed. */
 const IDLE_MS = 500;
 
@@ -86,7 +92,7 @@ export class HeldDirectories {
     };
     this.held.set(key, entry);
     for (const [oldKey, old] of this.held) {
-      if (this.held.size <= maxHeldDirectories) break;
+      if (this.held.size <= maxHeldDirectories()) break;
       if (old.users === 0) this.retire(oldKey, old);
     }
     this.schedule();
