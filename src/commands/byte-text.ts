@@ -9,7 +9,9 @@
 
 import { isAscii } from 'node:buffer';
 
-const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a byte order mark is text like any other (GNU tools pass it through), and a chunk of a
+// stream may start with one anywhere.
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 const SURROGATE = /[\uD800-\uDFFF]/;
 

@@ -29,6 +29,15 @@ describe('surrogate-escape text', () => {
     expect(Array.from(encodeText('\ud800x'))).toEqual([0xef, 0xbf, 0xbd, 0x78]); // other lone surrogates: U+FFFD
   });
 
+  it('keeps a byte order mark, at the start of the input and at the start of any chunk', () => {
+    const bom = Uint8Array.from([0xef, 0xbb, 0xbf]);
+    const text = Uint8Array.from([...bom, 0x61, 0x0a]);
+    expect(encodeText(decodeBytes(text))).toEqual(text);
+    const decoder = new StreamingTextDecoder();
+    const streamed = decoder.decode(Uint8Array.from([0x61])) + decoder.decode(text) + decoder.end();
+    expect(encodeText(streamed)).toEqual(Uint8Array.from([0x61, ...text]));
+  });
+
   it('never splits a character across chunks', () => {
     const euro = new Uint8Array([0xe2, 0x82, 0xac]);
     for (let cut = 0; cut <= 3; cut += 1) {
