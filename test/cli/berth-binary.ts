@@ -40,6 +40,8 @@ export function berth(
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started });
     });
+    // berth may exit before reading its input (a usage error): EPIPE there is not a test failure.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
 }

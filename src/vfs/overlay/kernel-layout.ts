@@ -175,6 +175,9 @@ function runProcess(command: string, args: readonly string[], input: string): Pr
         );
       }
     });
+    // A translator that dies before reading its script reports through its exit code; an
+    // unhandled EPIPE here would end the host instead.
+    child.stdin.on('error', () => {});
     child.stdin.end(input);
   });
 }

@@ -81,6 +81,8 @@ export async function runRealTool(
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
+    // The tool may exit before reading its input (an unknown option): EPIPE is its answer, not ours.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.stdin ?? '');
     const status = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
     const files: Record<string, string | null> = {};
