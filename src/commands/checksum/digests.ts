@@ -55,30 +55,34 @@ function blake2bHasher(bits: number): Hasher {
 
 /** The POSIX `cksum` CRC table (polynomial 0x04C11DB7, most significant bit first). */
 const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
+  const table = new Int32Array(256);
   for (let i = 0; i < 256; i += 1) {
     let c = i << 24;
     for (let k = 0; k < 8; k += 1) c = c & 0x80000000 ? (c << 1) ^ 0x04c11db7 : c << 1;
-    table[i] = c >>> 0;
+    table[i] = c;
   }
   return table;
 })();
 
 /** POSIX cksum: the CRC of the bytes and then of the length, complemented; printed `CRC SIZE`. */
 function crcHasher(): Hasher {
+  // The CRC is kept as a signed 32-bit integer; the byte loop is written out for speed.
   let crc = 0;
   let size = 0;
-  const step = (byte: number): void => {
-    crc = ((crc << 8) ^ (CRC_TABLE[((crc >>> 24) ^ byte) & 0xff] as number)) >>> 0;
-  };
+  const table = CRC_TABLE;
   return {
     update: (chunk) => {
-      for (let i = 0; i < chunk.length; i += 1) step(chunk[i] as number);
+      let c = crc;
+      for (let i = 0; i < chunk.length; i += 1)
+        c = (c << 8) ^ (table[((c >>> 24) ^ (chunk[i] as number)) & 0xff] as number);
+      crc = c;
       size += chunk.length;
     },
     finish: () => {
-      for (let n = size; n > 0; n = Math.floor(n / 256)) step(n % 256);
-      return `${~crc >>> 0} ${size}`;
+      let c = crc;
+      for (let n = size; n > 0; n = Math.floor(n / 256))
+        c = (c << 8) ^ (table[((c >>> 24) ^ (n % 256)) & 0xff] as number);
+      return `${~c >>> 0} ${size}`;
     },
   };
 }
@@ -89,7 +93,9 @@ function sysvHasher(): Hasher {
   let size = 0;
   return {
     update: (chunk) => {
-      for (let i = 0; i < chunk.length; i += 1) sum = (sum + (chunk[i] as number)) >>> 0;
+      let s = sum;
+      for (let i = 0; i < chunk.length; i += 1) s = (s + (chunk[i] as number)) >>> 0;
+      sum = s;
       size += chunk.length;
     },
     finish: () => {
@@ -105,8 +111,10 @@ function bsdHasher(): Hasher {
   let size = 0;
   return {
     update: (chunk) => {
+      let s = sum;
       for (let i = 0; i < chunk.length; i += 1)
-        sum = (((sum >> 1) + ((sum & 1) << 15) + (chunk[i] as number)) & 0xffff) >>> 0;
+        s = ((s >> 1) + ((s & 1) << 15) + (chunk[i] as number)) & 0xffff;
+      sum = s;
       size += chunk.length;
     },
     finish: () => `${String(sum).padStart(5, '0')} ${String(Math.ceil(size / 1024)).padStart(5, ' ')}`,

@@ -141,17 +141,34 @@ const base64url: Encoding = {
 
 function base32Codec(name: string, alphabet: string) {
   const value = valueTable(alphabet);
+  const codes = Uint8Array.from(alphabet, (c) => c.charCodeAt(0));
   const encode = (bytes: Uint8Array): string => {
-    let text = '';
+    const out = new Uint8Array(Math.ceil(bytes.length / 5) * 8);
+    let o = 0;
     for (let at = 0; at < bytes.length; at += 5) {
       const n = Math.min(5, bytes.length - at);
-      let bits = 0n;
-      for (let k = 0; k < 5; k += 1) bits = (bits << 8n) | BigInt(k < n ? (bytes[at + k] as number) : 0);
-      const chars = [2, 4, 5, 7, 8][n - 1] as number;
-      for (let k = 0; k < 8; k += 1)
-        text += k < chars ? alphabet[Number((bits >> BigInt(35 - 5 * k)) & 31n)] : '=';
+      const b = (k: number): number => (k < n ? (bytes[at + k] as number) : 0);
+      const b0 = b(0);
+      const b1 = b(1);
+      const b2 = b(2);
+      const b3 = b(3);
+      const b4 = b(4);
+      const group = [
+        b0 >> 3,
+        ((b0 & 7) << 2) | (b1 >> 6),
+        (b1 >> 1) & 31,
+        ((b1 & 1) << 4) | (b2 >> 4),
+        ((b2 & 15) << 1) | (b3 >> 7),
+        (b3 >> 2) & 31,
+        ((b3 & 3) << 3) | (b4 >> 5),
+        b4 & 31,
+      ];
+      // Characters carrying input bits for 1..5 input bytes; the rest is padding.
+      const used = [2, 4, 5, 7, 8][n - 1] as number;
+      for (let k = 0; k < 8; k += 1) out[o + k] = k < used ? (codes[group[k] as number] as number) : PAD;
+      o += 8;
     }
-    return text;
+    return Buffer.from(out.buffer, 0, o).toString('latin1');
   };
   // gnulib's decode_8: a short block yields nothing; a bad character ends the block after the
   // bytes completed before it.
@@ -263,13 +280,14 @@ const base16: Encoding = {
 };
 
 function base2Encoding(name: string, msbFirst: boolean): Encoding {
+  const table = Array.from({ length: 256 }, (_, b) => {
+    const bits = b.toString(2).padStart(8, '0');
+    return msbFirst ? bits : [...bits].reverse().join('');
+  });
   const encode = (bytes: Uint8Array): string => {
-    let text = '';
-    for (const b of bytes) {
-      const bits = b.toString(2).padStart(8, '0');
-      text += msbFirst ? bits : [...bits].reverse().join('');
-    }
-    return text;
+    const parts = new Array<string>(bytes.length);
+    for (let i = 0; i < bytes.length; i += 1) parts[i] = table[bytes[i] as number] as string;
+    return parts.join('');
   };
   return {
     name,
@@ -302,6 +320,7 @@ function base2Encoding(name: string, msbFirst: boolean): Encoding {
 
 const Z85 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#';
 const Z85_VALUE = valueTable(Z85);
+const Z85_CODES = Uint8Array.from(Z85, (c) => c.charCodeAt(0));
 /** coreutils 9.1 encodes z85 in reads of this many bytes and fails in a short last one. */
 const Z85_BLOCK = 1024 * 3 * 10;
 
@@ -310,19 +329,19 @@ const z85: Encoding = {
   unit: Z85_BLOCK,
   encode: (bytes) => {
     if (bytes.length % 4 !== 0) return undefined;
-    let text = '';
+    const out = new Uint8Array((bytes.length / 4) * 5);
+    let o = 0;
     for (let at = 0; at < bytes.length; at += 4) {
       let value =
         (bytes[at] as number) * 0x1000000 +
         (((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number));
-      const group: string[] = [];
-      for (let k = 0; k < 5; k += 1) {
-        group.push(Z85[value % 85] as string);
+      for (let k = 4; k >= 0; k -= 1) {
+        out[o + k] = Z85_CODES[value % 85] as number;
         value = Math.floor(value / 85);
       }
-      text += group.reverse().join('');
+      o += 5;
     }
-    return text;
+    return Buffer.from(out.buffer, 0, o).toString('latin1');
   },
   isAlphabet: (c) => Z85_VALUE[c] !== -1,
   createDecoder: () => {
