@@ -82,19 +82,18 @@ const BASE64_VALUE = valueTable(BASE64);
 
 /** gnulib's decode_4: the first `n` characters of `q`. */
 function decodeQuad(q: Uint8Array, n: number, bytes: number[]): boolean {
-  const v = (k: number): number => (k < n ? (BASE64_VALUE[q[k] as number] as number) : -1);
-  const a = v(0);
-  const b = v(1);
+  const a = n > 0 ? (BASE64_VALUE[q[0] as number] as number) : -1;
+  const b = n > 1 ? (BASE64_VALUE[q[1] as number] as number) : -1;
   if (a < 0 || b < 0) return false;
   bytes.push(((a << 2) | (b >> 4)) & 0xff);
   if (n < 3) return false;
   if (q[2] === PAD) return n === 4 && q[3] === PAD;
-  const c = v(2);
+  const c = BASE64_VALUE[q[2] as number] as number;
   if (c < 0) return false;
   bytes.push(((b << 4) | (c >> 2)) & 0xff);
   if (n < 4) return false;
   if (q[3] === PAD) return true;
-  const d = v(3);
+  const d = BASE64_VALUE[q[3] as number] as number;
   if (d < 0) return false;
   bytes.push(((c << 6) | d) & 0xff);
   return true;
@@ -139,6 +138,42 @@ const base64url: Encoding = {
 
 // ---- base32 and base32hex (RFC 4648 sections 6 and 7) -------------------------------------------
 
+const padFrom = (q: Uint8Array, k: number): boolean => {
+  for (let j = k; j < 8; j += 1) if (q[j] !== PAD) return false;
+  return true;
+};
+
+/**
+ * gnulib's decode_8 over `value` (the alphabet's table): a short block yields nothing; a bad
+ * character ends the block after the bytes completed before it.
+ */
+function decodeOctet(value: Int16Array, q: Uint8Array, n: number, out: number[]): boolean {
+  if (n < 8) return false;
+  const v0 = value[q[0] as number] as number;
+  const v1 = value[q[1] as number] as number;
+  if (v0 < 0 || v1 < 0) return false;
+  out.push(((v0 << 3) | (v1 >> 2)) & 0xff);
+  if (q[2] === PAD) return padFrom(q, 2);
+  const v2 = value[q[2] as number] as number;
+  const v3 = value[q[3] as number] as number;
+  if (v2 < 0 || v3 < 0) return false;
+  out.push(((v1 << 6) | (v2 << 1) | (v3 >> 4)) & 0xff);
+  if (q[4] === PAD) return padFrom(q, 4);
+  const v4 = value[q[4] as number] as number;
+  if (v4 < 0) return false;
+  out.push(((v3 << 4) | (v4 >> 1)) & 0xff);
+  if (q[5] === PAD) return padFrom(q, 5);
+  const v5 = value[q[5] as number] as number;
+  const v6 = value[q[6] as number] as number;
+  if (v5 < 0 || v6 < 0) return false;
+  out.push(((v4 << 7) | (v5 << 2) | (v6 >> 3)) & 0xff);
+  if (q[7] === PAD) return true;
+  const v7 = value[q[7] as number] as number;
+  if (v7 < 0) return false;
+  out.push(((v6 << 5) | v7) & 0xff);
+  return true;
+}
+
 function base32Codec(name: string, alphabet: string) {
   const value = valueTable(alphabet);
   const codes = Uint8Array.from(alphabet, (c) => c.charCodeAt(0));
@@ -170,32 +205,7 @@ function base32Codec(name: string, alphabet: string) {
     }
     return Buffer.from(out.buffer, 0, o).toString('latin1');
   };
-  // gnulib's decode_8: a short block yields nothing; a bad character ends the block after the
-  // bytes completed before it.
-  const decode8 = (q: Uint8Array, n: number, out: number[]): boolean => {
-    if (n < 8) return false;
-    const v = (k: number): number => value[q[k] as number] as number;
-    const ok = (k: number): boolean => v(k) >= 0;
-    const padFrom = (k: number): boolean => {
-      for (let j = k; j < 8; j += 1) if (q[j] !== PAD) return false;
-      return true;
-    };
-    if (!ok(0) || !ok(1)) return false;
-    out.push(((v(0) << 3) | (v(1) >> 2)) & 0xff);
-    if (q[2] === PAD) return padFrom(2);
-    if (!ok(2) || !ok(3)) return false;
-    out.push(((v(1) << 6) | (v(2) << 1) | (v(3) >> 4)) & 0xff);
-    if (q[4] === PAD) return padFrom(4);
-    if (!ok(4)) return false;
-    out.push(((v(3) << 4) | (v(4) >> 1)) & 0xff);
-    if (q[5] === PAD) return padFrom(5);
-    if (!ok(5) || !ok(6)) return false;
-    out.push(((v(4) << 7) | (v(5) << 2) | (v(6) >> 3)) & 0xff);
-    if (q[7] === PAD) return true;
-    if (!ok(7)) return false;
-    out.push(((v(6) << 5) | v(7)) & 0xff);
-    return true;
-  };
+  const decode8 = (q: Uint8Array, n: number, out: number[]): boolean => decodeOctet(value, q, n, out);
   return { name, unit: 5, encode, isAlphabet: (c: number) => value[c] !== -1, decode8 };
 }
 
