@@ -258,4 +258,10 @@ describe('yq', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^Error: bad file 'bomb\.yaml': .*alias/i);
   });
+  test('a document nested past the limit fails with an error, not a crash', async () => {
+    const deep = `${'['.repeat(20000)}${']'.repeat(20000)}\n`;
+    const r = await run(['yq', '.', 'deep.yaml'], { 'deep.yaml': deep });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^Error: bad file 'deep\.yaml': /);
+  });
 });
