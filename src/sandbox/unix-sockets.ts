@@ -26,6 +26,7 @@ import {
   renameSync,
   writeSync,
 } from 'node:fs';
+import { SandboxUnavailableError } from '../errors/index.js';
 import { type PrivateDirectory, privateBase } from '../subprocess/private-dir.js';
 import { isWithin } from '../vfs/path-scope.js';
 import { trueExecutable } from './find-executable.js';
@@ -63,7 +64,10 @@ export function seccompProgramPath(): string | null {
     }
     renameSync(base.at(temporary), base.at(name));
     if (!holds(base, name, program))
-      throw new Error(`the Unix socket filter in ${base.path} could not be written`);
+      throw new SandboxUnavailableError(
+        `the Unix socket filter in ${base.path} could not be written`,
+        `check that ${base.path} is this user's own, writable directory, or ${SECCOMP_FIX.slice(SECCOMP_FIX.indexOf('set the policy'))}`,
+      );
   }
   programPath = `${base.path}/${name}`;
   return programPath;

@@ -8,6 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex, Readable } from 'node:stream';
+import { ProtocolError } from '../../errors/index.js';
 import { describeEndpoint, type EngineEndpoint } from './engine-endpoint.js';
 import { DockerApiError, DockerUnavailableError } from './errors.js';
 
@@ -466,7 +467,12 @@ export function readBody(res: Readable, maxBytes: number): Promise<Buffer> {
       size += chunk.length;
       if (size > maxBytes) {
         res.destroy();
-        reject(new Error(`engine response exceeded ${maxBytes} bytes`));
+        reject(
+          new ProtocolError(
+            'Docker Engine API',
+            `a response exceeded ${maxBytes} bytes; the engine at this endpoint is not behaving as a Docker engine`,
+          ),
+        );
         return;
       }
       chunks.push(chunk);
