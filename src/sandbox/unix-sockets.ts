@@ -33,9 +33,6 @@ import { trueExecutable } from './find-executable.js';
 import { unixSocketFilter } from './seccomp-bpf.js';
 import { lstatQuietly } from './stat-quietly.js';
 
-/** The policy's choice. */
-export type UnixSocketRule = 'deny' | 'allow' | readonly string[];
-
 /** The descriptor bubblewrap reads the program from. */
 export const SECCOMP_FD = 3;
 
