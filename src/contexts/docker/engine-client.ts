@@ -199,7 +199,7 @@ export class EngineClient {
     const text = (await readBody(res, MAX_JSON_BYTES)).toString('utf8');
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) throw apiError(status, request, text);
-    return { status, body: (text === '' ? undefined : JSON.parse(text)) as T };
+    return { status, body: (text === '' ? undefined : engineJson(text, request, status)) as T };
   }
 
   /** Send a request and hand back the streaming response; a non-2xx status throws DockerApiError. */
@@ -455,6 +455,19 @@ function writeBody(req: http.ClientRequest, request: EngineRequest): void {
     request.body.pipe(req);
   } else {
     req.end();
+  }
+}
+
+/** A 2xx answer's JSON body; one that is not JSON is a ProtocolError naming the request. */
+function engineJson(text: string, request: EngineRequest, status: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new ProtocolError(
+      'Docker Engine API',
+      `${request.method} ${request.path} answered ${status} with a body that is not JSON; the engine at this endpoint is not behaving as a Docker engine`,
+      { cause },
+    );
   }
 }
 

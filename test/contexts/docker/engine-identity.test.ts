@@ -179,4 +179,19 @@ describe('the engine address answers, but not as a usable Docker engine', () => 
       message: expect.stringMatching(/^Docker Engine API: a response exceeded 16777216 bytes/),
     });
   });
+
+  it('a 2xx answer that is not JSON is a ProtocolError naming the request, not a SyntaxError', async () => {
+    const server = await serve((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(req.url === '/version' ? versionAnswer(MIN_API_VERSION) : '<html>not an engine</html>');
+    });
+    const error = await spawnError(server.socketPath);
+    expect(error).toMatchObject({
+      name: 'ProtocolError',
+      code: 'E_PROTOCOL',
+      message: expect.stringMatching(
+        /^Docker Engine API: [A-Z]+ \/\S+ answered 200 with a body that is not JSON/,
+      ),
+    });
+  });
 });
