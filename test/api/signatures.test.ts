@@ -29,6 +29,10 @@ interface Mutation {
   readonly to: string;
 }
 
+/**
+ * Edits of the built declarations. Each `from` must be found (a moved declaration fails the test
+ * instead of testing nothing): when one of these declarations changes on purpose, take its new text.
+ */
 const MUTATIONS: readonly Mutation[] = [
   // A parameter type.
   {
