@@ -47,7 +47,9 @@ describe('a spare supervisor (--request)', () => {
   it('runs what the request says: program, argv, exactly its environment, in its directory', async () => {
     const spare = startSpare();
     const command = await namedCommand(spare.text);
-    // Forked and waiting before anything was asked of it, in its own group, below its owner.
+    // Forked and waiting before anything was asked of it, in its own group (which it makes itself,
+    // so a moment after it is named), below its owner.
+    await waitFor(() => readProcStat(command)?.pgrp === command, 'the waiting process to lead its group');
     expect(readProcStat(command)).toMatchObject({ ppid: spare.child.pid, pgrp: command });
     const script = `printf '%s|' "$0" "$1" "$FOO" "$(pwd)" "$(env | wc -l)"; head -c 14 /proc/$$/cmdline; exit 3`;
     spare.status.end(
