@@ -143,6 +143,7 @@ export function parseArith(text: string): ArithNode | null {
 class ArithParser {
   private pos = 0;
   private tok: Tok = { k: 'eof', pos: 0 };
+  private afterOperand = false;
   /** Start of the last real token read (bash's `lasttp`: the end of input does not move it). */
   private lastTp = 0;
 
@@ -170,6 +171,13 @@ class ArithParser {
       return;
     }
     this.lastTp = i;
+    // Whether the token before this one ended an operand (a number, a name, a postfix `++`).
+    const prev = this.tok;
+    const afterOperand =
+      prev.k === 'num' ||
+      prev.k === 'id' ||
+      (prev.k === 'op' && (prev.op === '++' || prev.op === '--') && this.afterOperand);
+    this.afterOperand = afterOperand;
     const c = s[i] as string;
     if (c >= '0' && c <= '9') {
       let j = i;
@@ -215,7 +223,11 @@ class ArithParser {
     }
     this.pos = i + 1;
     this.tok = { k: 'op', op: c, pos: i };
-    this.fail('syntax error: invalid arithmetic operator', i);
+    // bash's message for a character no token starts with depends on what came before it.
+    this.fail(
+      afterOperand ? 'syntax error: invalid arithmetic operator' : 'syntax error: operand expected',
+      i,
+    );
   }
 
   /** The current token's kind (a method, so narrowing does not survive `advance`). */
