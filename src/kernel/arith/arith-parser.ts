@@ -372,18 +372,16 @@ class ArithParser {
   private primary(): ArithNode {
     const t = this.tok;
     if (t.k === 'num') {
+      // Bash shows the expression only up to the offending number, and the number alone.
+      const end = t.pos + t.text.length;
+      const refuse = (reason: string): never => {
+        throw new ArithError(this.src.slice(0, end), reason, this.src.slice(t.pos, end));
+      };
       const v = parseNumber(
         t.text,
-        () => {
-          // Bash shows the expression only up to the offending number, and the number alone.
-          const end = t.pos + t.text.length;
-          throw new ArithError(
-            this.src.slice(0, end),
-            'value too great for base',
-            this.src.slice(t.pos, end),
-          );
-        },
-        () => this.fail('invalid arithmetic base', t.pos),
+        () => refuse('value too great for base'),
+        () => refuse('invalid arithmetic base'),
+        (reason) => refuse(reason),
       );
       this.advance();
       return { t: 'num', v };
@@ -407,17 +405,24 @@ function subOf(sub: string | undefined): { raw: string } | undefined {
  * A number in bash's notations: decimal, `0x` hex, leading-`0` octal, `BASE#DIGITS` (2..64;
  * above 36, lower case is 10..35, upper case 36..61, `@` 62, `_` 63). Wraps to 64 bits.
  */
-export function parseNumber(text: string, tooGreat: () => never, badBase: () => never): bigint {
+export function parseNumber(
+  text: string,
+  tooGreat: () => never,
+  badBase: () => never,
+  invalid: (reason: 'invalid number' | 'invalid integer constant') => never = tooGreat,
+): bigint {
   let base = 10;
   let digits = text;
   const hash = text.indexOf('#');
   if (hash !== -1) {
     const b = text.slice(0, hash);
+    // A leading 0 has already chosen octal or hex for bash: a base after it is no number.
+    if (b.startsWith('0')) invalid('invalid number');
     if (!/^[0-9]+$/.test(b)) tooGreat();
     base = Number.parseInt(b, 10);
     if (base < 2 || base > 64) badBase();
     digits = text.slice(hash + 1);
-    if (digits === '') tooGreat();
+    if (digits === '') invalid('invalid integer constant');
   } else if (/^0[xX]/.test(text)) {
     base = 16;
     digits = text.slice(2);

@@ -67,7 +67,7 @@ const ALLOWED: Readonly<Record<Kind, string>> = {
   declare: 'aAfFgiIlnprtuxc',
   typeset: 'aAfFgiIlnprtuxc',
   local: 'aAfFgiIlnprtuxc',
-  export: 'fnp',
+  export: 'aAfnp',
   readonly: 'aAfp',
 };
 
@@ -356,7 +356,8 @@ async function printVars(sh: Shell, kind: Kind, rest: readonly DeclArg[], filter
       const f = sh.vars.find(name);
       if (f === undefined) continue;
       if (f.variable.attrs & ATTR_DYNAMIC && kind !== 'declare' && kind !== 'typeset') continue;
-      const want = kind === 'export' ? ATTR_EXPORT : kind === 'readonly' ? ATTR_READONLY : filter;
+      // `export -a` and `readonly -A` list only the arrays of that kind among their names.
+      const want = (kind === 'export' ? ATTR_EXPORT : kind === 'readonly' ? ATTR_READONLY : 0) | filter;
       if (want !== 0 && (f.variable.attrs & want) !== want) continue;
       const line = declareLine(sh, name);
       if (line !== undefined) out += `${line}\n`;

@@ -88,7 +88,7 @@ export async function withRedirects(
   const mark = sh.procSubs.length;
   try {
     try {
-      await applyRedirects(sh, redirects, table, false);
+      await applyRedirects(sh, redirects, table, false, true);
     } catch (error) {
       if (error instanceof ShellError) {
         await shellMessage(sh, error.message);

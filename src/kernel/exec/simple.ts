@@ -88,7 +88,8 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
   try {
     if (table !== base) {
       try {
-        await applyRedirects(sh, cmd.redirects, table, false);
+        const inShell = resolved.kind === 'builtin' || resolved.kind === 'function';
+        await applyRedirects(sh, cmd.redirects, table, false, inShell);
       } catch (error) {
         if (error instanceof ShellError) {
           await shellMessage(sh, error.message);
@@ -275,7 +276,7 @@ async function assignmentsOnly(sh: Shell, cmd: SimpleCommand): Promise<number> {
   if (cmd.redirects.length > 0) {
     const table = sh.fds.overlay();
     try {
-      await applyRedirects(sh, cmd.redirects, table, false);
+      await applyRedirects(sh, cmd.redirects, table, false, true);
     } catch (error) {
       if (error instanceof ShellError) {
         await shellMessage(sh, error.message);

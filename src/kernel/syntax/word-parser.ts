@@ -911,7 +911,6 @@ function readParamArg(
 ): Word {
   const cur = host.cur;
   const b = new PartsBuilder();
-  let depth = 0;
   // A tilde prefix expands in every argument (`${p//~/x}`, `${x:-~}`); inside double quotes only
   // in patterns and replacements, as bash does.
   let atStart = !inDq || kind !== 'default';
@@ -920,8 +919,9 @@ function readParamArg(
   for (;;) {
     const c = cur.peek();
     if (c === '') host.error('unmatched', '}', host.paramLine);
-    if (c === '}' && depth === 0 && !inTextQuote) break;
-    if (kind === 'replace-pattern' && c === '/' && depth === 0) break;
+    // The first unquoted `}` closes, as in bash: a `{` in the word opens nothing (`${x:-{a}b}`).
+    if (c === '}' && !inTextQuote) break;
+    if (kind === 'replace-pattern' && c === '/') break;
     const afterColon = !inDq && host.inAssignmentValue === true && cur.src[cur.pos - 1] === ':';
     if ((atStart || (afterColon && kind === 'default')) && c === '~') {
       atStart = false;
@@ -930,8 +930,6 @@ function readParamArg(
         continue;
     }
     atStart = false;
-    if (c === '{' && !inDq) depth += 1;
-    if (c === '}' && !inTextQuote) depth -= 1;
     if (c === "'" && (!inDq || kind !== 'default')) {
       b.push({ type: 'sq', value: readSingleQuoted(host) });
       continue;

@@ -121,4 +121,12 @@ export const COMPAT = cases('compat', {
   },
   'a backquoted command that does not parse is reported as a command substitution':
     'echo a\necho `fi`; echo st=$?\necho "`echo \\"`"\nf() { echo `fi`; }\nf; x=$(echo `if`); echo $?',
+  'export takes -a and -A as bash does':
+    'export -a arr; declare -p arr; export -a b=(1 2); declare -p b; export -A m; declare -p m; export -a; export -A; export -ap; export -A v=1+1; declare -p v; export -n b; export -a; echo ---; readonly -a ra=(1); readonly rs=1; readonly -A rA=([x]=y); readonly -a; readonly -A; export -i x 2>&1; echo st=$?',
+  'the first unquoted closing brace ends an expansion word':
+    'x=; echo ${x:-{a,b}}; echo ${x:-{a,b}c}; echo ${x:-a{b,c}d}; echo ${x:-{}}; echo ${x:-{{a}}}; y=v; echo ${y:+{a}b}; echo ${y#{}; z="{a}"; echo ${z#{a}}; echo "${x:-{a}b}" ${x:-{a}b}; y=abc; echo ${y/b/{c}d} ${y/{b/x} ${y/b/{/}; IFS=x; X=a=\\"\\$a\\"; echo ${X//a/{x,y,z}}',
+  'arithmetic bases: a leading zero, an empty number, a base out of range':
+    "for e in '02#0110' '010#11' '0x1#1' '2#' '64#' '1#1' '65#1' '1 + 2#' '2#11' '64#_'; do (echo $(( $e ))); done 2>&1",
+  'a moved descriptor stays closed after a builtin unless its target was open':
+    'f() { :; }; for c in : f "{ :; }" "x=1" "cat /dev/null"; do exec 7>ff; eval "$c 6>&7-"; echo w >&7; echo "$c $?"; exec 7>&-; done 2>&1; exec 6>/dev/null 7>ff; : 6>&7-; echo world >&7; echo st=$?; exec 3>&1; echo a 1>&3-; echo b >&3; echo a 1>&2-; echo b >&2; echo st=$?; rm ff',
 });
