@@ -6,6 +6,7 @@
  */
 
 import { runSource, SyntaxAbort } from '../exec/source-loop.js';
+import { runSubscriptCommands } from '../exec/subscript-commands.js';
 import { arrayLiteral, attributeLetters } from '../expand/param.js';
 import { doubleQuote } from '../expand/quote.js';
 import { discard, ShellError } from '../runtime/errors.js';
@@ -485,7 +486,7 @@ export const unset: Builtin = {
         const m = /^([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]$/s.exec(name);
         if (m !== null) {
           const { unsetElement } = await import('../runtime/vars.js');
-          unsetElement(sh, m[1] as string, m[2] as string);
+          unsetElement(sh, m[1] as string, await runSubscriptCommands(sh, m[2] as string));
           continue;
         }
         if (!isValidName(name)) {
@@ -507,7 +508,7 @@ export const unset: Builtin = {
           const mm = /^([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]$/s.exec(target);
           if (mm !== null) {
             const { unsetElement } = await import('../runtime/vars.js');
-            unsetElement(sh, mm[1] as string, mm[2] as string);
+            unsetElement(sh, mm[1] as string, await runSubscriptCommands(sh, mm[2] as string));
           }
           continue;
         }

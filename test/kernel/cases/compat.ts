@@ -129,4 +129,6 @@ export const COMPAT = cases('compat', {
     "for e in '02#0110' '010#11' '0x1#1' '2#' '64#' '1#1' '65#1' '1 + 2#' '2#11' '64#_'; do (echo $(( $e ))); done 2>&1",
   'a moved descriptor stays closed after a builtin unless its target was open':
     'f() { :; }; for c in : f "{ :; }" "x=1" "cat /dev/null"; do exec 7>ff; eval "$c 6>&7-"; echo w >&7; echo "$c $?"; exec 7>&-; done 2>&1; exec 6>/dev/null 7>ff; : 6>&7-; echo world >&7; echo st=$?; exec 3>&1; echo a 1>&3-; echo b >&3; echo a 1>&2-; echo b >&2; echo st=$?; rm ff',
+  'unset runs the command substitutions of a subscript given as text':
+    "a=(42 43); unset -v 'a[$(echo 0 | tee PWNED)]'; echo len=${#a[@]}; cat PWNED; rm PWNED\ndeclare -A A=([K]=v [x]=y ['a b']=z [\"q'r\"]=w); unset -v 'A[$(echo K)]'; echo ${#A[@]}\nunset 'A[$(echo \"a b\")]'; echo ${#A[@]}\nunset 'A[`echo x`]'; echo ${#A[@]} ${!A[@]}\nunset 'A[$(echo \"q'\\''r\")]'; echo ${#A[@]}\nb=(1 2 3); unset 'b[$(echo \"x y\" | wc -w)]'; declare -p b\nunset 'b[$((1-1))]'; declare -p b\nk=K; declare -A B=([K]=1 ['$(echo K)']=2); unset 'B[$k]'; declare -p B\nunset 'b[$(echo 1; exit 3)]'; echo st=$?; declare -p b\n",
 });
