@@ -674,7 +674,14 @@ export class FakeApiServer {
       const channel = data[0];
       const payload = data.subarray(1);
       if (channel === 0) {
-        if (!socket.destroyed && !socket.writableEnded) socket.write(payload);
+        // Backpressure to the client while the engine (the process's stdin) takes no more, as the
+        // real API server's stream copy has: a client that writes to a command that does not
+        // read fills its buffers instead of this process's memory.
+        if (!socket.destroyed && !socket.writableEnded && !socket.write(payload)) {
+          ws.pause();
+          socket.once('drain', () => ws.resume());
+          socket.once('close', () => ws.resume());
+        }
       } else if (channel === 4) {
         const size = JSON.parse(payload.toString('utf8')) as Record<string, number>;
         const lower = Object.fromEntries(
