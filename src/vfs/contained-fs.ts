@@ -32,6 +32,32 @@ import { assertAbsoluteVfsPath, compareVfsNames, normalizeVfsPath } from './vfs-
 export interface ContainedFilesystemOptions {
   /** The host directory that is `/` (absolute, existing). */
   readonly root: string;
+  /**
+   * Show what the host process owns as owned by these ids (as a user namespace maps its user),
+   * so a sandboxed identity owns the project it works in. Default: host ids as they are.
+   */
+  readonly owner?: { readonly uid: number; readonly gid: number } | undefined;
+}
+
+/** How a view reports owners: host ids, with the process's own mapped (see `owner`). */
+type OwnerMap = (stat: VfsStat) => VfsStat;
+const HOST_OWNERS: OwnerMap = (stat) => stat;
+
+function ownerMap(owner: ContainedFilesystemOptions['owner']): OwnerMap {
+  if (owner === undefined) return HOST_OWNERS;
+  if (!Number.isInteger(owner?.uid) || owner.uid < 0 || !Number.isInteger(owner.gid) || owner.gid < 0) {
+    throw new InvalidArgumentError('owner', 'must be { uid, gid }, non-negative integers');
+  }
+  const hostUid = process.getuid?.() ?? -1;
+  const hostGid = process.getgid?.() ?? -1;
+  return (stat) =>
+    stat.uid === hostUid || stat.gid === hostGid
+      ? {
+          ...stat,
+          uid: stat.uid === hostUid ? owner.uid : stat.uid,
+          gid: stat.gid === hostGid ? owner.gid : stat.gid,
+        }
+      : stat;
 }
 
 /** `O_PATH` (Linux): pins an inode without opening it for I/O. */
@@ -69,6 +95,7 @@ export class ContainedFilesystem implements Filesystem {
   /** The symlink-resolved host path of `/`. */
   readonly root: string;
   private readonly walker: DirWalker;
+  private readonly owners: OwnerMap;
 
   constructor(options: ContainedFilesystemOptions) {
     const root = options?.root;
@@ -86,6 +113,7 @@ export class ContainedFilesystem implements Filesystem {
         `${JSON.stringify(root)} must be an existing directory (${errnoOf(error) ?? String(error)}); create it first`,
       );
     }
+    this.owners = ownerMap(options.owner);
     this.root = realRoot;
     this.walker = new DirWalker({ realRoot, givenRoot: root, contained: true });
   }
@@ -123,7 +151,7 @@ export class ContainedFilesystem implements Filesystem {
         return {
           data: total === data.length ? data : data.slice(0, total),
           realpath: real,
-          stat: toVfsStat(stat),
+          stat: this.owners(toVfsStat(stat)),
         };
       } finally {
         target.close(); // read-only: nothing to flush, no need to wait
@@ -176,11 +204,15 @@ export class ContainedFilesystem implements Filesystem {
   }
 
   async stat(path: string): Promise<VfsStat> {
-    return this.run('stat', path, () => this.pinned(path, true, (at) => fsp.stat(at).then(toVfsStat)));
+    return this.run('stat', path, () =>
+      this.pinned(path, true, (at) => fsp.stat(at).then((st) => this.owners(toVfsStat(st)))),
+    );
   }
 
   async lstat(path: string): Promise<VfsStat> {
-    return this.run('lstat', path, () => this.pinned(path, false, (at) => fsp.stat(at).then(toVfsStat)));
+    return this.run('lstat', path, () =>
+      this.pinned(path, false, (at) => fsp.stat(at).then((st) => this.owners(toVfsStat(st)))),
+    );
   }
 
   async readdir(path: string): Promise<VfsDirEntry[]> {
@@ -416,7 +448,8 @@ export class ContainedFilesystem implements Filesystem {
           throw error;
         }
       });
-      if (opened !== RETRY) return new HostFileHandle(opened.value, path, options.append === true, writable);
+      if (opened !== RETRY)
+        return new HostFileHandle(opened.value, path, options.append === true, writable, this.owners);
     }
     throw new VfsError('ELOOP', 'open', path);
   }
@@ -443,6 +476,7 @@ class HostFileHandle implements VfsFileHandle {
     private readonly path: string,
     private readonly append: boolean,
     private readonly writable: boolean,
+    private readonly owners: OwnerMap,
   ) {}
 
   async read(length: number, position?: number): Promise<Uint8Array> {
@@ -491,7 +525,7 @@ class HostFileHandle implements VfsFileHandle {
 
   async stat(): Promise<VfsStat> {
     this.live('fstat');
-    return toVfsStat(await this.handle.stat());
+    return this.owners(toVfsStat(await this.handle.stat()));
   }
 
   async close(): Promise<void> {

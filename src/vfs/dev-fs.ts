@@ -9,6 +9,7 @@ import { randomFillSync } from 'node:crypto';
 import { nextDeviceId } from './device-ids.js';
 import {
   type Filesystem,
+  isVfsError,
   type VfsCapabilities,
   type VfsDirEntry,
   VfsError,
@@ -62,7 +63,7 @@ export class DevFilesystem implements Filesystem {
   constructor(private readonly options: DevFilesystemOptions) {}
 
   async open(path: string, options: VfsOpenOptions): Promise<VfsFileHandle> {
-    const node = await this.node(path, 'open', true);
+    const node = await this.creatable(path, options.create === true);
     if (node.kind === 'dir') {
       if (options.write || options.append) throw new VfsError('EISDIR', 'open', path);
       return directoryHandle(path, () => this.statOf(node));
@@ -112,7 +113,7 @@ export class DevFilesystem implements Filesystem {
   }
 
   async writeFile(path: string, data: Uint8Array, options?: { readonly mode?: string }): Promise<void> {
-    const node = await this.node(path, 'open', true);
+    const node = await this.creatable(path, true);
     if (node.kind === 'dir') throw new VfsError('EISDIR', 'open', path);
     if (options?.mode === 'create-new') throw new VfsError('EEXIST', 'open', path);
     const handle = await this.open(path, { write: true, append: options?.mode === 'append' });
@@ -204,6 +205,23 @@ export class DevFilesystem implements Filesystem {
   }
 
   // --- the fixed tree ---
+
+  /** A name to open; making a new one is refused as a permission error (root's `/dev`, 0755). */
+  private async creatable(path: string, create: boolean): Promise<DevNode> {
+    try {
+      return await this.node(path, 'open', true);
+    } catch (error) {
+      if (create && isVfsError(error, 'ENOENT') && this.inRoot(path)) {
+        throw new VfsError('EACCES', 'open', path, { detail: '/dev holds only its devices' });
+      }
+      throw error;
+    }
+  }
+
+  /** Whether `path` names an entry of `/dev` itself (not of `/dev/fd`). */
+  private inRoot(path: string): boolean {
+    return path.split('/').filter((part) => part !== '' && part !== '.').length === 1;
+  }
 
   private async node(path: string, syscall: string, follow: boolean): Promise<DevNode> {
     assertAbsoluteVfsPath(path, syscall);

@@ -53,22 +53,31 @@ export class Namespace {
   /** The first namespace of a context: seeds the scratch space, opens the workspace overlay. */
   static async create(config: VirtualContextConfig): Promise<Namespace> {
     const budget = config.budget;
+    // What the user makes is the user's; /tmp is root's, world-writable and sticky, as on Linux.
+    const owner = { uid: config.identity.uid, gid: config.identity.gid };
     const scratchSeed = new Map<string, MemorySeed>([
-      ['/tmp', { type: 'directory', mode: 0o1777 }],
+      ['/tmp', { type: 'directory', mode: 0o1777, uid: 0, gid: 0 }],
       [config.identity.home, { type: 'directory', mode: 0o755 }],
     ]);
     for (const [path, seed] of config.scratchFiles) scratchSeed.set(path, seed);
-    const scratch = seeded(() => createMemoryFilesystem({ files: scratchSeed, budget }), 'options.files');
+    const scratch = seeded(
+      () => createMemoryFilesystem({ files: scratchSeed, budget, ...owner }),
+      'options.files',
+    );
     const lower: Filesystem =
       config.root === undefined
-        ? seeded(() => createMemoryFilesystem({ files: config.workspaceFiles, budget }), 'options.files')
-        : createContainedFilesystem({ root: config.root });
+        ? seeded(
+            () => createMemoryFilesystem({ files: config.workspaceFiles, budget, ...owner }),
+            'options.files',
+          )
+        : createContainedFilesystem({ root: config.root, owner });
     for (const mountPoint of [config.workspacePath, ...config.mounts.map((m) => m.path)]) {
       await scratch.mkdir(mountPoint, { recursive: true, mode: 0o755 }).catch(ignoreExisting);
     }
     const workspace = await createOverlay({
       lower,
       budget,
+      ...owner,
       upper: config.stateDirectory === undefined ? 'memory' : { directory: config.stateDirectory },
     });
     return new Namespace(config, scratch, workspace, createDevFilesystem());

@@ -344,7 +344,7 @@ function splitSeeds(
     ) {
       throw new InvalidArgumentError(
         field,
-        `must be text, bytes or { type, content, load, target, mode, mtimeMs }, got ${describeValue(seed)}`,
+        `must be text, bytes or { type, content, load, target, mode, mtimeMs, uid, gid }, got ${describeValue(seed)}`,
       );
     }
     if (isVfsPathWithin(workspacePath, normalized)) {

@@ -41,6 +41,9 @@ export interface MemorySeedEntry {
   readonly target?: string | undefined;
   readonly mode?: number | undefined;
   readonly mtimeMs?: number | undefined;
+  /** The entry's owner; default the filesystem's (its `uid`/`gid` options). */
+  readonly uid?: number | undefined;
+  readonly gid?: number | undefined;
 }
 
 export interface MemoryFilesystemOptions {
@@ -48,7 +51,10 @@ export interface MemoryFilesystemOptions {
   readonly files?: Readonly<Record<string, MemorySeed>> | ReadonlyMap<string, MemorySeed> | undefined;
   /** Shared with every other memory layer of the context; default: unbounded. */
   readonly budget?: ByteBudget | undefined;
-  /** Owner reported for every file. Default 0. */
+  /**
+   * The owner of the root and of every entry made later (a seed entry may name its own). Default 0.
+   * Every node keeps the owner it was made with.
+   */
   readonly uid?: number | undefined;
   readonly gid?: number | undefined;
   /** The clock for times (epoch ms). Default `Date.now`. */
@@ -88,8 +94,8 @@ export class MemoryFilesystem implements Filesystem, Mountable {
     }
     this.tree = new MemoryTree(
       nextDeviceId(),
-      options.uid ?? 0,
-      options.gid ?? 0,
+      ownerId(options.uid, 'uid'),
+      ownerId(options.gid, 'gid'),
       options.budget ?? null,
       options.now ?? Date.now,
     );
@@ -113,7 +119,12 @@ export class MemoryFilesystem implements Filesystem, Mountable {
    */
   clone(options: { readonly budget?: ByteBudget | undefined } = {}): MemoryFilesystem {
     const budget = options.budget ?? this.tree.budget;
-    const copy = new MemoryFilesystem({ budget: budget ?? undefined, now: this.tree.now });
+    const copy = new MemoryFilesystem({
+      budget: budget ?? undefined,
+      now: this.tree.now,
+      uid: this.tree.uid,
+      gid: this.tree.gid,
+    });
     copyTree(this.tree, this.tree.root, copy.tree, copy.tree.root, new Map());
     return copy;
   }
@@ -484,6 +495,8 @@ function copyTree(
   seen: Map<MemNode, MemNode>,
 ): void {
   target.mode = source.mode;
+  target.uid = source.uid;
+  target.gid = source.gid;
   target.xattrs = source.xattrs && new Map(source.xattrs);
   for (const [name, child] of source.entries) {
     const known = seen.get(child);
@@ -512,6 +525,8 @@ function copyTree(
       copy = to.createDevice(target, name, child.mode, child.rdev, 'clone', name);
       seen.set(child, copy);
     }
+    copy.uid = child.uid;
+    copy.gid = child.gid;
     copy.mtimeMs = child.mtimeMs;
     copy.atimeMs = child.atimeMs;
     copy.ctimeMs = child.ctimeMs;
@@ -566,5 +581,18 @@ function seed(tree: MemoryTree, files: NonNullable<MemoryFilesystemOptions['file
       node = tree.createFile(dir, name, permissionBits(entry.mode, 0o644), bytes, 'seed', path);
     }
     if (entry.mtimeMs !== undefined) node.mtimeMs = entry.mtimeMs;
+    if (entry.uid !== undefined) node.uid = ownerId(entry.uid, `files[${JSON.stringify(path)}].uid`);
+    if (entry.gid !== undefined) node.gid = ownerId(entry.gid, `files[${JSON.stringify(path)}].gid`);
   }
+}
+
+/** A user or group id: a non-negative 32-bit integer (default 0). */
+function ownerId(value: unknown, field: string): number {
+  if (value === undefined) return 0;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffff_fffe)
+    return value;
+  throw new InvalidArgumentError(
+    field,
+    `must be a user or group id (an integer 0..4294967294), got ${String(value)}`,
+  );
 }

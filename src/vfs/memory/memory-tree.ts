@@ -39,13 +39,21 @@ export class MemoryTree {
 
   constructor(
     readonly dev: number,
+    /** The owner of the root and of every node made here (seeds may name their own). */
     readonly uid: number,
     readonly gid: number,
     readonly budget: ByteBudget | null,
     readonly now: () => number,
   ) {
-    this.root = new DirNode(1, 0o755, now(), null, '');
+    this.root = this.own(new DirNode(1, 0o755, now(), null, ''));
     budget?.charge(0, 1, 'mount', '/');
+  }
+
+  /** Give a new node this tree's owner. */
+  own<T extends MemNode>(node: T): T {
+    node.uid = this.uid;
+    node.gid = this.gid;
+    return node;
   }
 
   allocIno(): number {
@@ -132,8 +140,8 @@ export class MemoryTree {
       ino: node.ino,
       dev: this.dev,
       nlink: node.nlink,
-      uid: this.uid,
-      gid: this.gid,
+      uid: node.uid,
+      gid: node.gid,
       rdev: node.type === 'char-device' ? node.rdev : undefined,
       storedBytes: node.type === 'file' ? node.stored : undefined,
     };
@@ -144,14 +152,16 @@ export class MemoryTree {
   /** Add a new regular file holding a copy of `data` (the budget is charged first). */
   createFile(parent: DirNode, name: string, mode: number, data: Uint8Array, syscall: string, path: string) {
     this.budget?.charge(data.length + utf8Length(name), 1, syscall, path);
-    const node = new FileNode(this.allocIno(), mode, this.now(), data.length === 0 ? null : copyBytes(data));
+    const node = this.own(
+      new FileNode(this.allocIno(), mode, this.now(), data.length === 0 ? null : copyBytes(data)),
+    );
     this.attach(parent, name, node);
     return node;
   }
 
   createDir(parent: DirNode, name: string, mode: number, syscall: string, path: string): DirNode {
     this.budget?.charge(utf8Length(name), 1, syscall, path);
-    const node = new DirNode(this.allocIno(), mode, this.now(), parent, name);
+    const node = this.own(new DirNode(this.allocIno(), mode, this.now(), parent, name));
     this.attach(parent, name, node);
     parent.nlink++;
     return node;
@@ -159,14 +169,14 @@ export class MemoryTree {
 
   createSymlink(parent: DirNode, name: string, target: string, syscall: string, path: string) {
     this.budget?.charge(utf8Length(target) + utf8Length(name), 1, syscall, path);
-    const node = new SymlinkNode(this.allocIno(), this.now(), target);
+    const node = this.own(new SymlinkNode(this.allocIno(), this.now(), target));
     this.attach(parent, name, node);
     return node;
   }
 
   createDevice(parent: DirNode, name: string, mode: number, rdev: number, syscall: string, path: string) {
     this.budget?.charge(utf8Length(name), 1, syscall, path);
-    const node = new DeviceNode(this.allocIno(), mode, this.now(), rdev);
+    const node = this.own(new DeviceNode(this.allocIno(), mode, this.now(), rdev));
     this.attach(parent, name, node);
     return node;
   }

@@ -13,6 +13,9 @@ export type ContentLoader = () => Uint8Array | string | Promise<Uint8Array | str
 abstract class BaseNode {
   mode: number;
   nlink = 1;
+  /** The owner; the tree sets it when it makes the node (see `MemoryTree.own`). */
+  uid = 0;
+  gid = 0;
   mtimeMs: number;
   ctimeMs: number;
   atimeMs: number;

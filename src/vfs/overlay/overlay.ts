@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { ByteBudget } from '../byte-budget.js';
 import { type Filesystem, isVfsError, type VfsFileType, type VfsStat } from '../filesystem.js';
+import { createMemoryFilesystem } from '../memory/memory-fs.js';
 import { isVfsPathWithin, normalizeVfsPath } from '../vfs-path.js';
 import { type CommitOptions, type CommitResult, commitChanges } from './commit.js';
 import { type DiffOptions, diffChanges } from './diff.js';
@@ -41,23 +42,32 @@ export interface OverlayOptions {
   readonly upper?: 'memory' | { readonly directory: string } | undefined;
   /** Charged for a memory upper layer (shared with the context's other memory layers). */
   readonly budget?: ByteBudget | undefined;
+  /**
+   * The owner of what a memory upper layer makes (new entries and copies up). Default 0. A state
+   * directory's entries are the host process's.
+   */
+  readonly uid?: number | undefined;
+  readonly gid?: number | undefined;
 }
 
-const KNOWN = new Set(['lower', 'upper', 'budget']);
+const KNOWN = new Set(['lower', 'upper', 'budget', 'uid', 'gid']);
 const STATE_VERSION = 1;
 
 /** Open an overlay (reads nothing of the lower; a state directory's changes are read back). */
 export async function createOverlay(options: OverlayOptions): Promise<Overlay> {
   for (const key of Object.keys(options ?? {})) {
     if (!KNOWN.has(key))
-      throw new InvalidArgumentError(key, 'is not an option of createOverlay (lower, upper, budget)');
+      throw new InvalidArgumentError(key, `is not an option of createOverlay (${[...KNOWN].join(', ')})`);
   }
   if (typeof options?.lower?.readFile !== 'function') {
     throw new InvalidArgumentError('lower', 'must be a Filesystem');
   }
   const upperOption = options.upper ?? 'memory';
   if (upperOption === 'memory') {
-    const upper = memoryUpper(options.budget);
+    const upper = memoryUpper(
+      options.budget,
+      createMemoryFilesystem({ budget: options.budget, uid: options.uid, gid: options.gid }),
+    );
     return new Overlay({
       lower: options.lower,
       upper,
