@@ -68,6 +68,19 @@ export function selfPath(opened: OpenedPath): string {
   return hasProcFd ? `${PROC_FD}/${opened.handle.fd}` : opened.realPath;
 }
 
+/** Path that names `name` inside a held directory (`/proc/self/fd/<fd>/<name>`). */
+export function heldChildPath(held: HeldDirectory, name: string): string {
+  return `${PROC_FD}/${held.fd}/${name}`;
+}
+
+/** Path that names a held directory itself. */
+export function heldSelfPath(held: HeldDirectory): string {
+  return `${PROC_FD}/${held.fd}`;
+}
+
+/** `dir/name` for host paths, `/` included. */
+export const hostJoin = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
+
 /** True when the kernel-level guard is active (false: path-based checks only, see docs/vfs.md). */
 export const fdRelativeWalk = hasProcFd;
 
@@ -80,9 +93,6 @@ export interface ReadTarget {
 
 /** How often a walk whose file turned out to be outside the root is tried again from the root. */
 const MOVED_OUT_RETRIES = 3;
-
-/** `dir/name` for host paths, `/` included. */
-const hostJoin = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
 
 interface SharedRoot {
   readonly opened: OpenedPath;
@@ -132,6 +142,42 @@ export class DirWalker {
     closeFd(fd); // moved, renamed or replaced since it was held: never read through it
     this.held.clear(); // and what it was reached from may have moved too
     return this.openForReadByWalk(parts, original, operation);
+  }
+
+  /**
+   * The held directory `dirParts` names (opened and held now if it is not), counted as in use:
+   * give it back with {@link releaseHeld}. Only a starting point: a call made through it asks
+   * {@link isStillAt} whether it is still where it was held, after a read and before a change, and
+   * takes the full walk when not. Null without `/proc`, or when a component is not a plain
+   * directory (a symlink, missing, unreadable): the full walk has the rules for those.
+   */
+  async takeHeld(dirParts: readonly string[], operation: string): Promise<HeldDirectory | null> {
+    if (!hasProcFd) return null;
+    const key = dirParts.join('/');
+    return this.held.take(key) ?? (await this.holdDirectory(dirParts, key, operation));
+  }
+
+  releaseHeld(held: HeldDirectory): void {
+    this.held.release(held);
+  }
+
+  /** True while `held` is at the path it was held at; when not, nothing held before is used again. */
+  isStillAt(held: HeldDirectory): boolean {
+    if (descriptorPath(held.fd) === held.realPath) return true;
+    this.held.clear();
+    return false;
+  }
+
+  /** True when what `fd` is open on is inside the root now (or no root applies). */
+  isInsideNow(fd: number): boolean {
+    if (!this.scope.contained) return true;
+    const now = descriptorPath(fd);
+    return now !== null && isWithin(this.scope.realRoot, now);
+  }
+
+  /** Let go of the held directories at and below `parts`: this filesystem removed or renamed them. */
+  forget(parts: readonly string[]): void {
+    this.held.dropUnder(parts.join('/'));
   }
 
   /**

@@ -25,7 +25,8 @@ describe('toKernelLayout when the translator exits without reading its script', 
     const upper = join(root, 'upper');
     mkdirSync(upper);
     const longName = 'n'.repeat(150);
-    for (let index = 0; index < 1200; index += 1) writeFileSync(join(upper, `${WHITEOUT_PREFIX}${longName}${index}`), '');
+    for (let index = 0; index < 1200; index += 1)
+      writeFileSync(join(upper, `${WHITEOUT_PREFIX}${longName}${index}`), '');
     process.env.PATH = `${bin}:${savedPath ?? '/usr/bin:/bin'}`;
     await expect(toKernelLayout(upper)).rejects.toThrow(/python3 exit 7/);
   });
