@@ -153,6 +153,28 @@ export class ContainedFilesystem implements Filesystem {
     });
   }
 
+  /**
+   * `lstat` answered only when no symlink is on the way (through held directories, none of which
+   * is reached through a link); null when only the walk could answer. For the overlay's fast path,
+   * which must know the lower did not pass through a link into a region the overlay changed.
+   */
+  async lstatPlain(path: string): Promise<VfsStat | null> {
+    return this.run('lstat', path, async () => {
+      const fast = await this.viaHeld(this.fastParts(path, 'lstat'), 'lstat', 'read', (at) =>
+        fsp.lstat(at).then(toVfsStat),
+      );
+      return fast === WALK ? null : fast;
+    });
+  }
+
+  /** `readdir` answered only when no symlink is on the way (see {@link lstatPlain}). */
+  async readdirPlain(path: string): Promise<VfsDirEntry[] | null> {
+    return this.run('scandir', path, async () => {
+      const entries = await this.listHeld(this.parts(path, 'scandir'));
+      return entries === WALK ? null : sortedEntries(entries);
+    });
+  }
+
   async readRange(path: string, offset: number, length: number): Promise<Uint8Array> {
     return this.run('read', path, async () => {
       const handle = await this.openFile(path, { read: true });
@@ -229,9 +251,7 @@ export class ContainedFilesystem implements Filesystem {
           await dir.handle.close();
         }
       }
-      return entries
-        .map((entry) => ({ name: entry.name, type: typeOfDirent(entry) }))
-        .sort((a, b) => compareVfsNames(a.name, b.name));
+      return sortedEntries(entries);
     });
   }
 
@@ -539,8 +559,9 @@ export class ContainedFilesystem implements Filesystem {
     const parts = this.fastParts(path, 'open');
     if (!writable && options.create !== true && parts !== null) {
       const target = await this.walker.openForRead(parts, path, 'open');
+      let stat: Stats;
       try {
-        const stat = await fstatFd(target.fd);
+        stat = await fstatFd(target.fd);
         if (!stat.isFile() && !stat.isDirectory()) {
           throw new VfsError('EINVAL', 'open', path, { detail: 'not a regular file' });
         }
@@ -548,7 +569,7 @@ export class ContainedFilesystem implements Filesystem {
         target.close();
         throw error;
       }
-      return new HostFileHandle(target.fd, path, false, false);
+      return new HostFileHandle(target.fd, path, false, false, stat.isFile() ? stat.size : undefined);
     }
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
       const opened = await this.viaHeld(parts, 'open', 'change', async (at, held, name) => {
@@ -646,16 +667,21 @@ const RETRY = Symbol('retry');
 /** The fast path cannot decide: the call takes the full walk. */
 const WALK = Symbol('walk');
 
+/** Reads longer than this are sized by the file (a scanner asks for 1 MiB of a 1 KiB file). */
+const SIZED_READ_BYTES = 64 * 1024;
+
 /** An open host file with its own position, on a plain descriptor. */
 class HostFileHandle implements VfsFileHandle {
   private position = 0;
   private closed = false;
 
+  /** @param knownSize - the size an fstat just saw (refreshed by later fstats, dropped by writes). */
   constructor(
     private readonly fd: number,
     private readonly path: string,
     private readonly append: boolean,
     private readonly writable: boolean,
+    private knownSize?: number | undefined,
   ) {}
 
   async read(length: number, position?: number): Promise<Uint8Array> {
@@ -664,19 +690,33 @@ class HostFileHandle implements VfsFileHandle {
       // Node skips the syscall for an empty read; read(2) of a directory is EISDIR at any length.
       if (length === 0 && (await fstatFd(this.fd)).isDirectory())
         throw new VfsError('EISDIR', 'read', this.path);
-      const buffer = new Uint8Array(length);
-      const bytesRead = await readFd(this.fd, buffer, 0, length, position ?? this.position);
+      const at = position ?? this.position;
+      const want = length > SIZED_READ_BYTES ? await this.sizedLength(length, at) : length;
+      const buffer = new Uint8Array(want);
+      const bytesRead = await readFd(this.fd, buffer, 0, want, at);
       if (position === undefined) this.position += bytesRead;
-      return bytesRead === length ? buffer : buffer.slice(0, bytesRead);
+      return bytesRead === want ? buffer : buffer.slice(0, bytesRead);
     } catch (error) {
       throw toVfsError(error, 'read', this.path);
     }
+  }
+
+  /**
+   * How much of a long read to allocate for: what the file holds past `at` (a short read is a
+   * read's right), never a zeroed buffer of the whole request for a small file. At or past the end
+   * as last seen, the size is asked again, and a small read still looks for what was appended.
+   */
+  private async sizedLength(length: number, at: number): Promise<number> {
+    if (this.knownSize === undefined || at >= this.knownSize) this.knownSize = (await fstatFd(this.fd)).size;
+    const left = this.knownSize - at;
+    return Math.min(length, left > 0 ? left : SIZED_READ_BYTES);
   }
 
   async write(data: Uint8Array, position?: number): Promise<void> {
     this.live('write');
     if (!this.writable) throw new VfsError('EBADF', 'write', this.path);
     if (data.length === 0) return;
+    this.knownSize = undefined;
     try {
       // O_APPEND: the kernel writes at the end whatever the position says.
       let at = this.append ? 0 : (position ?? this.position);
@@ -695,6 +735,7 @@ class HostFileHandle implements VfsFileHandle {
 
   async truncate(length: number): Promise<void> {
     this.live('ftruncate');
+    this.knownSize = undefined;
     try {
       await ftruncateFd(this.fd, length);
     } catch (error) {
@@ -812,6 +853,12 @@ function typeOfStats(stat: Stats): VfsFileType {
   if (stat.isBlockDevice()) return 'block-device';
   if (stat.isFIFO()) return 'fifo';
   return 'socket';
+}
+
+function sortedEntries(entries: readonly Dirent[]): VfsDirEntry[] {
+  return entries
+    .map((entry) => ({ name: entry.name, type: typeOfDirent(entry) }))
+    .sort((a, b) => compareVfsNames(a.name, b.name));
 }
 
 function typeOfDirent(entry: Dirent): VfsFileType {

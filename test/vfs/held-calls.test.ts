@@ -228,5 +228,20 @@ describe.skipIf(process.platform !== 'linux')(
       expect((await overlay.readdir('/d')).map((entry) => entry.name)).toEqual(['g']);
       expect((await overlay.stat('/d/g')).size).toBe(5);
     });
+
+    it('an overlay answered by its lower still sees its own changes through a link on the way', async () => {
+      symlinkSync('d', join(root, 'link'));
+      const overlay = await createOverlay({ lower: createContainedFilesystem({ root }) });
+      await holdD(overlay);
+      await overlay.writeFile('/d/new', bytes('upper'));
+      await overlay.remove('/d/f');
+      expect((await overlay.readdir('/link')).map((entry) => entry.name)).toEqual(['new', 'sub']);
+      expect((await overlay.stat('/link/new')).size).toBe(5);
+      expect(await codeOf(overlay.lstat('/link/f'))).toBe('ENOENT');
+      expect((await overlay.lstat('/link')).type).toBe('symlink');
+      expect((await overlay.stat('/link')).type).toBe('directory');
+      expect((await overlay.readdir('/d/sub')).length).toBe(0);
+      expect(readdirSync(join(root, 'd')).sort()).toEqual(['f', 'sub']); // the lower is untouched
+    });
   },
 );

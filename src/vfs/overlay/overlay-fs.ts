@@ -57,7 +57,13 @@ interface ResolvingLower {
   readFileResolved(
     path: string,
   ): Promise<{ readonly data: Uint8Array; readonly realpath: string; readonly stat: VfsStat }>;
+  /** Answers only when no symlink is on the way (null: ask again with the walk). */
+  lstatPlain(path: string): Promise<VfsStat | null>;
+  readdirPlain(path: string): Promise<VfsDirEntry[] | null>;
 }
+
+/** A path the merged walk would not rewrite: absolute, no `.`, `..`, `//` or trailing slash. */
+const canonical = (path: string) => path.startsWith('/') && !/\/\.\.?(\/|$)|\/\/|.\/$/.test(path);
 
 /** Where a path leads in the merged view. */
 export interface MergedEntry {
@@ -182,14 +188,18 @@ export class OverlayFilesystem implements Filesystem, Mountable {
   }
 
   async stat(path: string): Promise<VfsStat> {
+    const fast = await this.fastLowerStat(path);
+    if (fast !== null && fast.type !== 'symlink') return fast;
     return this.statOf(await this.existing(path, 'stat', true));
   }
 
   async lstat(path: string): Promise<VfsStat> {
-    return this.statOf(await this.existing(path, 'lstat', false));
+    return (await this.fastLowerStat(path)) ?? this.statOf(await this.existing(path, 'lstat', false));
   }
 
   async readdir(path: string): Promise<VfsDirEntry[]> {
+    const fast = await this.fastLower(path, (lower) => lower.readdirPlain(path));
+    if (fast !== null) return fast;
     const entry = await this.existing(path, 'scandir', true);
     if (entry.type !== 'directory') throw new VfsError('ENOTDIR', 'scandir', path);
     return this.listMerged(entry);
@@ -545,13 +555,38 @@ export class OverlayFilesystem implements Filesystem, Mountable {
     }
   }
 
+  /** `lstat` straight from the lower (see {@link fastLower}); null: take the merged walk. */
+  private fastLowerStat(path: string): Promise<VfsStat | null> {
+    return path === '/' ? Promise.resolve(null) : this.fastLower(path, (lower) => lower.lstatPlain(path));
+  }
+
+  /**
+   * A call answered by the lower alone: the upper holds nothing at the path or above it (but plain
+   * directories), so the merged view there is the lower's, as long as the lower reached it with no
+   * symlink on the way (one could lead into a changed region); `ask` answers null otherwise.
+   */
+  private async fastLower<T>(
+    path: string,
+    ask: (lower: ResolvingLower) => Promise<T | null>,
+  ): Promise<T | null> {
+    const lower = this.state.lower as Filesystem & Partial<ResolvingLower>;
+    if (typeof lower.lstatPlain !== 'function' || typeof lower.readdirPlain !== 'function') return null;
+    if (!canonical(path) || !this.state.index.untouched(path)) return null;
+    try {
+      return await ask(lower as ResolvingLower);
+    } catch (error) {
+      if (isVfsError(error)) return null; // the walk reports it with the overlay's own rules
+      throw error;
+    }
+  }
+
   /**
    * A read straight from the lower when the upper holds nothing along the path, and the lower's
    * own resolution did not pass through a symlink into a changed region. Null: take the walk.
    */
   private async fastLowerRead(path: string): Promise<Uint8Array | null> {
     const index = this.state.index;
-    if (!path.startsWith('/') || /\/\.\.?(\/|$)|\/\/|.\/$/.test(path) || !index.untouched(path)) return null;
+    if (!canonical(path) || !index.untouched(path)) return null;
     const lower = this.state.lower as Filesystem & Partial<ResolvingLower>;
     const empty = index.root.children!.size === 0 && !index.root.opaque;
     try {
