@@ -19,6 +19,7 @@ import {
   heldSelfPath,
   hostJoin,
   type OpenedPath,
+  type ReadTarget,
   selfPath,
 } from './dir-walk.js';
 import {
@@ -172,6 +173,20 @@ export class ContainedFilesystem implements Filesystem {
     return this.run('scandir', path, async () => {
       const entries = await this.listHeld(this.parts(path, 'scandir'));
       return entries === WALK ? null : sortedEntries(entries);
+    });
+  }
+
+  /**
+   * A read-only open answered only when no symlink is on the way (see {@link lstatPlain}), with
+   * the file's status; null when only the walk could answer.
+   */
+  async openPlain(path: string): Promise<{ readonly handle: VfsFileHandle; readonly stat: VfsStat } | null> {
+    return this.run('open', path, async () => {
+      const parts = this.fastParts(path, 'open');
+      const target = parts === null ? null : await this.walker.openHeldForRead(parts, path, 'open');
+      if (target === null) return null;
+      const { handle, stat } = await readOnlyHandle(target, path);
+      return { handle, stat: toVfsStat(stat) };
     });
   }
 
@@ -558,18 +573,7 @@ export class ContainedFilesystem implements Filesystem {
     const writable = options.write === true || options.append === true;
     const parts = this.fastParts(path, 'open');
     if (!writable && options.create !== true && parts !== null) {
-      const target = await this.walker.openForRead(parts, path, 'open');
-      let stat: Stats;
-      try {
-        stat = await fstatFd(target.fd);
-        if (!stat.isFile() && !stat.isDirectory()) {
-          throw new VfsError('EINVAL', 'open', path, { detail: 'not a regular file' });
-        }
-      } catch (error) {
-        target.close();
-        throw error;
-      }
-      return new HostFileHandle(target.fd, path, false, false, stat.isFile() ? stat.size : undefined);
+      return (await readOnlyHandle(await this.walker.openForRead(parts, path, 'open'), path)).handle;
     }
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
       const opened = await this.viaHeld(parts, 'open', 'change', async (at, held, name) => {
@@ -669,6 +673,8 @@ const WALK = Symbol('walk');
 
 /** Reads longer than this are sized by the file (a scanner asks for 1 MiB of a 1 KiB file). */
 const SIZED_READ_BYTES = 64 * 1024;
+/** A long read at or past the end as last seen reads this much, to find what was appended. */
+const END_PROBE_BYTES = 8 * 1024;
 
 /** An open host file with its own position, on a plain descriptor. */
 class HostFileHandle implements VfsFileHandle {
@@ -707,9 +713,11 @@ class HostFileHandle implements VfsFileHandle {
    * as last seen, the size is asked again, and a small read still looks for what was appended.
    */
   private async sizedLength(length: number, at: number): Promise<number> {
-    if (this.knownSize === undefined || at >= this.knownSize) this.knownSize = (await fstatFd(this.fd)).size;
+    if (this.knownSize === undefined) this.knownSize = (await fstatFd(this.fd)).size;
     const left = this.knownSize - at;
-    return Math.min(length, left > 0 ? left : SIZED_READ_BYTES);
+    if (left > 0) return Math.min(length, left);
+    this.knownSize = undefined; // past the end as last seen: the next long read asks again
+    return Math.min(length, END_PROBE_BYTES);
   }
 
   async write(data: Uint8Array, position?: number): Promise<void> {
@@ -757,6 +765,25 @@ class HostFileHandle implements VfsFileHandle {
   private live(syscall: string): void {
     if (this.closed) throw new VfsError('EBADF', syscall, this.path);
   }
+}
+
+/** A file opened for reading as a handle, once it proved a file or a directory (else closed). */
+async function readOnlyHandle(
+  target: ReadTarget,
+  path: string,
+): Promise<{ readonly handle: HostFileHandle; readonly stat: Stats }> {
+  let stat: Stats;
+  try {
+    stat = await fstatFd(target.fd);
+    if (!stat.isFile() && !stat.isDirectory()) {
+      throw new VfsError('EINVAL', 'open', path, { detail: 'not a regular file' });
+    }
+  } catch (error) {
+    target.close();
+    throw error;
+  }
+  const handle = new HostFileHandle(target.fd, path, false, false, stat.isFile() ? stat.size : undefined);
+  return { handle, stat };
 }
 
 /** chmod what `at` names now, never through a symlink swapped in (pinned with `O_PATH`). */

@@ -125,11 +125,27 @@ export class DirWalker {
    * its open, at the path asked for (or, through a symlink, at its target inside the root).
    */
   async openForRead(parts: readonly string[], original: string, operation: string): Promise<ReadTarget> {
-    if (!hasProcFd || parts.length === 0) return this.openForReadByWalk(parts, original, operation);
+    return (
+      (await this.openHeldForRead(parts, original, operation)) ??
+      this.openForReadByWalk(parts, original, operation)
+    );
+  }
+
+  /**
+   * The held half of {@link openForRead}: the file opened from its held directory, with no symlink
+   * anywhere on the way (a held directory is never reached through one, and the final open is
+   * `O_NOFOLLOW`). Null where only the full walk can answer.
+   */
+  async openHeldForRead(
+    parts: readonly string[],
+    original: string,
+    operation: string,
+  ): Promise<ReadTarget | null> {
+    if (!hasProcFd || parts.length === 0) return null;
     const dirParts = parts.slice(0, -1);
     const key = dirParts.join('/');
     const held = this.held.take(key) ?? (await this.holdDirectory(dirParts, key, operation));
-    if (held === null) return this.openForReadByWalk(parts, original, operation);
+    if (held === null) return null;
     const expected = hostJoin(held.realPath, parts[parts.length - 1]!);
     let fd: number;
     try {
@@ -143,13 +159,13 @@ export class DirWalker {
       this.held.release(held);
       if (!walkDecides && stillThere) throw toFsError(error, original, operation);
       if (!stillThere) this.held.clear(); // something moved: hold nothing from before
-      return this.openForReadByWalk(parts, original, operation);
+      return null;
     }
     this.held.release(held);
     if (descriptorPath(fd) === expected) return { fd, realPath: expected, close: () => closeFd(fd) };
     closeFd(fd); // moved, renamed or replaced since it was held: never read through it
     this.held.clear(); // and what it was reached from may have moved too
-    return this.openForReadByWalk(parts, original, operation);
+    return null;
   }
 
   /**

@@ -237,6 +237,10 @@ describe.skipIf(process.platform !== 'linux')(
       await overlay.remove('/d/f');
       expect((await overlay.readdir('/link')).map((entry) => entry.name)).toEqual(['new', 'sub']);
       expect((await overlay.stat('/link/new')).size).toBe(5);
+      const handle = await overlay.open('/link/new', { read: true });
+      expect(text(await handle.read(1024 * 1024))).toBe('upper');
+      await handle.close();
+      expect(await codeOf(overlay.open('/link/f', { read: true }))).toBe('ENOENT');
       expect(await codeOf(overlay.lstat('/link/f'))).toBe('ENOENT');
       expect((await overlay.lstat('/link')).type).toBe('symlink');
       expect((await overlay.stat('/link')).type).toBe('directory');

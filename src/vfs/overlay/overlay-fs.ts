@@ -59,6 +59,7 @@ interface ResolvingLower {
   ): Promise<{ readonly data: Uint8Array; readonly realpath: string; readonly stat: VfsStat }>;
   /** Answers only when no symlink is on the way (null: ask again with the walk). */
   lstatPlain(path: string): Promise<VfsStat | null>;
+  openPlain(path: string): Promise<{ readonly handle: VfsFileHandle; readonly stat: VfsStat } | null>;
   readdirPlain(path: string): Promise<VfsDirEntry[] | null>;
 }
 
@@ -160,6 +161,11 @@ export class OverlayFilesystem implements Filesystem, Mountable {
   async open(path: string, options: VfsOpenOptions): Promise<VfsFileHandle> {
     const writable = options.write || options.append || options.truncate;
     if (!writable && !options.create) {
+      const fast = await this.fastLower(path, (lower) => lower.openPlain(path));
+      if (fast !== null) {
+        if (fast.stat.type === 'file') this.recordOrigin(path, fast.stat);
+        return fast.handle;
+      }
       const entry = await this.existing(path, 'open', true);
       if (entry.upper) return this.state.upper.fs.open(entry.path, options);
       if (entry.type === 'file') this.recordOrigin(entry.path, entry.lower);
@@ -570,7 +576,7 @@ export class OverlayFilesystem implements Filesystem, Mountable {
     ask: (lower: ResolvingLower) => Promise<T | null>,
   ): Promise<T | null> {
     const lower = this.state.lower as Filesystem & Partial<ResolvingLower>;
-    if (typeof lower.lstatPlain !== 'function' || typeof lower.readdirPlain !== 'function') return null;
+    if (typeof lower.lstatPlain !== 'function' || typeof lower.openPlain !== 'function') return null;
     if (!canonical(path) || !this.state.index.untouched(path)) return null;
     try {
       return await ask(lower as ResolvingLower);
