@@ -241,6 +241,13 @@ describe.skipIf(process.platform !== 'linux')(
       expect(text(await handle.read(1024 * 1024))).toBe('upper');
       await handle.close();
       expect(await codeOf(overlay.open('/link/f', { read: true }))).toBe('ENOENT');
+      // The spellings `ls -R .` and friends send: `.` and `//` are the same path, `..` is the walk's.
+      expect((await overlay.readdir('/./link')).map((entry) => entry.name)).toEqual(['new', 'sub']);
+      expect((await overlay.lstat('/.//d/./new')).size).toBe(5);
+      expect((await overlay.stat('/d/sub/../new')).size).toBe(5);
+      expect(await codeOf(overlay.lstat('/./d/f'))).toBe('ENOENT');
+      expect(await codeOf(overlay.lstat('/d/new/.'))).toBe('ENOTDIR');
+      expect((await overlay.lstat('/./d/sub')).type).toBe('directory');
       expect(await codeOf(overlay.lstat('/link/f'))).toBe('ENOENT');
       expect((await overlay.lstat('/link')).type).toBe('symlink');
       expect((await overlay.stat('/link')).type).toBe('directory');

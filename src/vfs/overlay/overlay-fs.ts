@@ -66,6 +66,21 @@ interface ResolvingLower {
 /** A path the merged walk would not rewrite: absolute, no `.`, `..`, `//` or trailing slash. */
 const canonical = (path: string) => path.startsWith('/') && !/\/\.\.?(\/|$)|\/\/|.\/$/.test(path);
 
+/**
+ * The path the merged walk resolves `path` to without a lookup (`.` and empty components
+ * dropped: `ls -R .` asks for `/./d`), or null where only the walk can say: a `..` (a symlink
+ * before it changes what it climbs from), a trailing `/`, `/.` or `/..` (the last name must then
+ * be a directory, through a symlink).
+ */
+function plainPath(path: string): string | null {
+  if (!path.startsWith('/')) return null;
+  const raw = path.split('/');
+  const last = raw[raw.length - 1];
+  if (path.length > 1 && (last === '' || last === '.' || last === '..')) return null;
+  const kept = raw.filter((part) => part !== '' && part !== '.');
+  return kept.includes('..') ? null : `/${kept.join('/')}`;
+}
+
 /** Where a path leads in the merged view. */
 export interface MergedEntry {
   /** The canonical path (symlinks before the last component resolved). */
@@ -161,9 +176,12 @@ export class OverlayFilesystem implements Filesystem, Mountable {
   async open(path: string, options: VfsOpenOptions): Promise<VfsFileHandle> {
     const writable = options.write || options.append || options.truncate;
     if (!writable && !options.create) {
-      const fast = await this.fastLower(path, (lower) => lower.openPlain(path));
+      const fast = await this.fastLower(path, async (lower, plain) => {
+        const opened = await lower.openPlain(plain);
+        return opened && { ...opened, plain };
+      });
       if (fast !== null) {
-        if (fast.stat.type === 'file') this.recordOrigin(path, fast.stat);
+        if (fast.stat.type === 'file') this.recordOrigin(fast.plain, fast.stat);
         return fast.handle;
       }
       const entry = await this.existing(path, 'open', true);
@@ -204,7 +222,7 @@ export class OverlayFilesystem implements Filesystem, Mountable {
   }
 
   async readdir(path: string): Promise<VfsDirEntry[]> {
-    const fast = await this.fastLower(path, (lower) => lower.readdirPlain(path));
+    const fast = await this.fastLower(path, (lower, plain) => lower.readdirPlain(plain));
     if (fast !== null) return fast;
     const entry = await this.existing(path, 'scandir', true);
     if (entry.type !== 'directory') throw new VfsError('ENOTDIR', 'scandir', path);
@@ -563,7 +581,9 @@ export class OverlayFilesystem implements Filesystem, Mountable {
 
   /** `lstat` straight from the lower (see {@link fastLower}); null: take the merged walk. */
   private fastLowerStat(path: string): Promise<VfsStat | null> {
-    return path === '/' ? Promise.resolve(null) : this.fastLower(path, (lower) => lower.lstatPlain(path));
+    return this.fastLower(path, (lower, plain) =>
+      plain === '/' ? Promise.resolve(null) : lower.lstatPlain(plain),
+    );
   }
 
   /**
@@ -573,13 +593,14 @@ export class OverlayFilesystem implements Filesystem, Mountable {
    */
   private async fastLower<T>(
     path: string,
-    ask: (lower: ResolvingLower) => Promise<T | null>,
+    ask: (lower: ResolvingLower, plain: string) => Promise<T | null>,
   ): Promise<T | null> {
     const lower = this.state.lower as Filesystem & Partial<ResolvingLower>;
     if (typeof lower.lstatPlain !== 'function' || typeof lower.openPlain !== 'function') return null;
-    if (!canonical(path) || !this.state.index.untouched(path)) return null;
+    const plain = plainPath(path);
+    if (plain === null || !this.state.index.untouched(plain)) return null;
     try {
-      return await ask(lower as ResolvingLower);
+      return await ask(lower as ResolvingLower, plain);
     } catch (error) {
       if (isVfsError(error)) return null; // the walk reports it with the overlay's own rules
       throw error;
