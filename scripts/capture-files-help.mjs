@@ -39,7 +39,19 @@ const FAMILIES = {
   compare: { what: 'compare and patch commands', commands: ['cmp', 'diff', 'patch'] },
   checksum: {
     what: 'checksum and encoding commands',
-    commands: ['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'base64', 'base32'],
+    commands: [
+      'md5sum',
+      'sha1sum',
+      'sha224sum',
+      'sha256sum',
+      'sha384sum',
+      'sha512sum',
+      'base64',
+      'base32',
+      'basenc',
+      'b2sum',
+      'cksum',
+    ],
   },
   archive: { what: 'archive commands', commands: ['tar', 'gzip', 'gunzip', 'zcat'] },
   system: {

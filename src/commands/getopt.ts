@@ -42,6 +42,8 @@ export interface ParsedOption {
   readonly value: string | undefined;
   /** How it was written (`-n` or `--line-number`), for messages. */
   readonly spelled: string;
+  /** How many operands came before it (for positional options such as tar's `-C`). */
+  readonly operandsBefore?: number;
 }
 
 export type GetoptResult =
@@ -87,13 +89,33 @@ export function getopt(args: readonly string[], spec: GetoptSpec): GetoptResult 
       if (argument === 'none') {
         if (inline !== undefined)
           return { ok: false, message: `option '--${o.long}' doesn't allow an argument` };
-        options.push({ key: keyOf(o), value: undefined, spelled: `--${o.long}` });
+        options.push({
+          key: keyOf(o),
+          value: undefined,
+          spelled: `--${o.long}`,
+          operandsBefore: operands.length,
+        });
       } else if (inline !== undefined) {
-        options.push({ key: keyOf(o), value: inline, spelled: `--${o.long}` });
+        options.push({
+          key: keyOf(o),
+          value: inline,
+          spelled: `--${o.long}`,
+          operandsBefore: operands.length,
+        });
       } else if (argument === 'optional') {
-        options.push({ key: keyOf(o), value: undefined, spelled: `--${o.long}` });
+        options.push({
+          key: keyOf(o),
+          value: undefined,
+          spelled: `--${o.long}`,
+          operandsBefore: operands.length,
+        });
       } else if (i < args.length) {
-        options.push({ key: keyOf(o), value: args[i] as string, spelled: `--${o.long}` });
+        options.push({
+          key: keyOf(o),
+          value: args[i] as string,
+          spelled: `--${o.long}`,
+          operandsBefore: operands.length,
+        });
         i += 1;
       } else {
         return { ok: false, message: `option '--${o.long}' requires an argument` };
@@ -114,16 +136,21 @@ export function getopt(args: readonly string[], spec: GetoptSpec): GetoptResult 
       if (o === undefined) return { ok: false, message: `invalid option -- '${ch}'` };
       const argument = o.argument ?? 'none';
       if (argument === 'none') {
-        options.push({ key: keyOf(o), value: undefined, spelled: `-${ch}` });
+        options.push({ key: keyOf(o), value: undefined, spelled: `-${ch}`, operandsBefore: operands.length });
         continue;
       }
       const rest = arg.slice(j + 1);
       if (rest !== '') {
-        options.push({ key: keyOf(o), value: rest, spelled: `-${ch}` });
+        options.push({ key: keyOf(o), value: rest, spelled: `-${ch}`, operandsBefore: operands.length });
       } else if (argument === 'optional') {
-        options.push({ key: keyOf(o), value: undefined, spelled: `-${ch}` });
+        options.push({ key: keyOf(o), value: undefined, spelled: `-${ch}`, operandsBefore: operands.length });
       } else if (i < args.length) {
-        options.push({ key: keyOf(o), value: args[i] as string, spelled: `-${ch}` });
+        options.push({
+          key: keyOf(o),
+          value: args[i] as string,
+          spelled: `-${ch}`,
+          operandsBefore: operands.length,
+        });
         i += 1;
       } else {
         return { ok: false, message: `option requires an argument -- '${ch}'` };

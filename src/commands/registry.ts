@@ -16,6 +16,7 @@ import { netCommands } from './net/index.js';
 import { sedCommands } from './sed/index.js';
 import { systemCommands } from './system/index.js';
 import { textCommands } from './text/index.js';
+import { yqCommand } from './yq/yq-command.js';
 
 /** Every built-in command (a fresh map per call, so a kernel may add or remove its own). */
 export function builtinCommands(): Map<string, CommandSpec> {
@@ -23,6 +24,7 @@ export function builtinCommands(): Map<string, CommandSpec> {
     ...grepCommands,
     ...sedCommands,
     jqCommand,
+    yqCommand,
     awkCommand('awk'),
     awkCommand('gawk'),
     bcCommand,

@@ -95,16 +95,14 @@ export function confineWithBubblewrap(
   const hostFlags = namespaceFlags({ isRoot, network: policy.network, newSession });
   const session = extras.session;
   // In a session the command runs as root of the session's user namespace (or of the host): no
-  // namespace of its own but the mounts, every capability dropped all the same.
+  // namespace of its own but the mounts, every capability dropped all the same. No
+  // `--die-with-parent`: with `--pidns`, bubblewrap forks the sandbox's process from a short-lived
+  // intermediate and that process arms its parent-death signal while the intermediate may still be
+  // exiting, so a loaded host sometimes saw the command SIGKILLed before it ran (exit 137, no
+  // output). The command's end never depended on it: the supervisor (or the runtime's tree) ends
+  // the tree, and the holder ends the whole session when the host goes.
   const flags = session
-    ? [
-        '--die-with-parent',
-        '--cap-drop',
-        'ALL',
-        '--pidns',
-        String(PIDNS_FD),
-        ...(newSession ? ['--new-session'] : []),
-      ]
+    ? ['--cap-drop', 'ALL', '--pidns', String(PIDNS_FD), ...(newSession ? ['--new-session'] : [])]
     : hostFlags;
   const filter = (policy.unixSockets ?? 'deny') === 'deny';
   if (filter) {

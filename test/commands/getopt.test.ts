@@ -12,14 +12,14 @@ const ls: GetoptSpec = {
 };
 
 describe('getopt', () => {
-  it('clusters short options, attaches or takes the next word as argument, permutes operands', () => {
+  it('clusters short options, attaches or takes the next word as argument, permutes operands (noting where each option stood)', () => {
     const r = getopt(['x', '-aw80', 'y', '-w', '5', '--', '-a'], ls);
     expect(r).toEqual({
       ok: true,
       options: [
-        { key: 'all', value: undefined, spelled: '-a' },
-        { key: 'width', value: '80', spelled: '-w' },
-        { key: 'width', value: '5', spelled: '-w' },
+        { key: 'all', value: undefined, spelled: '-a', operandsBefore: 1 },
+        { key: 'width', value: '80', spelled: '-w', operandsBefore: 1 },
+        { key: 'width', value: '5', spelled: '-w', operandsBefore: 2 },
       ],
       operands: ['x', 'y', '-a'],
     });

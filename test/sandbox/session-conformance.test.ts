@@ -6,42 +6,30 @@
 // (`leftovers: 'kept-until-destroy'`).
 //
 // The workspace lives under /var/tmp, not /tmp: the session's /tmp is its own.
-//
-// Opt-in (`BERTH_SESSION_CONFORMANCE=1`): it is a whole extra conformance run (about 3 minutes),
-// and under a loaded CI run `exec/concurrency-64` once got an empty stdout for one of its 64
-// commands (not reproduced in 21 rounds alone or beside CPU burners; open, see docs/sandbox.md).
-// The suite keeps the session's own tests (test/contexts/process/session.test.ts, the MCP flow).
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'vitest';
 import { createProcessContext } from '../../src/contexts/process/index.js';
 import { createSandboxPolicy } from '../../src/sandbox/index.js';
 import { runConformanceSuite } from '../../src/testing/index.js';
 
-if (process.env.BERTH_SESSION_CONFORMANCE === '1') {
-  const outputPolicy = { maxOutputBytes: 64 * 1024, maxSpillBytes: 1024 * 1024 };
-  const base = realpathSync(mkdtempSync(join('/var/tmp', 'berth-session-conformance-')));
-  const root = join(base, 'root');
-  mkdirSync(root);
+const outputPolicy = { maxOutputBytes: 64 * 1024, maxSpillBytes: 1024 * 1024 };
+const base = realpathSync(mkdtempSync(join('/var/tmp', 'berth-session-conformance-')));
+const root = join(base, 'root');
+mkdirSync(root);
 
-  runConformanceSuite({
-    name: 'process (sandbox session, network deny)',
-    createContext: () =>
-      createProcessContext({
-        sandbox: createSandboxPolicy({ writableRoots: [root], network: 'deny' }),
-        session: true,
-        output: outputPolicy,
-        killGraceMs: 1000,
-      }),
-    disposeContext: () => rmSync(base, { recursive: true, force: true }),
-    spawnConfig: { cwd: root },
-    outputPolicy,
-    spillLocation: 'host',
-    handles: 'shared',
-    leftovers: 'kept-until-destroy',
-  });
-} else {
-  describe.skip('process (sandbox session) conformance: not run, BERTH_SESSION_CONFORMANCE is not 1', () => {
-    it('runs the whole suite with one sandbox session per handle when BERTH_SESSION_CONFORMANCE=1', () => {});
-  });
-}
+runConformanceSuite({
+  name: 'process (sandbox session, network deny)',
+  createContext: () =>
+    createProcessContext({
+      sandbox: createSandboxPolicy({ writableRoots: [root], network: 'deny' }),
+      session: true,
+      output: outputPolicy,
+      killGraceMs: 1000,
+    }),
+  disposeContext: () => rmSync(base, { recursive: true, force: true }),
+  spawnConfig: { cwd: root },
+  outputPolicy,
+  spillLocation: 'host',
+  handles: 'shared',
+  leftovers: 'kept-until-destroy',
+});

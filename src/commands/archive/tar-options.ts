@@ -12,7 +12,6 @@ export interface TarSettings {
   readonly mode: TarMode;
   readonly file: string;
   readonly gzip: boolean;
-  readonly directory: string | undefined;
   readonly verbose: number;
   readonly toStdout: boolean;
   readonly stripComponents: number;
@@ -29,7 +28,17 @@ export interface TarSettings {
   readonly filesFrom: readonly string[];
   readonly excludeFrom: readonly string[];
   readonly operands: readonly string[];
+  /**
+   * The names and the options placed among them, in order: GNU's `-C` is positional (it applies
+   * to the names after it), and a `-T` list stands where it was given.
+   */
+  readonly sequence: readonly TarItem[];
 }
+
+export type TarItem =
+  | { readonly kind: 'directory'; readonly path: string }
+  | { readonly kind: 'name'; readonly name: string }
+  | { readonly kind: 'files-from'; readonly path: string };
 
 export const TAR_OPTIONS: readonly OptionSpec[] = [
   { short: 'c', long: 'create' },
@@ -137,7 +146,6 @@ export function parseTarArgs(args: readonly string[]): ParsedTar {
   const s = {
     file: '-',
     gzip: false,
-    directory: undefined as string | undefined,
     verbose: 0,
     toStdout: false,
     stripComponents: 0,
@@ -154,8 +162,17 @@ export function parseTarArgs(args: readonly string[]): ParsedTar {
     filesFrom: [] as string[],
     excludeFrom: [] as string[],
   };
+  const sequence: TarItem[] = [];
+  let placed = 0;
+  const placeUpTo = (n: number): void => {
+    for (; placed < n; placed += 1) sequence.push({ kind: 'name', name: parsed.operands[placed] as string });
+  };
   for (const o of parsed.options) {
     const v = o.value ?? '';
+    if (o.key === 'directory' || o.key === 'files-from') {
+      placeUpTo(o.operandsBefore ?? 0);
+      sequence.push(o.key === 'directory' ? { kind: 'directory', path: v } : { kind: 'files-from', path: v });
+    }
     switch (o.key) {
       case 'help':
       case 'version':
@@ -176,7 +193,6 @@ export function parseTarArgs(args: readonly string[]): ParsedTar {
       case 'auto-compress':
         break;
       case 'directory':
-        s.directory = v;
         break;
       case 'verbose':
         s.verbose += 1;
@@ -279,5 +295,6 @@ export function parseTarArgs(args: readonly string[]): ParsedTar {
       message: '-P (--absolute-names) is refused on extraction: members stay inside the target directory',
       hint: false,
     };
-  return { kind: 'run', settings: { ...s, mode, operands: parsed.operands } };
+  placeUpTo(parsed.operands.length);
+  return { kind: 'run', settings: { ...s, mode, operands: parsed.operands, sequence } };
 }

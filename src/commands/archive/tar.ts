@@ -29,6 +29,7 @@ import { modeString } from '../files/file-mode.js';
 import { groupNameOf, identityOf, userNameOf } from '../files/identity.js';
 import { DEFAULT_UMASK } from '../files/mode-change.js';
 import { fnmatch } from '../fnmatch.js';
+import { quoteValue } from '../gnu-quote.js';
 import { printError, versionText } from '../text/cli.js';
 import { handleReader, operandPath } from '../text/input.js';
 import { localTime, timeZoneFromEnv } from '../time/zone.js';
@@ -41,10 +42,17 @@ const CHUNK = 256 * 1024;
 /** A fatal problem: GNU prints it and `Error is not recoverable: exiting now`. */
 class FatalTarError extends Error {}
 
+/** A `-C` directory: as given (for messages; undefined for the working directory) and resolved. */
+interface Place {
+  readonly shown: string | undefined;
+  readonly path: string;
+}
+
 class Tar {
   failed = false;
   private ugsWidth = 19;
   private warnedSlash = new Set<string>();
+  private readonly entered = new Set<string>();
   constructor(
     readonly ctx: CommandContext,
     readonly s: TarSettings,
@@ -58,6 +66,22 @@ class Tar {
   async error(text: string): Promise<void> {
     this.failed = true;
     await printError(this.ctx, `tar: ${text}\n`);
+  }
+
+  /**
+   * Check a `-C` directory when the first name under it is reached, as GNU changes into it then:
+   * one that cannot be opened ends the run.
+   */
+  async enter(place: Place): Promise<void> {
+    if (place.shown === undefined || this.entered.has(place.path)) return;
+    try {
+      const st = await this.ctx.fs.stat(place.path);
+      if (st.type !== 'directory') throw new FatalTarError(`${place.shown}: Cannot open: Not a directory`);
+    } catch (error) {
+      if (!isVfsError(error)) throw error;
+      throw new FatalTarError(`${place.shown}: Cannot open: ${describeVfsCode(error.code)}`);
+    }
+    this.entered.add(place.path);
   }
 
   async warnOnce(what: string): Promise<void> {
@@ -143,6 +167,32 @@ async function readLines(ctx: CommandContext, operand: string): Promise<string[]
     .toString('latin1')
     .split('\n')
     .filter((l) => l !== '');
+}
+
+/**
+ * The names in order, each with the `-C` directory in effect for it (each `-C` relative to the one
+ * before it, as GNU's successive chdirs are), the directory after the last `-C`, and the `-C`s
+ * given after the last name.
+ */
+async function placedNames(
+  tar: Tar,
+): Promise<{ names: { name: string; place: Place }[]; last: Place; trailing: string[] }> {
+  const { ctx, s } = tar;
+  let place: Place = { shown: undefined, path: ctx.cwd };
+  const names: { name: string; place: Place }[] = [];
+  let trailing: string[] = [];
+  for (const item of s.sequence) {
+    if (item.kind === 'directory') {
+      const path = normalizeVfsPath(item.path.startsWith('/') ? item.path : `${place.path}/${item.path}`);
+      place = { shown: item.path, path };
+      trailing.push(item.path);
+      continue;
+    }
+    const list = item.kind === 'name' ? [item.name] : await readLines(ctx, item.path);
+    if (list.length > 0) trailing = [];
+    for (const name of list) names.push({ name, place });
+  }
+  return { names, last: place, trailing };
 }
 
 /** A file list on standard input (`-T -`), held whole up to 16 MiB. */
@@ -299,8 +349,7 @@ async function openSink(tar: Tar): Promise<{ sink: ArchiveSink; path: string | u
 
 async function create(tar: Tar): Promise<void> {
   const { ctx, s } = tar;
-  const names = [...s.operands];
-  for (const list of s.filesFrom) names.push(...(await readLines(ctx, list)));
+  const { names, trailing } = await placedNames(tar);
   const excludes = [...s.excludes];
   for (const list of s.excludeFrom) excludes.push(...(await readLines(ctx, list)));
   if (names.length === 0) {
@@ -310,20 +359,10 @@ async function create(tar: Tar): Promise<void> {
     );
     throw new ExitStatus(2);
   }
-  const base = s.directory === undefined ? ctx.cwd : operandPath(ctx, s.directory);
-  if (s.directory !== undefined) {
-    try {
-      const st = await ctx.fs.stat(base);
-      if (st.type !== 'directory') throw new FatalTarError(`${s.directory}: Cannot open: Not a directory`);
-    } catch (error) {
-      if (!isVfsError(error)) throw error;
-      throw new FatalTarError(`${s.directory}: Cannot open: ${describeVfsCode(error.code)}`);
-    }
-  }
   const { sink, path: archivePath } = await openSink(tar);
   const seen = new Map<string, string>();
   const id = identityOf(ctx);
-  const add = async (name: string): Promise<void> => {
+  const add = async (name: string, base: string): Promise<void> => {
     if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted');
     const full = name.startsWith('/') ? name : base === '/' ? `/${name}` : `${base}/${name}`;
     let stored = name;
@@ -382,7 +421,7 @@ async function create(tar: Tar): Promise<void> {
         return;
       }
       const prefix = name === '' || name.endsWith('/') ? name : `${name}/`;
-      for (const entry of entries) await add(`${prefix}${entry.name}`);
+      for (const entry of entries) await add(`${prefix}${entry.name}`, base);
       return;
     }
     if (st.type === 'symlink') {
@@ -437,9 +476,20 @@ async function create(tar: Tar): Promise<void> {
       await handle.close();
     }
   };
-  for (const name of names) await add(name);
+  for (const { name, place } of names) {
+    await tar.enter(place);
+    await add(name, place.path);
+  }
   await sink.write(tarEnd(sink.written));
   await sink.close();
+  if (trailing.length > 0) {
+    // GNU's -C applies to the names after it: one after the last name does nothing, and says so.
+    await printError(
+      ctx,
+      'tar: The following options were used after any non-optional arguments in archive create or update mode.  These options are positional and affect only arguments that follow them.  Please, rearrange them properly.\n',
+    );
+    for (const dir of trailing) await tar.error(`-C ${quoteValue(dir)} has no effect`);
+  }
 }
 
 /** Ends the command with a status after its message was printed. */
@@ -455,7 +505,9 @@ class ExitStatus extends Error {
 /** A bad header ended the read (already reported). */
 class BadHeader extends Error {}
 
-type Event = { kind: 'entry'; entry: TarEntry; want: boolean } | { kind: 'data'; data: Uint8Array };
+type Event =
+  | { kind: 'entry'; entry: TarEntry; want: boolean; at: number }
+  | { kind: 'data'; data: Uint8Array };
 
 async function openSource(
   tar: Tar,
@@ -498,24 +550,28 @@ async function read(tar: Tar): Promise<void> {
   const { ctx, s } = tar;
   const excludes = [...s.excludes];
   for (const list of s.excludeFrom) excludes.push(...(await readLines(ctx, list)));
-  const operands = [...s.operands];
-  for (const list of s.filesFrom) operands.push(...(await readLines(ctx, list)));
+  const { names: placed, last } = await placedNames(tar);
+  const operands = placed.map((p) => p.name);
   const found = new Array<boolean>(operands.length).fill(false);
   const source = await openSource(tar);
-  const extractor = s.mode === 'extract' ? await Extractor.open(tar) : undefined;
+  // One extractor per -C directory, made when the first member for it comes.
+  const extractors = new Map<string, Extractor>();
+  let extractor: Extractor | undefined;
+  const placeOf = (at: number): Place => (at === -1 ? last : (placed[at] as { place: Place }).place);
   let events: Event[] = [];
   let sawMember = false;
   const decoder = new TarDecoder({
     onEntry(entry) {
       sawMember = true;
       let want = true;
+      let at = -1;
       if (operands.length > 0) {
-        const at = selectedBy(entry.name.replace(/^\/+/, ''), operands, s.wildcards);
+        at = selectedBy(entry.name.replace(/^\/+/, ''), operands, s.wildcards);
         if (at === -1) want = false;
         else found[at] = true;
       }
       if (want && tar.excluded(entry.name.replace(/^\/+/, ''), excludes)) want = false;
-      events.push({ kind: 'entry', entry, want });
+      events.push({ kind: 'entry', entry, want, at });
       return want;
     },
     onData(data) {
@@ -528,8 +584,16 @@ async function read(tar: Tar): Promise<void> {
     for (const event of batch) {
       if (event.kind === 'entry') {
         if (!event.want) continue;
-        if (extractor !== undefined) await extractor.begin(event.entry);
-        else await listEntry(tar, event.entry);
+        const place = placeOf(event.at);
+        await tar.enter(place);
+        if (s.mode === 'extract') {
+          const before = extractor;
+          extractor = extractors.get(place.path) ?? new Extractor(tar, place.path);
+          extractors.set(place.path, extractor);
+          // A member for another directory ends the one before it.
+          if (before !== undefined && before !== extractor) await before.closeCurrent();
+          await extractor.begin(event.entry);
+        } else await listEntry(tar, event.entry);
       } else if (extractor !== undefined) await extractor.data(event.data);
       else if (s.toStdout) await ctx.stdout.write(event.data);
     }
@@ -579,7 +643,7 @@ async function read(tar: Tar): Promise<void> {
         decoder.end();
       } catch (error) {
         if (!(error instanceof ProtocolError)) throw error;
-        await extractor?.abandon();
+        for (const e of extractors.values()) await e.abandon();
         // GNU says it twice when extracting.
         if (extractor !== undefined) await printError(ctx, 'tar: Unexpected EOF in archive\n');
         throw new FatalTarError('Unexpected EOF in archive');
@@ -589,10 +653,10 @@ async function read(tar: Tar): Promise<void> {
         await tar.error('This does not look like a tar archive');
       }
     }
-    await extractor?.finish();
+    for (const e of extractors.values()) await e.finish();
   } catch (error) {
     if (!(error instanceof BadHeader)) throw error;
-    await extractor?.finish();
+    for (const e of extractors.values()) await e.finish();
   } finally {
     await source.close();
   }
@@ -624,27 +688,13 @@ class Extractor {
   private readonly placeholders: { path: string; target: string; mode: number; mtimeMs: number }[] = [];
   private readonly preserve: boolean;
 
-  private constructor(
+  /** `root` is the member names' directory (the `-C` in effect, already checked). */
+  constructor(
     private readonly tar: Tar,
     private readonly root: string,
   ) {
     const s = tar.s;
     this.preserve = s.preservePermissions ?? identityOf(tar.ctx).uid === 0;
-  }
-
-  static async open(tar: Tar): Promise<Extractor> {
-    const { ctx, s } = tar;
-    const root = s.directory === undefined ? ctx.cwd : operandPath(ctx, s.directory);
-    if (s.directory !== undefined) {
-      try {
-        const st = await ctx.fs.stat(root);
-        if (st.type !== 'directory') throw new FatalTarError(`${s.directory}: Cannot open: Not a directory`);
-      } catch (error) {
-        if (!isVfsError(error)) throw error;
-        throw new FatalTarError(`${s.directory}: Cannot open: ${describeVfsCode(error.code)}`);
-      }
-    }
-    return new Extractor(tar, root);
   }
 
   private pathOf(name: string): string {
@@ -786,7 +836,8 @@ class Extractor {
     if (c !== undefined) await c;
   }
 
-  private async closeCurrent(): Promise<void> {
+  /** Finish the member being written (its data is complete). */
+  async closeCurrent(): Promise<void> {
     this.streamToStdout = false;
     const current = this.current;
     this.current = undefined;

@@ -1,4 +1,4 @@
-import { base64Command } from '../../../src/commands/checksum/base64.js';
+import { base64Command } from '../../../src/commands/checksum/basenc.js';
 import { checksumCommands } from '../../../src/commands/checksum/sums.js';
 import type { CommandSpec } from '../../../src/commands/command.js';
 import { oracleTable } from '../text/support/oracle-table.js';
@@ -53,6 +53,8 @@ const sums = {
     'escaped.md5':
       '\\9dd4e461268c8034f5c8564e155c67a6  back\\\\slash\n\\415290769594460e2e485922904f345d  new\\nline\n',
     'crlf.md5': 'b1946ac92492d2347c6235b4d2611834  a\r\n',
+    'comments.md5': '# made by hand\n\nb1946ac92492d2347c6235b4d2611184  a\n\n',
+    'reversed.md5': 'b1946ac92492d2347c6235b4d2611184 a\nd41d8cd98f00b204e9800998ecf8427e e\n',
   },
 };
 
@@ -65,12 +67,10 @@ oracleTable(byName('md5sum'), [
   { argv: ['md5sum', '-c', '--strict', 'good.md5', 'junk.md5'], ...sums },
   { argv: ['md5sum', '-c', 'tag.md5'], ...sums },
   { argv: ['md5sum', '-c', 'junk.md5'], ...sums },
-  {
-    argv: ['md5sum', '-c', '--ignore-missing', 'missing.md5'],
-    ...sums,
-    known:
-      'coreutils 9.1 reports the file after an ignored missing one as FAILED (fixed in 9.2); berth checks it',
-  },
+  { argv: ['md5sum', '-c', '--ignore-missing', 'missing.md5'], ...sums },
+  { argv: ['md5sum', '-c', '--ignore-missing', 'good.md5', 'only-missing.md5'], ...sums },
+  { argv: ['md5sum', '-c', '-w', 'comments.md5'], ...sums },
+  { argv: ['md5sum', '-c', '-w', 'reversed.md5'], ...sums },
   { argv: ['md5sum', '-c', '--ignore-missing', 'only-missing.md5'], ...sums },
   { argv: ['md5sum', '-c', 'escaped.md5'], ...sums },
   { argv: ['md5sum', '-c', 'crlf.md5'], ...sums },

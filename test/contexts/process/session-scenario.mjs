@@ -1,7 +1,7 @@
 // One sandbox-session scenario, run in a process of its own so a test can run it as root and as an
 // unprivileged user (`setpriv`), and SIGKILL it. Prints one JSON line.
 //
-// argv: <dist dir> <base dir> <scenario: flow | host> <marker> <sleep marker> <port>
+// argv: <dist dir> <base dir> <scenario: flow | host | host-unsupervised> <marker> <sleep marker> <port>
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,9 @@ const context = createProcessContext({
   sandbox: createSandboxPolicy({ writableRoots: [workspace], network: 'deny' }),
   session: true,
   killGraceMs: 1000,
+  // Without the per-command supervisor, nothing but the session's holder ends a command when the
+  // host is SIGKILLed (a session command's bubblewrap has no parent-death signal).
+  supervise: scenario !== 'host-unsupervised',
 });
 
 // A one-connection-at-a-time HTTP server in core Perl (no Python for every user here).
@@ -82,9 +85,14 @@ async function untilServed(handle) {
 
 const handle = await context.spawn({ cwd: workspace });
 const out = {};
-if (scenario === 'host') {
+if (scenario === 'host' || scenario === 'host-unsupervised') {
   await context.execBackground(handle, `sleep ${sleepMarker}`);
   await context.exec(handle, `(setsid sleep ${sleepMarker} > /dev/null 2>&1 &)`);
+  // An exec still running when the host dies, deaf to TERM: the end of the session ends it.
+  void context.exec(handle, `trap '' TERM; sleep ${sleepMarker}`);
+  await context.exec(handle, `until [ "$(pgrep -fc '^sleep ${sleepMarker}')" -ge 3 ]; do sleep 0.05; done`, {
+    timeoutMs: 20_000,
+  });
   out.holders = holders();
   process.stdout.write(`${JSON.stringify(out)}\n`);
   setInterval(() => {}, 1000);

@@ -122,49 +122,56 @@ for (const as of users) {
       expect(out.tmpDirsAfter).toBe(0);
     }, 150_000);
 
-    it('a SIGKILLed host leaves no holder, no task and no daemon of its sessions', async () => {
-      const base = freshBase(as === 'nobody' ? NOBODY : undefined);
-      const sleepMarker = newSleepMarker();
-      const argv = scenarioArgv(as === 'self' ? 'root' : as, [
-        dist,
-        base,
-        'host',
-        'unused',
-        sleepMarker,
-        '0',
-      ]);
-      const host = spawn(argv[0]!, argv.slice(1), {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, HOME: base },
-      });
-      let stdout = '';
-      let stderr = '';
-      host.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      const line = await new Promise<string>((resolve, reject) => {
-        host.stdout.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString();
-          if (stdout.includes('\n')) resolve(stdout);
+    it.each([
+      ['supervised', 'host'],
+      ['unsupervised', 'host-unsupervised'],
+    ])(
+      'a SIGKILLed host leaves no holder, no task, no running exec and no daemon of its sessions (%s)',
+      async (_commands, scenario) => {
+        const base = freshBase(as === 'nobody' ? NOBODY : undefined);
+        const sleepMarker = newSleepMarker();
+        const argv = scenarioArgv(as === 'self' ? 'root' : as, [
+          dist,
+          base,
+          scenario,
+          'unused',
+          sleepMarker,
+          '0',
+        ]);
+        const host = spawn(argv[0]!, argv.slice(1), {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, HOME: base },
         });
-        host.once('exit', () => reject(new Error(`the host exited early: ${stderr}`)));
-      });
-      const { holders } = JSON.parse(line) as { holders: number[] };
-      expect(holders).toHaveLength(1);
-      const exited = new Promise((resolve) => host.once('exit', resolve));
-      host.kill('SIGKILL');
-      await exited;
-      expect(await waitForNoMarker(sleepMarker, 10_000)).toEqual([]);
-      const alive = (pid: number) => {
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      };
-      await expect.poll(() => alive(holders[0]!), { timeout: 10_000, interval: 50 }).toBe(false);
-    }, 60_000);
+        let stdout = '';
+        let stderr = '';
+        host.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+        });
+        const line = await new Promise<string>((resolve, reject) => {
+          host.stdout.on('data', (chunk: Buffer) => {
+            stdout += chunk.toString();
+            if (stdout.includes('\n')) resolve(stdout);
+          });
+          host.once('exit', () => reject(new Error(`the host exited early: ${stderr}`)));
+        });
+        const { holders } = JSON.parse(line) as { holders: number[] };
+        expect(holders).toHaveLength(1);
+        const exited = new Promise((resolve) => host.once('exit', resolve));
+        host.kill('SIGKILL');
+        await exited;
+        expect(await waitForNoMarker(sleepMarker, 10_000)).toEqual([]);
+        const alive = (pid: number) => {
+          try {
+            process.kill(pid, 0);
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        await expect.poll(() => alive(holders[0]!), { timeout: 10_000, interval: 50 }).toBe(false);
+      },
+      60_000,
+    );
   });
 }
 
