@@ -1,11 +1,13 @@
 // The process context's cost: an exec('true') round trip against raw child_process.spawn of the
 // same `/bin/sh -c true`, interleaved round by round in one run; the cost of the per-command
 // supervisor (the same exec with `supervise: false`, interleaved, and where it lies: the supervisor
-// spawned bare, with its command and without); and the host's peak RSS while a
-// background task writes 1 GiB into its log (memory must stay flat however much output flows).
+// spawned bare, with its command and without, and a warm spare handed its command); and the host's
+// peak RSS while a background task writes 1 GiB into its log (memory must stay flat however much
+// output flows).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createProcessContext } from '../dist/contexts/process/index.js';
+import { spareArgs, supervisorRequest } from '../dist/subprocess/supervisor.js';
 import { ensureSupervisor } from '../dist/subprocess/supervisor-location.js';
 
 export const title = 'process: exec round trip and background log memory';
@@ -145,6 +147,30 @@ export async function run() {
     () => rawShellTrue({ detached: true }),
     () => rawSpawn(supervisor, [String(process.pid), '3', '--', '/bin/sh', 'sh', '-c', 'true'], withStatus),
   );
+  // The path commands take: a spare started ahead is handed its request, and the next spare is
+  // started while the command runs.
+  const startSpare = () => {
+    const child = spawn(supervisor, spareArgs(), { cwd: '/', env: {}, ...withStatus });
+    child.stdio[3].on('error', () => {});
+    return child;
+  };
+  const request = supervisorRequest('/', '/bin/sh', ['sh', '-c', 'true'], { PATH: '/usr/bin:/bin' });
+  let spare = startSpare();
+  const spareHop = await interleavedRatio(
+    () => rawShellTrue({ detached: true }),
+    () => {
+      const taken = spare;
+      taken.stdio[3].end(request);
+      spare = startSpare();
+      return new Promise((resolve) => {
+        taken.stdout.resume();
+        taken.stderr.resume();
+        taken.stdio[3].resume();
+        taken.on('close', resolve);
+      });
+    },
+  );
+  spare.stdio[3].end();
   const supervisorAlone = await interleavedRatio(
     () => rawShellTrue({ detached: true }),
     () => rawSpawn(supervisor, ['usage'], withStatus),
@@ -179,6 +205,10 @@ export async function run() {
     {
       name: 'raw spawn of the supervisor running sh -c true / raw spawn of sh -c true (both detached)',
       value: hop.ratio.toFixed(3),
+    },
+    {
+      name: 'a warm spare handed sh -c true (the next spare started meanwhile) / raw spawn of sh -c true',
+      value: spareHop.ratio.toFixed(3),
     },
     {
       name: 'raw spawn of the supervisor alone (exits at once, no fork) / raw spawn of sh -c true',

@@ -2,6 +2,7 @@
  * berth-supervise: the owner of one command's process tree (Linux).
  *
  *   berth-supervise HOST_PID STATUS_FD [--keep=FD]... -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...
+ *   berth-supervise HOST_PID STATUS_FD --request
  *   berth-supervise HOST_PID --terminal GRACE_MS -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...
  *
  * It becomes a child subreaper (PR_SET_CHILD_SUBREAPER), so every process of the command that loses
@@ -17,6 +18,15 @@
  *   PROGRAM while PROGRAM runs, as kill(pid) would have reached it directly.
  * - When the host dies (or had died before it could start), it SIGKILLs every descendant until
  *   none remains, then exits.
+ *
+ * With --request it is started ahead of its command (a warm spare): everything above is set up,
+ * the command's process is forked and waits, and what it runs arrives on STATUS_FD (a socket: the
+ * host writes the request, then shuts its side down) as NUL-terminated strings up to end of file: "CWD\0/ABSOLUTE/PROGRAM\0ARGC\0ARGV0\0...ARG\0NAME=VALUE\0...". It
+ * then changes to CWD and executes PROGRAM with exactly that environment, so the command's start
+ * costs one wakeup of a process that already exists instead of a fork of the host and two execs.
+ * End of file with nothing read retires the spare: it exits with 125 and runs nothing. A request
+ * that is malformed or too large is reported as "e EINVAL" or "e E2BIG". In this mode the status
+ * pipe first gets "p PID", the pid of the command's process (forked before its request came).
  *
  * With --terminal it is a terminal's session leader (started by the terminal library on the PTY,
  * which is its controlling terminal and fds 0-2) instead of reporting on a status pipe: PROGRAM
@@ -38,6 +48,7 @@
 #include <asm/resource.h>
 #include <asm/unistd.h>
 #include <linux/fcntl.h>
+#include <linux/mman.h>
 #include <linux/prctl.h>
 #include <linux/signal.h>
 #include <linux/wait.h>
@@ -97,6 +108,10 @@ static long sys6(long n, long a, long b, long c, long d, long e, long f) {
 #define E_CHILD 10
 #define E_NOENT 2
 #define E_NOEXEC 8
+#define E_2BIG 7
+#define E_INVAL 22
+#define E_NOMEM 12
+#define MAX_REQUEST (64L << 20)
 #define CLOSE_RANGE_CLOEXEC_FLAG 4U
 #define SETUP_FAILED 125
 #define SIGSET_BYTES 8
@@ -149,6 +164,7 @@ static __attribute__((noreturn)) void usage(const char *why) {
   say(2, "berth-supervise: ");
   say(2, why);
   say(2, "\nusage: berth-supervise HOST_PID STATUS_FD [--keep=FD]... -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...\n");
+  say(2, "       berth-supervise HOST_PID STATUS_FD --request\n");
   say(2, "       berth-supervise HOST_PID --terminal GRACE_MS -- /ABSOLUTE/PROGRAM ARGV0 [ARG]...\n");
   leave(SETUP_FAILED);
 }
@@ -262,6 +278,67 @@ static long parent_of(long pid) {
   return parent;
 }
 
+/* What a spare's command runs, read from its request descriptor. */
+struct request {
+  const char *cwd;
+  const char *path;
+  char **argv;
+  char **envp;
+};
+
+static char *map_bytes(long bytes) {
+  long at = sys6(__NR_mmap, 0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return at < 0 && at > -4096 ? 0 : (char *)at;
+}
+
+/*
+ * Read the request up to end of file and point into it; 0 on success, 1 when the host sent
+ * nothing (the spare is retired), else a negative errno (-E2BIG, -EINVAL, -ENOMEM, a read error).
+ */
+static long read_request(int fd, struct request *out) {
+  long capacity = 64 * 1024, used = 0;
+  char *buf = map_bytes(capacity);
+  if (buf == 0) return -E_NOMEM;
+  for (;;) {
+    if (used == capacity) {
+      if (capacity >= MAX_REQUEST) return -E_2BIG;
+      long grown = sys5(__NR_mremap, buf, capacity, capacity * 2, MREMAP_MAYMOVE, 0);
+      if (grown < 0 && grown > -4096) return -E_NOMEM;
+      buf = (char *)grown;
+      capacity *= 2;
+    }
+    long got = sys3(__NR_read, fd, buf + used, capacity - used);
+    if (got == -E_INTR) continue;
+    if (got < 0) return got;
+    if (got == 0) break;
+    used += got;
+  }
+  if (used == 0) return 1;
+  if (buf[used - 1] != '\0') return -E_INVAL;
+  long strings = 0;
+  for (long i = 0; i < used; i++) strings += buf[i] == '\0';
+  char **slots = (char **)map_bytes((strings + 2) * (long)sizeof(char *));
+  if (slots == 0) return -E_NOMEM;
+  long count = 0;
+  for (long i = 0; i < used; i++) {
+    if (i == 0 || buf[i - 1] == '\0') slots[count++] = buf + i;
+  }
+  // CWD, PROGRAM, ARGC, then ARGC arguments (at least argv[0]), then the environment.
+  if (count < 4) return -E_INVAL;
+  long argc = number(slots[2], 1L << 24);
+  if (argc < 1 || 3 + argc > count || slots[0][0] != '/' || slots[1][0] != '/') return -E_INVAL;
+  out->cwd = slots[0];
+  out->path = slots[1];
+  // The argv array ends where the environment starts: move the environment up one slot to make
+  // room for argv's terminating NULL (the slots were sized for two NULLs).
+  for (long i = count; i > 3 + argc; i--) slots[i] = slots[i - 1];
+  slots[count + 1] = 0;
+  slots[3 + argc] = 0;
+  out->argv = slots + 3;
+  out->envp = slots + 4 + argc;
+  return 0;
+}
+
 /*
  * Reap every child that has exited; returns 1 once no child at all remains. The command's end is
  * reported after the pass, with whether anything else of the tree is left.
@@ -372,7 +449,7 @@ static __attribute__((noreturn)) void leave_as(int status) {
 }
 
 static int run(int argc, char **argv, char **envp) {
-  if (argc < 6) usage("too few arguments");
+  if (argc < 4) usage("too few arguments");
   long host = number(argv[1], 1L << 30);
   if (host <= 0) usage("HOST_PID must be a positive pid");
   int terminal = 0, arg = 3;
@@ -396,11 +473,19 @@ static int run(int argc, char **argv, char **envp) {
     if (terminal) usage("--keep is not for a terminal");
     keep[keep_count++] = (int)fd;
   }
-  if (arg >= argc || argv[arg][0] != '-' || argv[arg][1] != '-' || argv[arg][2] != '\0') usage("expected --");
-  if (argc - arg < 3) usage("expected PROGRAM and ARGV0 after --");
-  const char *path = argv[arg + 1];
-  char **program = argv + arg + 2;
-  if (path[0] != '/') usage("PROGRAM must be an absolute path");
+  int request_fd = -1;
+  const char *path = 0;
+  char **program = 0;
+  if (!terminal && keep_count == 0 && arg == argc - 1 && starts_with(argv[arg], "--request") &&
+      argv[arg][9] == '\0') {
+    request_fd = status_fd;
+  } else {
+    if (arg >= argc || argv[arg][0] != '-' || argv[arg][1] != '-' || argv[arg][2] != '\0') usage("expected --");
+    if (argc - arg < 3) usage("expected PROGRAM and ARGV0 after --");
+    path = argv[arg + 1];
+    program = argv + arg + 2;
+    if (path[0] != '/') usage("PROGRAM must be an absolute path");
+  }
   if (terminal) {
     // The terminal library made this process a session leader with the PTY as its controlling
     // terminal on fds 0-2; anything else has no terminal to hand to the shell.
@@ -430,6 +515,7 @@ static int run(int argc, char **argv, char **envp) {
   // The host may have died before the death signal was armed: then nothing may start.
   if (sys0(__NR_getppid) != host) leave(SETUP_FAILED);
 
+  long owner = sys0(__NR_getpid);
   long command = sys5(__NR_clone, SIGCHLD, 0, 0, 0, 0);
   if (command < 0) fail("fork");
   if (command == 0) {
@@ -440,6 +526,23 @@ static int run(int argc, char **argv, char **envp) {
       // tcsetpgrp raises, is still blocked here).
       int group = (int)sys0(__NR_getpid);
       if (sys3(__NR_ioctl, 0, TIOCSPGRP, &group) != 0) fail("tcsetpgrp");
+    }
+    // Should the owner itself be killed (SIGKILL cannot be forwarded), the command goes with it.
+    sys5(__NR_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (sys0(__NR_getppid) != owner) leave(SETUP_FAILED);
+    if (request_fd >= 0) {
+      // A spare: wait for what to run (signals stay blocked meanwhile).
+      struct request request;
+      long got = read_request(request_fd, &request);
+      if (got == 1) leave(SETUP_FAILED);
+      if (got == 0) got = sys1(__NR_chdir, request.cwd);
+      if (got < 0) {
+        report('e', -got, '\0');
+        leave(got == -E_NOENT ? 127 : 126);
+      }
+      path = request.path;
+      program = request.argv;
+      envp = request.envp;
     }
     sys4(__NR_rt_sigprocmask, SIG_SETMASK, &original, 0, SIGSET_BYTES);
     close_inherited_fds(keep, keep_count);
@@ -463,6 +566,11 @@ static int run(int argc, char **argv, char **envp) {
     leave(error == -E_NOENT ? 127 : 126);
   }
 
+  if (request_fd >= 0) {
+    // A spare names its command's process, so the host can tell the command's end from /proc
+    // (its zombie) before this process has been scheduled to reap it.
+    report('p', command, '\0');
+  }
   // Let go of the command's stdio: its pipes must close when the command's side closes them.
   long null_fd = sys3(__NR_openat, AT_FDCWD, "/dev/null", O_RDWR | O_CLOEXEC);
   if (null_fd >= 0) {
@@ -472,7 +580,7 @@ static int run(int argc, char **argv, char **envp) {
     if (null_fd > 2) sys1(__NR_close, null_fd);
   }
 
-  long self = sys0(__NR_getpid);
+  long self = owner;
   int command_running = 1, final_status = 0;
   // A terminal's session ends with its shell: the rest is hung up, and killed at this deadline.
   long hangup_deadline = -1;

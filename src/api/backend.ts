@@ -8,6 +8,7 @@
 export {
   type BackgroundMachinery,
   BackgroundRegistry,
+  type BackgroundStdin,
   type OwnerCallbacks,
   type RegisterOptions,
   type TaskOutcome,

@@ -11,6 +11,7 @@ export {
   DEFAULT_OUTPUT_POLICY,
   DEFAULT_STALL_MS,
   DEFAULT_TIMEOUT_MS,
+  MAX_BACKGROUND_WRITE_BYTES,
   MINIMAL_ENV_NAMES,
   NON_INTERACTIVE_ENV,
 } from '../contract/defaults.js';
@@ -36,5 +37,7 @@ export {
   SpawnError,
   type SpawnFailureReason,
   SupervisorUnavailableError,
+  TaskStdinError,
+  type TaskStdinRefusal,
   UnknownHandleError,
 } from '../errors/index.js';

@@ -2,6 +2,8 @@
  * Human durations for flags: `500ms`, `30s`, `2m`, `1h`, `1h30m`, `1.5s`.
  * @module
  */
+
+import { MAX_TIMER_MS } from '../contract/validate-options.js';
 import { InvalidArgumentError } from '../errors/index.js';
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -31,7 +33,7 @@ export function parseDuration(text: string, field: string): number {
   }
   const ms = Math.round(total);
   if (ms <= 0) throw new InvalidArgumentError(field, `${JSON.stringify(text)} must be longer than 0ms`);
-  if (!Number.isSafeInteger(ms) || ms > 2_147_483_647) {
+  if (!Number.isSafeInteger(ms) || ms > MAX_TIMER_MS) {
     throw new InvalidArgumentError(field, `${JSON.stringify(text)} is too long; the maximum is about 24d`);
   }
   return ms;

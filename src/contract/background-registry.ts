@@ -5,17 +5,23 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
+import { TaskStdinError } from '../errors/index.js';
 import { settlesWithin } from '../subprocess/settles-within.js';
 import { callListener } from './call-listener.js';
-import { REASSIGN_CALLBACK_KEYS, WAIT_OPTION_KEYS } from './option-keys.js';
+import { BACKGROUND_WRITE_OPTION_KEYS, REASSIGN_CALLBACK_KEYS, WAIT_OPTION_KEYS } from './option-keys.js';
+import { type BackgroundStdin, exitedError, TaskStdinQueue } from './task-stdin.js';
+import { writeData } from './task-stdin-data.js';
 import type {
   BackgroundExit,
   BackgroundStall,
   BackgroundTask,
   BackgroundTaskInfo,
+  BackgroundWriteOptions,
   WaitOptions,
 } from './types.js';
-import { abortSignal, callback, durationMs, knownOptions } from './validate-options.js';
+import { abortSignal, booleanOption, callback, durationMs, knownOptions } from './validate-options.js';
+
+export type { BackgroundStdin } from './task-stdin.js';
 
 /** How a task ended, as the backend observed it. */
 export interface TaskOutcome {
@@ -44,6 +50,8 @@ export interface BackgroundMachinery {
   logTruncated(): boolean;
   /** Why the log could not be written, with what was kept (see `BackgroundExit.logFailure`). */
   logFailure?(): string | undefined;
+  /** The task's stdin, when it was started with `stdin: 'pipe'`. */
+  readonly stdin?: BackgroundStdin | undefined;
 }
 
 /** Owner callbacks; replaced wholesale by `reassign`. */
@@ -74,6 +82,7 @@ interface TaskRecord {
   stallTimer: NodeJS.Timeout | undefined;
   stallFired: boolean;
   readonly done: Promise<BackgroundExit>;
+  readonly stdin: TaskStdinQueue | undefined;
 }
 
 /** Handle-scoped registry of background tasks. One per context instance, never global. */
@@ -110,6 +119,7 @@ export class BackgroundRegistry {
       stallTimer: undefined,
       stallFired: false,
       done,
+      stdin: machinery.stdin ? new TaskStdinQueue(machinery.stdin) : undefined,
     };
     this.tasks.set(id, record);
     this.armStall(record, options.stallMs);
@@ -166,6 +176,38 @@ export class BackgroundRegistry {
       if (failure) throw failure.error;
     }
     return record.done;
+  }
+
+  /**
+   * Write to a running task's stdin (see `ExecutionContext.writeBackground`). Checks and queues
+   * synchronously, so concurrent calls keep their order.
+   * @throws TaskStdinError (unknown, another handle's, exited, closed, not piped, backlog) or
+   * InvalidArgumentError for bad data or options; nothing was written then.
+   */
+  write(handleId: string, id: string, data: unknown, options?: BackgroundWriteOptions): Promise<void> {
+    const bytes = writeData(data);
+    const input = knownOptions(options, 'options', BACKGROUND_WRITE_OPTION_KEYS, 'writeBackground');
+    const close = booleanOption(input.close, 'options.close', false);
+    const taskId = typeof id === 'string' ? id : String(id);
+    const record = this.owned(handleId, id);
+    if (!record) {
+      throw new TaskStdinError(
+        'unknown-task',
+        taskId,
+        `no background task ${JSON.stringify(taskId)} belongs to this handle`,
+        "list the handle's tasks (listBackground) for the right id",
+      );
+    }
+    if (record.status !== 'running') throw exitedError(record.id);
+    if (!record.stdin) {
+      throw new TaskStdinError(
+        'not-piped',
+        record.id,
+        `task ${record.id} was started without an open stdin`,
+        "start the command with execBackground(handle, command, { stdin: 'pipe' }) to write to it",
+      );
+    }
+    return record.stdin.write(record.id, bytes, close);
   }
 
   /** Wait for a task's exit. Null when unknown, another handle's, timed out, or aborted. */
@@ -270,6 +312,7 @@ export class BackgroundRegistry {
     };
     record.exit = exit;
     record.status = record.killRequested ? 'killed' : 'exited';
+    record.stdin?.taskEnded();
     callListener(record.onExit, exit);
     return exit;
   }
@@ -308,6 +351,7 @@ function info(record: TaskRecord): BackgroundTaskInfo {
     exit: record.exit,
     logBytes: record.machinery.logBytes(),
     ...failureOf(record.machinery),
+    ...(record.stdin ? { stdin: record.stdin.state } : {}),
   };
 }
 

@@ -4,14 +4,21 @@
  * @module
  */
 
-/** Timing and size limits shared by the process, Docker, Kubernetes and remote contexts. */
+/**
+ * Timing and size limits shared by the process, Docker, Kubernetes and remote contexts. The
+ * virtual context shares all but `killGraceMs` (its own means the time a cancelled script's traps
+ * get, as it has no process to signal).
+ */
 export interface ContextLimitOptions {
   /** `exec` timeout when the call gives none. Default 30000. */
   readonly defaultTimeoutMs?: number | undefined;
   /**
    * Grace between TERM and KILL when a command's process tree is ended (a timeout, an abort, a
    * `kill` or `killBackground`; in the process context `destroy` too, where the container and
-   * remote contexts use `destroyGraceMs`). Default 5000.
+   * remote contexts use `destroyGraceMs`). Default 5000. 0 (KILL at once) is accepted by the
+   * Docker, Kubernetes and remote contexts and refused by the process context, where the same
+   * grace also bounds how long `exec` keeps reading output after the command exits while a
+   * descendant holds its pipes: 0 there would cut output still in flight.
    */
   readonly killGraceMs?: number | undefined;
   /** Silence before a background task's `onStall`, when the task gives none. Default 60000. */

@@ -24,6 +24,12 @@ export const DEFAULT_STALL_MS = 60_000;
 /** Default background log cap: 64 MiB, after which the log is marked and later output dropped. */
 export const DEFAULT_MAX_LOG_BYTES = 64 * MiB;
 
+/**
+ * The most one `writeBackground` call writes, and the most unread input a task's stdin holds in
+ * berth (bytes the task has not taken yet): 1 MiB. A bigger payload belongs in a file.
+ */
+export const MAX_BACKGROUND_WRITE_BYTES = MiB;
+
 /** The non-interactive environment every command gets unless the caller overrides a name. */
 export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = Object.freeze({
   NO_COLOR: '1',

@@ -5,6 +5,7 @@
  */
 import type {
   BackgroundOptions,
+  BackgroundWriteOptions,
   ChangeSelection,
   CommitChangesOptions,
   ExecOptions,
@@ -62,7 +63,9 @@ export const BACKGROUND_OPTION_KEYS = optionKeys<BackgroundOptions>({
   onStall: true,
   stallMs: true,
   maxLogBytes: true,
+  stdin: true,
 });
+export const BACKGROUND_WRITE_OPTION_KEYS = optionKeys<BackgroundWriteOptions>({ close: true });
 export const STREAM_OPTION_KEYS = optionKeys<StreamOptions>({ cwd: true, env: true, signal: true });
 export const TERMINAL_OPTION_KEYS = optionKeys<TerminalOptions>({
   cols: true,

@@ -23,6 +23,8 @@ export interface ContextCapabilities {
   readonly terminal: boolean;
   /** execBackground / listBackground / killBackground / waitBackground / reassignBackground. */
   readonly background: boolean;
+  /** `execBackground` takes `stdin: 'pipe'`, and `writeBackground` writes to such a task's stdin. */
+  readonly backgroundStdin: boolean;
   /** `listFiles` accepts glob patterns. */
   readonly glob: boolean;
   /** `getMappedPort` is implemented. */
@@ -200,6 +202,18 @@ export interface BackgroundOptions {
   readonly stallMs?: number | undefined;
   /** Log cap; default the context's. */
   readonly maxLogBytes?: number | undefined;
+  /**
+   * `'pipe'` keeps the task's stdin open for `writeBackground` (a REPL, a prompt, an installer
+   * asking questions) until `close: true`, the task's exit or `destroy`. Default `'ignore'`: the
+   * task reads end-of-file at once, as from `/dev/null`. Needs `capabilities.backgroundStdin`.
+   */
+  readonly stdin?: 'pipe' | 'ignore' | undefined;
+}
+
+/** Options for `writeBackground`. */
+export interface BackgroundWriteOptions {
+  /** After the data, end the task's stdin: it reads end-of-file, and later writes are refused. */
+  readonly close?: boolean | undefined;
 }
 
 /** Returned once a background task has been spawned. */
@@ -218,6 +232,11 @@ export interface BackgroundTaskInfo extends BackgroundTask {
   readonly logBytes: number;
   /** Set once the log could not be written (see `BackgroundExit.logFailure`), while running too. */
   readonly logFailure?: string | undefined;
+  /**
+   * For a task started with `stdin: 'pipe'`: `'open'` while `writeBackground` may write, `'closed'`
+   * once it was closed or the task ended. Absent for a task whose stdin was never open.
+   */
+  readonly stdin?: 'open' | 'closed' | undefined;
 }
 
 export interface WaitOptions {
@@ -307,6 +326,21 @@ export interface ExecutionContext {
   listBackground?(handle: ContextHandle): Promise<BackgroundTaskInfo[]>;
   killBackground?(handle: ContextHandle, id: string): Promise<BackgroundExit | null>;
   waitBackground?(handle: ContextHandle, id: string, options?: WaitOptions): Promise<BackgroundExit | null>;
+  /**
+   * Write to the stdin of a running task started with `stdin: 'pipe'`, in call order (concurrent
+   * calls are queued, never interleaved). Resolves once the task's pipe took the bytes; a task
+   * that does not read holds at most `MAX_BACKGROUND_WRITE_BYTES` of unread input, and a write
+   * beyond that is refused rather than buffered. A string is written as UTF-8. At most
+   * `MAX_BACKGROUND_WRITE_BYTES` per call. `close: true` ends the task's stdin after the data
+   * (`data` may be empty). Refuses with `TaskStdinError` (its `reason` says which) a task that is
+   * unknown or another handle's, that has exited, whose stdin is closed or was never open.
+   */
+  writeBackground?(
+    handle: ContextHandle,
+    id: string,
+    data: string | Uint8Array,
+    options?: BackgroundWriteOptions,
+  ): Promise<void>;
   reassignBackground?(
     from: ContextHandle,
     to: ContextHandle,

@@ -45,7 +45,8 @@ export type BerthErrorCode =
   | 'E_REMOTE_QUOTA'
   | 'E_SANDBOX_GONE'
   | 'E_REMOTE_NETWORK'
-  | 'E_REMOTE';
+  | 'E_REMOTE'
+  | 'E_TASK_STDIN';
 
 /** Base class: every error berth throws on purpose is a `BerthError` with a stable `code`. */
 export class BerthError extends Error {
@@ -230,6 +231,27 @@ export class ProtocolError extends BerthError {
   constructor(protocol: string, message: string, options?: { cause?: unknown }) {
     super('E_PROTOCOL', `${protocol}: ${message}`, options);
     this.protocol = protocol;
+  }
+}
+
+/** Why `writeBackground` refused to write to a task's stdin. */
+export type TaskStdinRefusal = 'unknown-task' | 'exited' | 'closed' | 'not-piped' | 'backlog';
+
+/**
+ * `writeBackground` could not write: the task is unknown (or another handle's), has exited, its
+ * stdin was closed or never open, or it left too much earlier input unread. Nothing was written.
+ */
+export class TaskStdinError extends BerthError {
+  readonly reason: TaskStdinRefusal;
+  /** The task id as the caller gave it. */
+  readonly taskId: string;
+  /** What to do about it, for a person or a model. */
+  readonly fix: string;
+  constructor(reason: TaskStdinRefusal, taskId: string, message: string, fix: string) {
+    super('E_TASK_STDIN', `${message}; ${fix}`);
+    this.reason = reason;
+    this.taskId = taskId;
+    this.fix = fix;
   }
 }
 

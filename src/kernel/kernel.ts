@@ -6,7 +6,7 @@
  * aliases, options, the working directory and running jobs carry over from call to call.
  * @module
  */
-import { randomBytes, randomFillSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { emptyReader, readerFromBytes } from '../commands/byte-io.js';
 import { encodeText } from '../commands/byte-text.js';
 import type {
@@ -665,10 +665,6 @@ function captureWriter(capture: OutputCapture, tap: ByteTap): ByteWriter {
 import { BUILTINS } from './builtins/registry.js';
 
 const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTINS.keys());
-
-export function fillRandom(bytes: Uint8Array): void {
-  randomFillSync(bytes);
-}
 
 /** Waits until no shell of the call tagged `callTag` is left in `shells`, or `limitMs` passed. */
 async function callShellsGone(

@@ -26,14 +26,12 @@ import {
   renameSync,
   writeSync,
 } from 'node:fs';
+import { SandboxUnavailableError } from '../errors/index.js';
 import { type PrivateDirectory, privateBase } from '../subprocess/private-dir.js';
 import { isWithin } from '../vfs/path-scope.js';
 import { trueExecutable } from './find-executable.js';
 import { unixSocketFilter } from './seccomp-bpf.js';
 import { lstatQuietly } from './stat-quietly.js';
-
-/** The policy's choice. */
-export type UnixSocketRule = 'deny' | 'allow' | readonly string[];
 
 /** The descriptor bubblewrap reads the program from. */
 export const SECCOMP_FD = 3;
@@ -63,7 +61,10 @@ export function seccompProgramPath(): string | null {
     }
     renameSync(base.at(temporary), base.at(name));
     if (!holds(base, name, program))
-      throw new Error(`the Unix socket filter in ${base.path} could not be written`);
+      throw new SandboxUnavailableError(
+        `the Unix socket filter in ${base.path} could not be written`,
+        `check that ${base.path} is this user's own, writable directory, or ${SECCOMP_FIX.slice(SECCOMP_FIX.indexOf('set the policy'))}`,
+      );
   }
   programPath = `${base.path}/${name}`;
   return programPath;

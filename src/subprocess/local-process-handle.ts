@@ -10,9 +10,15 @@ import { OutputCollector } from './output-collector.js';
 import { ProcessTree } from './process-tree.js';
 import { locateExecutableSync } from './resolve-executable.js';
 import { childEnv } from './scrubbed-env.js';
+import type { StdioLayout } from './spare-supervisors.js';
 import { checkCwd, spawnErrorFrom, supervisorSetupError } from './spawn-failure.js';
 import { watchSupervisedEnd } from './supervised-end.js';
-import { SUPERVISOR_SETUP_FAILED, type SupervisorStatus, supervisedArgs } from './supervisor.js';
+import {
+  STATUS_FD,
+  SUPERVISOR_SETUP_FAILED,
+  type SupervisorStatus,
+  supervisorRequest,
+} from './supervisor.js';
 import { killTreeNow, terminateTree, waitForTreeGone } from './terminate-tree.js';
 import { unwatchTree, watchTree } from './tree-watch.js';
 import type {
@@ -25,6 +31,11 @@ import type {
 
 /** What the owning runtime provides to each handle. */
 export interface HandleOwner {
+  /**
+   * A started supervisor (`supervisor` is its path) waiting for its command's request, with
+   * `layout` as the command's stdio: a warm spare when one is ready.
+   */
+  startSupervisor(supervisor: string, layout: StdioLayout): ChildProcess;
   /** The runtime's private spill directory (created on first use). */
   spillDir(): string;
   /**
@@ -100,12 +111,10 @@ export class LocalProcessHandle implements SubprocessHandle {
     let immediateError: unknown;
     if (!cwdError) {
       const stdin = spec.stdio.stdin;
-      const stdio: StdioOptions = [
+      const layout: StdioLayout = [
         stdin === 'ignore' ? 'ignore' : 'pipe',
         stdioFor(spec.stdio.stdout),
         stdioFor(spec.stdio.stderr),
-        // The supervisor's status pipe (its STATUS_FD); the command itself never sees it.
-        ...(supervisor ? (['pipe'] as const) : []),
       ];
       const env = childEnv(spec.env);
       // A shell trusts PWD when it names the real cwd; the parent's PWD would be a lie here.
@@ -113,6 +122,7 @@ export class LocalProcessHandle implements SubprocessHandle {
       try {
         // detached: the child calls setsid(), so it leads a new session and process group.
         if (supervisor === undefined) {
+          const stdio: StdioOptions = [...layout];
           child = spawnChild(command, spec.argv.slice(1), { cwd: spec.cwd, env, stdio, detached: true });
         } else {
           // Found here as execvp would, so a missing program fails at once with pid -1, as a
@@ -123,8 +133,11 @@ export class LocalProcessHandle implements SubprocessHandle {
               code: located.errno,
             });
           } else {
-            const args = supervisedArgs(located.path, spec.argv);
-            child = spawnChild(supervisor, args, { cwd: spec.cwd, env, stdio, detached: true });
+            // The supervisor (its status pipe on STATUS_FD, which the command never sees) has its
+            // command's process forked already; the request says what that process runs.
+            child = owner.startSupervisor(supervisor, layout);
+            const request = child.stdio[STATUS_FD] as Writable | null;
+            request?.end(supervisorRequest(spec.cwd, located.path, spec.argv, env));
           }
         }
       } catch (error) {
@@ -217,14 +230,16 @@ export class LocalProcessHandle implements SubprocessHandle {
       for (const stream of pipes) {
         stream.once('close', () => {
           openPipes--;
-          if (openPipes === 0 && ended) settle();
+          if (openPipes !== 0) return;
+          // The command's end may be readable before its supervisor gets to say it.
+          if (ended || watch.probe()) settle();
         });
       }
       const supervisedEnded = (outcome: SubprocessOutcome | Error) => {
         commandEnded(outcome);
         if (openPipes === 0) settle();
       };
-      watchSupervisedEnd(child, {
+      const watch = watchSupervisedEnd(child, {
         status: (reported) => {
           status = reported;
           supervisedEnded(

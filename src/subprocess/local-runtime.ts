@@ -14,6 +14,7 @@ import { loadPty } from './pty-loader.js';
 import { findExecutable, resolveLocalExecutable } from './resolve-executable.js';
 import { SubprocessRuntime } from './runtime.js';
 import { childEnv } from './scrubbed-env.js';
+import { SpareSupervisors } from './spare-supervisors.js';
 import { checkCwd } from './spawn-failure.js';
 import { validateSpawnSpec, validateTerminalSpec } from './spawn-spec.js';
 import { checkSupervisor, terminalArgs } from './supervisor.js';
@@ -59,6 +60,7 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
   private readonly liveHandles = new Set<LocalProcessHandle>();
   private readonly liveTerminals = new Set<LocalTerminalHandle>();
   private readonly keptSpills = new Set<string>();
+  private readonly spares = new SpareSupervisors();
   private privateDir: string | undefined;
   private disposing: Promise<void> | undefined;
   private readonly handleOwner: HandleOwner;
@@ -95,6 +97,7 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
     this.givenSupervisor = options.supervisorPath;
     this.handleOwner = {
       supervisor: () => this.supervisorNow(),
+      startSupervisor: (supervisor, layout) => this.spares.take(supervisor, layout),
       spillDir: () => {
         this.privateDir ??= createPrivateDir('berth-subprocess-');
         return this.privateDir;
@@ -229,6 +232,7 @@ export class LocalSubprocessRuntime extends SubprocessRuntime {
   }
 
   private async disposeOnce(): Promise<void> {
+    this.spares.dispose();
     await Promise.all([
       ...[...this.liveHandles].map((handle) => handle.dispose()),
       ...[...this.liveTerminals].map((terminal) => terminal.terminate()),

@@ -20,6 +20,11 @@ export interface ProcStat {
   readonly tpgid: number;
   /** Start time in clock ticks since boot; with `pid`, a process identity that survives pid reuse. */
   readonly startTime: number;
+  /**
+   * A zombie's status as `waitpid` reports it (field 52, Linux 3.5+); the kernel shows it only to a
+   * reader allowed to trace the process, and 0 to others.
+   */
+  readonly waitStatus?: number | undefined;
 }
 
 /** True when `/proc` is available to walk (Linux). */
@@ -50,6 +55,7 @@ export function parseProcStat(line: string): ProcStat | undefined {
     session: Number(rest[3]),
     tpgid: Number(rest[5]),
     startTime: Number(rest[19]),
+    waitStatus: rest.length > 49 ? Number(rest[49]) : undefined,
   };
 }
 

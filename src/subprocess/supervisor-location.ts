@@ -8,12 +8,13 @@
  * When neither has it, the first command builds it into the cache (no install script is needed, so
  * `npm install berth` with scripts blocked still works). Without a C compiler this is a
  * `SupervisorUnavailableError` that says what to install, or to opt out with `supervise: false`.
+ * A new build sweeps the builds of older sources that have long gone unused (`supervisor-cache-sweep.ts`).
  * @module
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SupervisorUnavailableError } from '../errors/index.js';
 import {
@@ -23,6 +24,7 @@ import {
   SUPERVISOR_RECIPE_VERSION,
   type SupervisorBuildOutcome,
 } from './supervisor-build.js';
+import { markBuildUsed, removeStaleBuilds } from './supervisor-cache-sweep.js';
 
 /** The supervisor's C source, shipped in the package. */
 export const SUPERVISOR_SOURCE_PATH = fileURLToPath(new URL('../../native/supervise.c', import.meta.url));
@@ -103,10 +105,19 @@ export function findBuiltSupervisor(env: NodeJS.ProcessEnv = process.env): strin
   if (usable(packaged, false)) return packaged;
   for (const root of supervisorCacheRoots(env)) {
     const cached = join(root, key, BINARY_NAME);
-    if (usable(cached, true)) return cached;
+    if (usable(cached, true)) {
+      // In use: a sweep by a later version must leave it while this version still runs somewhere.
+      if (!markedUsed.has(cached)) {
+        markedUsed.add(cached);
+        markBuildUsed(dirname(cached));
+      }
+      return cached;
+    }
   }
   return undefined;
 }
+
+const markedUsed = new Set<string>();
 
 /**
  * Create `dir` (0700 where it is created) one level at a time from `trustedBase` down, checking each
@@ -187,7 +198,11 @@ function plan(env: NodeJS.ProcessEnv): Plan {
 }
 
 function settle(outcome: SupervisorBuildOutcome): string {
-  if (outcome.ok) return outcome.path;
+  if (outcome.ok) {
+    // A new build means a new source: the builds of older ones may have gone unused long enough.
+    removeStaleBuilds(dirname(dirname(outcome.path)), supervisorKey(), BINARY_NAME);
+    return outcome.path;
+  }
   const error = new SupervisorUnavailableError(
     `berth's process supervisor could not be built with ${outcome.compiler}: ${outcome.errors.join('; ')}`,
     `install the C headers it needs (${COMPILER_HINT}), or point $CC at a working compiler, then restart; ${OPT_OUT}`,
@@ -241,5 +256,6 @@ export function buildPackagedSupervisor(
   if (cc === null) return { state: 'failed', reason: 'no C compiler (cc, gcc or clang on PATH, or $CC)' };
   mkdirSync(join(PACKAGE_BUILD_DIR, supervisorKey()), { recursive: true });
   const outcome = buildSupervisorSync(SUPERVISOR_SOURCE_PATH, target, cc);
+  if (outcome.ok) removeStaleBuilds(PACKAGE_BUILD_DIR, supervisorKey(), BINARY_NAME);
   return outcome.ok ? { state: 'built' } : { state: 'failed', reason: outcome.errors.join('; ') };
 }

@@ -63,6 +63,29 @@ export function supervisedArgs(path: string, argv: readonly string[]): string[] 
 }
 
 /**
+ * The arguments of a spare: a supervisor whose command's process waits to read what to run on
+ * {@link STATUS_FD} (a socket: the host writes the request there, then ends its side).
+ */
+export function spareArgs(): string[] {
+  return [String(process.pid), String(STATUS_FD), '--request'];
+}
+
+/**
+ * What a spare runs: `path` (absolute) as `argv` with exactly `env`, in `cwd`. NUL-terminated
+ * strings (callers have refused NUL inside them): CWD, PROGRAM, ARGC, the arguments, NAME=VALUE...
+ */
+export function supervisorRequest(
+  cwd: string,
+  path: string,
+  argv: readonly string[],
+  env: Readonly<Record<string, string>>,
+): Buffer {
+  const parts = [cwd, path, String(argv.length), ...argv];
+  for (const [name, value] of Object.entries(env)) parts.push(`${name}=${value}`);
+  return Buffer.from(`${parts.join('\0')}\0`);
+}
+
+/**
  * The supervisor's arguments to lead a terminal's session and run `path` as `argv` in the
  * terminal's foreground group; what is left when it ends is hung up, and killed after `graceMs`.
  */
@@ -81,6 +104,9 @@ export type SupervisorStatus =
     }
   | { readonly kind: 'exec-failed'; readonly errno: string };
 
+/** A line on the status pipe: a status, or a spare's first line naming its command's process. */
+export type SupervisorLine = SupervisorStatus | { readonly kind: 'command-pid'; readonly pid: number };
+
 const signalNames = new Map<number, NodeJS.Signals>(
   Object.entries(osConstants.signals).map(([name, number]) => [number, name as NodeJS.Signals]),
 );
@@ -89,10 +115,13 @@ const errnoNames = new Map<number, string>(
 );
 
 /** Parse the supervisor's status line (without its newline); `undefined` for anything else. */
-export function parseSupervisorStatus(line: string): SupervisorStatus | undefined {
-  const match = /^([xse]) (\d{1,4})(?: ([.+]))?$/.exec(line);
+export function parseSupervisorStatus(line: string): SupervisorLine | undefined {
+  const match = /^([pxse]) (\d{1,10})(?: ([.+]))?$/.exec(line);
   if (!match) return undefined;
   const value = Number(match[2]);
+  if (match[1] === 'p')
+    return value > 0 && match[3] === undefined ? { kind: 'command-pid', pid: value } : undefined;
+  if (value > 9999) return undefined;
   if (match[1] === 'e') return { kind: 'exec-failed', errno: errnoNames.get(value) ?? `errno ${value}` };
   const treeEmpty = match[3] === '.';
   if (match[1] === 'x') return { kind: 'ended', exitCode: value, signal: null, treeEmpty };

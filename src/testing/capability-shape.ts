@@ -16,6 +16,7 @@ export const BOOLEAN_CAPABILITIES: readonly BooleanCapability[] = [
   'stream',
   'terminal',
   'background',
+  'backgroundStdin',
   'glob',
   'ports',
   'containment',
@@ -43,6 +44,7 @@ export const CAPABILITY_METHODS: Readonly<Partial<Record<BooleanCapability, read
   stream: ['execStream'],
   terminal: ['openTerminal'],
   background: ['execBackground', 'listBackground', 'killBackground', 'waitBackground', 'reassignBackground'],
+  backgroundStdin: ['writeBackground'],
   ports: ['getMappedPort'],
 };
 

@@ -3,7 +3,12 @@
  * foreground until `yield_ms` passes and then in the background.
  * @module
  */
-import type { BackgroundTask, ContextHandle, ExecutionContext } from '../contract/types.js';
+import type {
+  BackgroundOptions,
+  BackgroundTask,
+  ContextHandle,
+  ExecutionContext,
+} from '../contract/types.js';
 import { SpawnError } from '../errors/index.js';
 import { requireMethod } from './capability.js';
 import {
@@ -24,6 +29,9 @@ import { logStateLine, readLogWindow } from './task-log.js';
 import { readableOutput } from './terminal-text.js';
 import { errorResult, ToolFailure, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions, ToolResult, ToolSession } from './types.js';
+
+/** A command with its stdin open waits for input: return its first words soon, not after the usual yield. */
+const OPEN_STDIN_YIELD_MS = 1000;
 
 /** The largest per-call `max_output_chars`. */
 const MAX_OUTPUT_CHARS = 100_000;
@@ -59,6 +67,10 @@ export function createBashTool(options: ToolOptions): BerthTool {
         maximum: limits.maxTimeoutMs,
         description: 'Wait up to this many ms; a command still running then continues in the background.',
       },
+      open_stdin: {
+        type: 'boolean',
+        description: `Keep its stdin open for task_write (a REPL, a prompt): a background task; yield_ms defaults to ${OPEN_STDIN_YIELD_MS}.`,
+      },
       max_output_chars: {
         type: 'integer',
         minimum: 200,
@@ -89,6 +101,15 @@ export function createBashTool(options: ToolOptions): BerthTool {
         return errorResult(
           'timeout_ms applies to foreground commands only; a background task runs until it exits or task_kill stops it. Drop timeout_ms, or drop run_in_background/yield_ms to run in the foreground with a timeout.',
         );
+      const openStdin = args.open_stdin === true;
+      if (openStdin && args.timeout_ms !== undefined)
+        return errorResult(
+          'open_stdin runs the command as a background task that task_write sends input to; timeout_ms is for foreground commands. Drop timeout_ms (stop the task with task_kill), or drop open_stdin.',
+        );
+      if (openStdin && !context.capabilities.backgroundStdin)
+        return errorResult(
+          `This ${context.type} context cannot keep a command's stdin open, so open_stdin is not available. Pass the input in the command instead (a here-document, or printf '...' | command).`,
+        );
       const callLimits =
         args.max_output_chars === undefined
           ? limits
@@ -100,11 +121,17 @@ export function createBashTool(options: ToolOptions): BerthTool {
         session,
         outputDir,
         onExit: options.onBackgroundExit,
+        openStdin,
       };
       try {
         if (background) return await startBackground(state, args.command, cwd);
         const yieldMs =
-          args.yield_ms ?? (args.timeout_ms === undefined ? defaultYield(limits, context) : null);
+          args.yield_ms ??
+          (args.timeout_ms === undefined
+            ? openStdin
+              ? OPEN_STDIN_YIELD_MS
+              : defaultYield(limits, context)
+            : null);
         if (yieldMs !== null) return await runWithYield(state, args.command, cwd, yieldMs, signal);
         return await runForeground(
           state,
@@ -155,6 +182,20 @@ interface BashState {
   readonly session: ToolSession;
   readonly outputDir: string | null | undefined;
   readonly onExit: ToolOptions['onBackgroundExit'];
+  /** Start it with its stdin open for task_write. */
+  readonly openStdin: boolean;
+}
+
+/** What `execBackground` gets for a command the bash tool starts. */
+function backgroundOptions(state: BashState, cwd: string | undefined): BackgroundOptions {
+  return { cwd, onExit: state.onExit, ...(state.openStdin ? { stdin: 'pipe' as const } : {}) };
+}
+
+/** The sentence that tells the model how to give a task input, when its stdin is open. */
+function stdinHint(state: BashState, taskId: string): string {
+  return state.openStdin
+    ? ` Its stdin is open: send input with task_write ${JSON.stringify({ task_id: taskId, input: '...\n' })}.`
+    : '';
 }
 
 async function runForeground(
@@ -208,10 +249,10 @@ async function startBackground(
     'background tasks',
     'run the command in the foreground',
   );
-  const task = await execBackground(handle, command, { cwd, onExit: state.onExit });
+  const task = await execBackground(handle, command, backgroundOptions(state, cwd));
   return textResult(
     [
-      `Started background task ${task.id} (pid ${task.pid}).`,
+      `Started background task ${task.id} (pid ${task.pid}).${stdinHint(state, task.id)}`,
       `Its output (stdout and stderr interleaved) goes to ${task.outputPath}.`,
       `Read it with task_output ${JSON.stringify({ task_id: task.id })}, wait for it with task_wait, stop it with task_kill.`,
     ].join('\n'),
@@ -244,7 +285,7 @@ async function runWithYield(
     'killing background tasks',
     'drop yield_ms',
   );
-  const task = await execBackground(handle, command, { cwd, onExit: state.onExit });
+  const task = await execBackground(handle, command, backgroundOptions(state, cwd));
   try {
     return await yieldResult(state, task, yieldMs, signal, waitBackground, killBackground);
   } catch (error) {
@@ -302,7 +343,7 @@ async function yieldResult(
       empty ? '(no output yet)' : trimEnd(readableOutput(shown)),
       ...(logState === null ? [] : [logState]),
       `[Still running after ${formatDuration(yieldMs)}: moved to the background as task ${task.id} (pid ${task.pid}). ` +
-        `Its output goes to ${task.outputPath}. Continue reading with task_output ${JSON.stringify({ task_id: task.id, offset: log.nextOffset })}; ` +
+        `Its output goes to ${task.outputPath}.${stdinHint(state, task.id)} Continue reading with task_output ${JSON.stringify({ task_id: task.id, offset: log.nextOffset })}; ` +
         'wait with task_wait; stop it with task_kill.]',
     ].join('\n'),
   );

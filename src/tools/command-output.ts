@@ -11,6 +11,7 @@ import type {
   ExecutionContext,
   StreamFacts,
 } from '../contract/types.js';
+import { IoError } from '../errors/index.js';
 import { countLineBreaks, cutHeadTail, type HeadTailCut, joinCut } from './head-tail-text.js';
 import { formatBytes, formatCount, formatDuration } from './human-units.js';
 import type { ToolSession } from './types.js';
@@ -156,7 +157,7 @@ function privateOutputDir(
     const dir = `/tmp/berth-output-${randomBytes(8).toString('hex')}`;
     const made = await context.exec(handle, `mkdir -m 700 ${dir}`, { timeoutMs: 10_000 });
     if (made.exitCode !== 0)
-      throw new Error(
+      throw new IoError(
         `mkdir ${dir} failed with exit code ${made.exitCode}: ${made.stderr.trim().slice(0, 200)}`,
       );
     // Commands and file methods can see different filesystems (a sandbox's private /tmp); writing
@@ -164,8 +165,9 @@ function privateOutputDir(
     await context.listFiles(handle, dir).catch(async (error: unknown) => {
       // Not left behind: a directory nobody can use.
       await context.exec(handle, `rmdir ${dir}`, { timeoutMs: 10_000 }).catch(() => undefined);
-      throw new Error(
+      throw new IoError(
         `${dir} was made by a command but the file methods cannot see it (${(error as Error).message})`,
+        { cause: error },
       );
     });
     return dir;

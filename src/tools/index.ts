@@ -31,6 +31,7 @@ import { createTaskKillTool } from './task-kill.js';
 import { createTaskListTool } from './task-list.js';
 import { createTaskOutputTool } from './task-output.js';
 import { createTaskWaitTool } from './task-wait.js';
+import { createTaskWriteTool } from './task-write.js';
 import type { BerthTool, ToolOptions } from './types.js';
 import { createWriteFileTool } from './write-file.js';
 
@@ -64,6 +65,7 @@ export {
   createTaskListTool,
   createTaskOutputTool,
   createTaskWaitTool,
+  createTaskWriteTool,
   createToolSession,
   createWriteFileTool,
   hasReviewableChanges,
@@ -74,6 +76,7 @@ export {
 export const TOOL_NAMES = [
   'bash',
   'task_output',
+  'task_write',
   'task_wait',
   'task_kill',
   'task_list',
@@ -99,6 +102,7 @@ export function createTools(options: ToolOptions): BerthTool[] {
   return [
     createBashTool(shared),
     createTaskOutputTool(shared),
+    createTaskWriteTool(shared),
     createTaskWaitTool(shared),
     createTaskKillTool(shared),
     createTaskListTool(shared),

@@ -5,12 +5,14 @@
 import type { BackgroundTaskInfo } from '../contract/types.js';
 import { defineTool } from './define-tool.js';
 import { compileLinePattern } from './grep-pattern.js';
-import { formatBytes, formatCount } from './human-units.js';
+import { formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
 import { createToolSession } from './session.js';
-import { logStateLine, readLogBytes, readLogSlice, sliceLog } from './task-log.js';
+import { readLogBytes, sliceLog } from './task-log.js';
 import { describeStatus, findTask, shortCommand, TASK_ID_FIELD } from './task-lookup.js';
-import { cleanTerminalText, readableOutput } from './terminal-text.js';
+import { outputPage } from './task-output-page.js';
+import { MAX_YIELD_TIME_MS, waitForOutput } from './task-output-wait.js';
+import { cleanTerminalText } from './terminal-text.js';
 import { errorResult, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions, ToolResult } from './types.js';
 
@@ -35,6 +37,12 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
       },
       tail_lines: { type: 'integer', minimum: 1, maximum: 10_000, description: 'Only the last N lines.' },
       filter: { type: 'string', description: 'Only lines matching this regex (grep syntax).' },
+      yield_time_ms: {
+        type: 'integer',
+        minimum: 0,
+        maximum: MAX_YIELD_TIME_MS,
+        description: 'With no new output yet, wait up to this many ms for some. Default 0.',
+      },
     },
     example: { task_id: 'bg-1a2b3c4d5e6f', offset: 0 },
     annotations: {
@@ -43,9 +51,18 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
       idempotentHint: true,
       openWorldHint: false,
     },
-    async run(args) {
-      const task = await findTask(context, handle, args.task_id, session.settledTaskIds);
+    async run(args, signal) {
+      let task = await findTask(context, handle, args.task_id, session.settledTaskIds);
       const offset = args.offset ?? 0;
+      if (
+        args.yield_time_ms !== undefined &&
+        args.yield_time_ms > 0 &&
+        task.exit === null &&
+        task.logBytes <= offset
+      ) {
+        await waitForOutput(context, handle, task.id, offset, args.yield_time_ms, signal);
+        task = await findTask(context, handle, task.id, session.settledTaskIds);
+      }
       if (args.tail_lines !== undefined || args.filter !== undefined) {
         // Lines are selected from everything after offset: the log is read whole (up to the
         // context's read limit).
@@ -56,40 +73,9 @@ export function createTaskOutputTool(options: ToolOptions): BerthTool {
           );
         return selectedLines(task, bytes, offset, args.tail_lines, args.filter, limits.outputBudgetChars);
       }
-      // Only the page asked for is read, however large the log is.
-      const slice = await readLogSlice(
-        context,
-        handle,
-        task.outputPath,
-        offset,
-        limits.outputBudgetChars,
-        true,
+      return textResult(
+        (await outputPage(context, handle, task, offset, limits.outputBudgetChars)).join('\n'),
       );
-      if (offset > slice.totalBytes)
-        return errorResult(
-          `offset ${offset} is past the end of the output of task ${task.id}, which has ${formatCount(slice.totalBytes)} bytes. Use an offset from 0 to ${slice.totalBytes}.`,
-        );
-      const remaining = slice.totalBytes - slice.nextOffset;
-      const header = `Task ${task.id} (pid ${task.pid}) ${describeStatus(task)}: ${shortCommand(task.command)}`;
-      const range =
-        slice.nextOffset === slice.startOffset
-          ? `[No new output since offset ${slice.startOffset}; the log has ${formatCount(slice.totalBytes)} bytes.]`
-          : `[Output bytes ${slice.startOffset}–${slice.nextOffset} of ${formatCount(slice.totalBytes)}:]`;
-      const next =
-        remaining > 0
-          ? `[next_offset: ${slice.nextOffset}. ${formatBytes(remaining)} more are already available: call task_output again with offset ${slice.nextOffset}.]`
-          : task.exit === null
-            ? `[next_offset: ${slice.nextOffset}. The task is still running; call again with this offset for new output.]`
-            : `[next_offset: ${slice.nextOffset}. This is the end of the output.]`;
-      const parts = [header, range];
-      if (slice.text.length > 0) {
-        const text = readableOutput(slice.text);
-        parts.push(text.endsWith('\n') ? text.slice(0, -1) : text);
-      }
-      const state = logStateLine({ logFailure: task.logFailure, logTruncated: task.exit?.logTruncated });
-      if (state !== null) parts.push(state);
-      parts.push(next);
-      return textResult(parts.join('\n'));
     },
   });
 }

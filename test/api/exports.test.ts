@@ -1,32 +1,60 @@
 /**
- * The public API is deliberate: every subpath's exported names and their kinds are compared with
- * the committed snapshot, so adding, removing or changing an export shows up in review. Update
- * the snapshot on purpose with `UPDATE_API_SNAPSHOT=1 npx vitest run test/api`.
+ * The public API is deliberate: every subpath's declared API (each export's full declaration, its
+ * runtime kind, and the declarations it reaches that no subpath exports; see `signatures.ts`) is
+ * compared with the committed snapshot in `test/api/snapshot/`, so adding, removing or changing
+ * an export, a parameter type, a return type or an option field shows up in review. Regenerate it
+ * on purpose with `npm run api:snapshot`.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { type Surface, surfaceOf } from './surface.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { entryPointsOf, specifierOf, subpathsOf } from './entry-points.js';
+import { declaredApi } from './signatures.js';
+import { surfaceOf } from './surface.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
-const snapshotFile = join(repo, 'test/api/exports.snapshot.json');
-const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
-  exports: Record<string, unknown>;
-};
-const subpaths = Object.keys(pkg.exports).filter((k) => k !== './package.json');
+const snapshotDir = join(repo, 'test/api/snapshot');
+const subpaths = subpathsOf(repo);
+const REGENERATE = 'run `npm run api:snapshot` if the change is deliberate';
+
+/** `berth` -> `berth.api.txt`, `berth/docker` -> `berth-docker.api.txt`. */
+function snapshotFile(specifier: string): string {
+  return `${specifier.replace(/\//g, '-')}.api.txt`;
+}
 
 describe('the public API', () => {
-  it('matches the committed snapshot, subpath by subpath', async () => {
-    const actual: Record<string, Surface> = {};
-    for (const subpath of subpaths) actual[subpath] = await surfaceOf(subpath, repo);
-    if (process.env.UPDATE_API_SNAPSHOT === '1')
-      writeFileSync(snapshotFile, `${JSON.stringify(actual, null, 2)}\n`);
-    expect(existsSync(snapshotFile), 'no snapshot: run UPDATE_API_SNAPSHOT=1 npx vitest run test/api').toBe(
-      true,
-    );
-    const expected = JSON.parse(readFileSync(snapshotFile, 'utf8')) as Record<string, Surface>;
-    expect(actual).toEqual(expected);
+  let declared: Record<string, string> = {};
+  beforeAll(async () => {
+    declared = declaredApi(repo, await entryPointsOf(repo));
+    if (process.env.UPDATE_API_SNAPSHOT === '1') {
+      rmSync(snapshotDir, { recursive: true, force: true });
+      mkdirSync(snapshotDir, { recursive: true });
+      for (const [specifier, text] of Object.entries(declared))
+        writeFileSync(join(snapshotDir, snapshotFile(specifier)), text);
+    }
+  });
+
+  it('has one committed snapshot per subpath, and none for a subpath that is gone', () => {
+    const committed = readdirSync(snapshotDir).filter((f) => f.endsWith('.api.txt'));
+    expect(committed.sort(), REGENERATE).toEqual(subpaths.map((s) => snapshotFile(specifierOf(s))).sort());
+  });
+
+  it.each(subpaths.map((s) => specifierOf(s)))('%s matches its committed snapshot', (specifier) => {
+    const committed = readFileSync(join(snapshotDir, snapshotFile(specifier)), 'utf8');
+    expect(declared[specifier], `${specifier}: ${REGENERATE}`).toBe(committed);
+  });
+
+  it('declares every name the built entry exports at run time, with its kind', async () => {
+    for (const entry of await entryPointsOf(repo)) {
+      const missing = Object.entries(entry.runtimeKinds)
+        .filter(
+          ([name, kind]) =>
+            !new RegExp(`^// ${name}: ${kind}(,|$)`, 'm').test(declared[entry.specifier] ?? ''),
+        )
+        .map(([name]) => name);
+      expect(missing, entry.specifier).toEqual([]);
+    }
   });
 
   it('exports each error class from the root only, not again from a backend subpath', async () => {

@@ -13,6 +13,7 @@ import { berth, MAIN } from './berth-binary.js';
 const TOOLS = [
   'bash',
   'task_output',
+  'task_write',
   'task_wait',
   'task_kill',
   'task_list',
@@ -76,7 +77,7 @@ describe('berth mcp --check on the embedded default', () => {
     expect(result.code, result.stderr).toBe(0);
     const out = result.stdout;
     expect(out).toMatch(/^✓ berth mcp works/);
-    expect(out).toContain(`tools    13: ${TOOLS.join(', ')}`);
+    expect(out).toContain(`tools    14: ${TOOLS.join(', ')}`);
     expect(out).toContain('bash {"command":"echo hello from berth && pwd"}');
     expect(out).toContain('  │ hello from berth\n');
     expect(out).toContain(`  │ ${root}\n`);
@@ -120,7 +121,7 @@ describe('berth mcp --check on the embedded default', () => {
       `process context, ${sandboxWorks ? 'sandboxed (bubblewrap, network deny)' : 'unsandboxed'}, root ${root}`,
     );
     expect(report.sandbox.state).toBe(sandboxWorks ? 'on' : 'off');
-    expect(report.serverStderr).toContain('berth mcp: serving 13 tools on stdio');
+    expect(report.serverStderr).toContain('berth mcp: serving 14 tools on stdio');
     expect(report.install).toBe('checkout');
     expect(report.clientConfig.mcpServers.berth.args).toEqual([MAIN, 'mcp', '--root', root]);
     expect(report.server.pid).toBeGreaterThan(0);

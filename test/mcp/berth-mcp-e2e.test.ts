@@ -107,6 +107,7 @@ describe.each(BACKENDS)('berth mcp over stdio, driven by the SDK client ($name c
     expect(tools.map((t) => t.name)).toEqual([
       'bash',
       'task_output',
+      'task_write',
       'task_wait',
       'task_kill',
       'task_list',
@@ -123,7 +124,7 @@ describe.each(BACKENDS)('berth mcp over stdio, driven by the SDK client ($name c
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     expect(stderr).toMatch(
       new RegExp(
-        `berth mcp: serving ${13 + backend.extraTools.length} tools on stdio \\(${backend.name} context`,
+        `berth mcp: serving ${14 + backend.extraTools.length} tools on stdio \\(${backend.name} context`,
       ),
     );
   });

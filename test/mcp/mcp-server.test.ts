@@ -43,7 +43,7 @@ describe('createMcpServer', () => {
       `Commands and file tools run in a berth process context (isolation: none); the working directory is ${root}.`,
     );
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(13);
+    expect(tools).toHaveLength(14);
     const bash = tools.find((t) => t.name === 'bash')!;
     expect(bash.annotations).toBeDefined();
     expect(bash.inputSchema.required).toEqual(['command']);

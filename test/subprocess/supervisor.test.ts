@@ -127,7 +127,8 @@ describe('parseSupervisorStatus', () => {
       treeEmpty: true,
     });
     expect(parseSupervisorStatus('e 2')).toEqual({ kind: 'exec-failed', errno: 'ENOENT' });
-    for (const bad of ['', 'x', 'x 0 ?', 'q 1 .', 'x 12345 .', 'x 1 . extra']) {
+    expect(parseSupervisorStatus('p 4194303')).toEqual({ kind: 'command-pid', pid: 4194303 });
+    for (const bad of ['', 'x', 'x 0 ?', 'q 1 .', 'x 12345 .', 'x 1 . extra', 'p 0', 'p 12 .']) {
       expect(parseSupervisorStatus(bad), bad).toBeUndefined();
     }
   });

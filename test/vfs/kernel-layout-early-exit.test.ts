@@ -28,6 +28,9 @@ describe('toKernelLayout when the translator exits without reading its script', 
     for (let index = 0; index < 1200; index += 1)
       writeFileSync(join(upper, `${WHITEOUT_PREFIX}${longName}${index}`), '');
     process.env.PATH = `${bin}:${savedPath ?? '/usr/bin:/bin'}`;
-    await expect(toKernelLayout(upper)).rejects.toThrow(/python3 exit 7/);
+    const failure = toKernelLayout(upper);
+    await expect(failure).rejects.toThrow(/python3 exit 7/);
+    // A caller of berth/vfs can tell it from a bug: a BerthError with its code.
+    await expect(failure).rejects.toMatchObject({ name: 'IoError', code: 'E_IO' });
   });
 });

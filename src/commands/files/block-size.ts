@@ -65,8 +65,3 @@ export function parseBlockSize(text: string): BlockSize | undefined {
   if (!(bytes > 0)) return undefined;
   return { kind: 'unit', bytes, suffix: '' };
 }
-
-/** `blocks` of `fromBytes` each, in units of `to`, rounded up, with the unit's suffix. */
-export function scaledCount(amountBytes: number, unitBytes: number): number {
-  return Math.ceil(amountBytes / unitBytes);
-}

@@ -6,10 +6,6 @@
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-export function hasSurrogates(s: string): boolean {
-  return SURROGATE.test(s);
-}
-
 /** Number of code points. */
 export function codePointLength(s: string): number {
   if (!SURROGATE.test(s)) return s.length;

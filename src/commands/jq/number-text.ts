@@ -7,7 +7,7 @@
  * `1E+1000`, `13911860366432393`).
  * @module
  */
-import { BigNum, type Value } from './value.js';
+import { BigNum } from './value.js';
 
 const MAX_DOUBLE_TEXT = '1.7976931348623157e+308';
 
@@ -45,19 +45,6 @@ export function formatDouble(d: number): string {
 export function formatNumber(v: number | BigNum): string {
   if (typeof v === 'number') return formatDouble(v);
   return v.literal;
-}
-
-const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const PROGRAM_NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/** Whether `text` is a JSON number (strict RFC 8259 syntax). */
-export function isJsonNumberText(text: string): boolean {
-  return JSON_NUMBER.test(text);
-}
-
-/** Whether `text` is a number literal of the jq language (`1.`, `.5`, `1e3`). */
-export function isProgramNumberText(text: string): boolean {
-  return PROGRAM_NUMBER.test(text);
 }
 
 /**
@@ -165,9 +152,4 @@ export function negateNumber(v: number | BigNum): number | BigNum {
   if (typeof v === 'number') return -v;
   const literal = v.literal.startsWith('-') ? v.literal.slice(1) : `-${v.literal}`;
   return new BigNum(-v.value, literal);
-}
-
-/** Whether a value is a number that is an exact integer in the double range (for indices). */
-export function isIntegral(v: Value): boolean {
-  return typeof v === 'number' ? Number.isInteger(v) : v instanceof BigNum && Number.isInteger(v.value);
 }

@@ -32,10 +32,6 @@ export function getMaxArrayLength(): number {
   return maxArrayLength;
 }
 
-export function getMaxStringLength(): number {
-  return maxStringLength;
-}
-
 /** `.[k]` (and `.k`). */
 export function indexValue(v: Value, k: Value): Value {
   if (v instanceof Map) {

@@ -45,10 +45,6 @@ export function isNumber(v: Value): v is number | BigNum {
   return typeof v === 'number' || v instanceof BigNum;
 }
 
-export function isObject(v: Value): v is JqObject {
-  return v instanceof Map;
-}
-
 /** The double of a number value (callers check {@link isNumber} first). */
 export function toDouble(v: number | BigNum): number {
   return typeof v === 'number' ? v : v.value;
@@ -203,9 +199,4 @@ export function valuesEqual(a: Value, b: Value): boolean {
   if (typeof a === 'number' && typeof b === 'number') return false;
   if (typeof a === 'string' || typeof b === 'string') return false;
   return compareValues(a, b) === 0;
-}
-
-/** A shallow copy of an object (for copy-on-write updates). */
-export function copyObject(o: JqObject): JqObject {
-  return new Map(o);
 }

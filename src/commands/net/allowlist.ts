@@ -8,7 +8,13 @@
  * over a URL a script sends.
  * @module
  */
-import { closestName, describeValue, knownOptions, optionKeys } from '../../contract/validate-options.js';
+import {
+  closestName,
+  describeValue,
+  knownOptions,
+  MAX_TIMER_MS,
+  optionKeys,
+} from '../../contract/validate-options.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 
 /** One allowed URL prefix and the methods allowed on it. */
@@ -123,7 +129,7 @@ export function resolveNetworkPolicy(value: unknown, field: string): NetworkPoli
       DEFAULT_NETWORK_LIMITS.maxRequestBytes,
       2 ** 32,
     ),
-    timeoutMs: limit(input.timeoutMs, `${field}.timeoutMs`, DEFAULT_NETWORK_LIMITS.timeoutMs, 2_147_483_647),
+    timeoutMs: limit(input.timeoutMs, `${field}.timeoutMs`, DEFAULT_NETWORK_LIMITS.timeoutMs, MAX_TIMER_MS),
     maxRedirects: limit(
       input.maxRedirects,
       `${field}.maxRedirects`,

@@ -6,6 +6,8 @@
  * `--preserve-status`, 128 + 9 after `-k`).
  * @module
  */
+
+import { MAX_TIMER_MS } from '../../contract/validate-options.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { quoteValue } from '../gnu-quote.js';
 import { parseSignal, SIGNALS } from '../signals.js';
@@ -14,9 +16,6 @@ import { sleepCancellable } from '../text/sleep.js';
 import { parseDurationMs } from './duration.js';
 import { SYSTEM_HELP } from './gnu-help.js';
 import { runThroughShell } from './run-command.js';
-
-/** setTimeout's largest delay; longer sleeps wait in steps. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** Wait `ms` (possibly infinite) unless `signal` fires; true when the whole time passed. */
 export async function waitMs(ms: number, signal: AbortSignal): Promise<boolean> {

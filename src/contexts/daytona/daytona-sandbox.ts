@@ -22,6 +22,15 @@ import type { DaytonaSandbox } from './sdk-surface.js';
 
 /** Bytes per stdin frame. */
 const STDIN_FRAME_BYTES = 64 * 1024;
+/** Stdin bytes sent ahead of the sandbox's acknowledgements: the writer's window. */
+const STDIN_WINDOW_BYTES = 256 * 1024;
+
+/** Acknowledgement bytes (ACK, 0x06) in a chunk of the stdin writer's terminal output. */
+function countAcks(bytes: Uint8Array): number {
+  let count = 0;
+  for (const byte of bytes) if (byte === 0x06) count++;
+  return count;
+}
 
 function seconds(ms: number): number {
   return ms <= 0 ? 0 : Math.ceil(ms / 1000);
@@ -165,27 +174,55 @@ export class DaytonaRemoteSandbox implements RemoteSandbox {
     const ready = new Promise<void>((resolve) => {
       markReady = resolve;
     });
+    // Frames sent and not yet acknowledged (copied into the FIFO), oldest first.
+    const unacked: { bytes: number; acked: Promise<void>; resolve: () => void }[] = [];
+    let unackedBytes = 0;
+    const onAck = (count: number) => {
+      for (let i = 0; i < count && unacked.length > 0; i++) {
+        const frame = unacked.shift()!;
+        unackedBytes -= frame.bytes;
+        frame.resolve();
+      }
+    };
     const pty = await this.openPty({
       cols: 80,
       rows: 24,
       onData: (bytes) => {
-        if (seen === undefined) return;
-        seen = (seen + Buffer.from(bytes).toString('latin1')).slice(-4096);
-        if (seen.includes(marker)) {
-          markReady();
+        if (seen !== undefined) {
+          seen = (seen + Buffer.from(bytes).toString('latin1')).slice(-4096);
+          const at = seen.indexOf(marker);
+          if (at === -1) return;
+          // What follows the marker line already counts: acknowledgements.
+          const rest = seen.slice(at + marker.length);
           seen = undefined;
+          markReady();
+          onAck(countAcks(Buffer.from(rest, 'latin1')));
+          return;
         }
+        onAck(countAcks(bytes));
       },
     });
     // The echo of this line shows "berth-ready- <nonce>"; only the printf's output has no space.
-    const line = `stty raw -echo; printf '%s%s\\n' berth-ready- ${nonce}; while n=$(head -c 8) && [ "$((n))" -gt 0 ]; do head -c "$((n))" || break; done > ${shQuote(fifoPath)}; exit 0\r`;
+    // After each frame is in the FIFO the loop prints one ACK byte (0x06) to the terminal: a write
+    // resolves only while at most STDIN_WINDOW_BYTES wait unacknowledged, so a command that does
+    // not read holds its writer back (the FIFO fills, head blocks, no acknowledgements come).
+    const line = `stty raw -echo; printf '%s%s\\n' berth-ready- ${nonce}; while n=$(head -c 8) && [ "$((n))" -gt 0 ]; do head -c "$((n))" || break; printf '\\006' >&2; done > ${shQuote(fifoPath)}; exit 0\r`;
     await pty.write(Buffer.from(line, 'utf8'));
+    // A writer that ended acknowledges nothing more: nobody may wait for it.
+    void pty.exited.then(() => onAck(unacked.length));
     return {
       write: async (bytes) => {
         await ready;
         for (let at = 0; at < bytes.length; at += STDIN_FRAME_BYTES) {
           const frame = bytes.subarray(at, at + STDIN_FRAME_BYTES);
+          let resolve!: () => void;
+          const acked = new Promise<void>((settle) => {
+            resolve = settle;
+          });
+          unacked.push({ bytes: frame.length, acked, resolve });
+          unackedBytes += frame.length;
           await pty.write(Buffer.concat([Buffer.from(String(frame.length).padStart(8, ' ')), frame]));
+          while (unackedBytes > STDIN_WINDOW_BYTES && unacked.length > 0) await unacked[0]!.acked;
         }
       },
       end: async () => {

@@ -12,17 +12,19 @@ import type { BackgroundMachinery, TaskOutcome } from '../../contract/background
 import { logCapMarker, logDroppedNote } from '../../contract/log-markers.js';
 import { cutAtCodePoint } from '../../subprocess/utf8-boundary.js';
 import { newExecTag, tagEnv } from '../shared/tagged-termination.js';
+import { writableStdin } from '../shared/writable-stdin.js';
 import type { EngineClient } from './engine-client.js';
 import { createExec, inspectExec, startExecHijacked, startExecStream } from './engine-exec.js';
 import { DockerUnavailableError } from './errors.js';
 import { FrameDemuxer } from './frame-demuxer.js';
 import { ENGINE_SLACK_MS, exitFacts, terminateTagged } from './run-exec.js';
 
-// $1 = command, $2 = log path. fd 3 keeps the wrapper's stderr as the control channel.
-const WRAPPER = `exec 3>&2
+// $1 = command, $2 = log path. fd 3 keeps the wrapper's stderr as the control channel. With its
+// stdin open the command reads the exec's attached stdin, else /dev/null.
+const wrapper = (stdin: boolean) => `exec 3>&2
 : >> "$2"
 echo "pid:$$" >&3
-/bin/sh -c "$1" 3>&- </dev/null 2>&1
+/bin/sh -c "$1" 3>&- ${stdin ? '' : '</dev/null '}2>&1
 echo "status:$?" >&3`;
 
 /** What starting a task needs. */
@@ -39,6 +41,8 @@ export interface BackgroundSpec {
   readonly graceMs: number;
   /** Called per output chunk (stall detection). */
   readonly onActivity: () => void;
+  /** Keep the command's stdin open (an attached exec stdin) for `writeBackground`. */
+  readonly stdin: boolean;
 }
 
 /** The log writer: an exec appending its stdin to the log; ending stdin flushes and closes it. */
@@ -64,13 +68,19 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
   const writer = await openLogWriter(spec.client, spec.containerId, spec.logPath);
   let execId: string;
   let output: Readable;
+  /** The attached connection, when stdin is open: stdin goes up it, the framed output comes down. */
+  let attached: { socket: Duplex; head: Buffer } | undefined;
   try {
     execId = await createExec(spec.client, spec.containerId, {
-      argv: ['/bin/sh', '-c', spec.prelude + WRAPPER, 'berth-task', spec.command, spec.logPath],
+      argv: ['/bin/sh', '-c', spec.prelude + wrapper(spec.stdin), 'berth-task', spec.command, spec.logPath],
       env: [...spec.env, tagEnv(tag)],
       workingDir: spec.workingDir,
+      stdin: spec.stdin,
     });
-    output = await startExecStream(spec.client, execId, false);
+    if (spec.stdin) {
+      attached = await startExecHijacked(spec.client, execId, false);
+      output = attached.socket;
+    } else output = await startExecStream(spec.client, execId, false);
   } catch (error) {
     writer.socket.destroy();
     throw error;
@@ -123,13 +133,16 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
     if (control.length > 4096) control = control.slice(-4096);
   });
   const ended = new Promise<void>((resolve) => {
-    output.on('data', (chunk: Buffer) => {
+    const onChunk = (chunk: Buffer) => {
       try {
         demuxer.push(chunk);
       } catch {
         output.destroy();
       }
-    });
+    };
+    // Bytes the engine sent with the upgrade's response head are the first output frames.
+    if (attached && attached.head.length > 0) onChunk(attached.head);
+    output.on('data', onChunk);
     output.once('end', () => resolve());
     output.once('close', () => resolve());
     output.once('error', () => resolve());
@@ -201,5 +214,6 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
     settled,
     logBytes: () => kept,
     logTruncated: () => capped,
+    stdin: attached && writableStdin(attached.socket),
   };
 }

@@ -6,11 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { BACKGROUND_OPTION_KEYS, EXEC_OPTION_KEYS } from '../../contract/option-keys.js';
+import { stdinPiped } from '../../contract/task-stdin-data.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
   BackgroundStall,
   BackgroundTask,
+  BackgroundWriteOptions,
   ContextCapabilities,
   ContextHandle,
   ExecOptions,
@@ -76,6 +78,7 @@ export const DOCKER_CAPABILITIES: ContextCapabilities = Object.freeze({
   stream: true,
   terminal: true,
   background: true,
+  backgroundStdin: true,
   glob: true,
   ports: true,
   containment: false,
@@ -200,6 +203,7 @@ class DockerExecutionContext extends BackgroundMethods implements DockerContext 
     const onStall = callback<(stall: BackgroundStall) => void>(input.onStall, 'options.onStall');
     const stallMs = durationMs(input.stallMs, 'options.stallMs', this.options.stallMs);
     const maxLogBytes = byteCount(input.maxLogBytes, 'options.maxLogBytes', this.options.maxLogBytes);
+    const stdin = stdinPiped(input.stdin);
     let taskId: string | undefined;
     const machinery = await this.client.call('execBackground', () =>
       startBackgroundTask({
@@ -212,6 +216,7 @@ class DockerExecutionContext extends BackgroundMethods implements DockerContext 
         logPath: `${STATE_DIR}/task-${randomBytes(8).toString('hex')}.log`,
         maxLogBytes,
         graceMs: this.options.killGraceMs,
+        stdin,
         onActivity: () => {
           if (taskId !== undefined) this.registry.noteOutput(taskId);
         },
@@ -226,6 +231,15 @@ class DockerExecutionContext extends BackgroundMethods implements DockerContext 
     taskId = task.id;
     hosted.named(task.id);
     return task;
+  }
+
+  writeBackground(
+    handle: ContextHandle,
+    id: string,
+    data: string | Uint8Array,
+    options?: BackgroundWriteOptions,
+  ): Promise<void> {
+    return this.writeToTask(handle, id, data, options);
   }
 
   async execStream(

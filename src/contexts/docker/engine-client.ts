@@ -8,6 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex, Readable } from 'node:stream';
+import { ProtocolError } from '../../errors/index.js';
 import { describeEndpoint, type EngineEndpoint } from './engine-endpoint.js';
 import { DockerApiError, DockerUnavailableError } from './errors.js';
 
@@ -198,7 +199,7 @@ export class EngineClient {
     const text = (await readBody(res, MAX_JSON_BYTES)).toString('utf8');
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) throw apiError(status, request, text);
-    return { status, body: (text === '' ? undefined : JSON.parse(text)) as T };
+    return { status, body: (text === '' ? undefined : engineJson(text, request, status)) as T };
   }
 
   /** Send a request and hand back the streaming response; a non-2xx status throws DockerApiError. */
@@ -457,6 +458,19 @@ function writeBody(req: http.ClientRequest, request: EngineRequest): void {
   }
 }
 
+/** A 2xx answer's JSON body; one that is not JSON is a ProtocolError naming the request. */
+function engineJson(text: string, request: EngineRequest, status: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new ProtocolError(
+      'Docker Engine API',
+      `${request.method} ${request.path} answered ${status} with a body that is not JSON; the engine at this endpoint is not behaving as a Docker engine`,
+      { cause },
+    );
+  }
+}
+
 /** Read a whole response body, refusing one larger than `maxBytes`. */
 export function readBody(res: Readable, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -466,7 +480,12 @@ export function readBody(res: Readable, maxBytes: number): Promise<Buffer> {
       size += chunk.length;
       if (size > maxBytes) {
         res.destroy();
-        reject(new Error(`engine response exceeded ${maxBytes} bytes`));
+        reject(
+          new ProtocolError(
+            'Docker Engine API',
+            `a response exceeded ${maxBytes} bytes; the engine at this endpoint is not behaving as a Docker engine`,
+          ),
+        );
         return;
       }
       chunks.push(chunk);

@@ -6,8 +6,13 @@
  * its pid and the command's exit status on the stderr channel (`pid:<n>`, `status:<n>` lines).
  * @module
  */
-import type { BackgroundMachinery, TaskOutcome } from '../../contract/background-registry.js';
+import type {
+  BackgroundMachinery,
+  BackgroundStdin,
+  TaskOutcome,
+} from '../../contract/background-registry.js';
 import { logCapMarker, logDroppedNote } from '../../contract/log-markers.js';
+import { CapabilityError } from '../../errors/index.js';
 import { cutAtCodePoint } from '../../subprocess/utf8-boundary.js';
 import { exitFacts } from '../docker/run-exec.js';
 import { newExecTag, tagEnv } from '../shared/tagged-termination.js';
@@ -15,11 +20,12 @@ import { openPodExec, type PodExec } from './pod-exec.js';
 import { CWD_MISSING_MARKER, CWD_MISSING_STATUS, type PodSession, wrappedProgram } from './pod-session.js';
 import { terminateTagged } from './run-exec.js';
 
-// $1 = command, $2 = log path. fd 3 keeps the wrapper's stderr as the control channel.
-const WRAPPER = `exec 3>&2
+// $1 = command, $2 = log path. fd 3 keeps the wrapper's stderr as the control channel. With its
+// stdin open the command reads the exec's stdin channel, else /dev/null.
+const wrapper = (stdin: boolean) => `exec 3>&2
 : >> "$2"
 echo "pid:$$" >&3
-/bin/sh -c "$1" 3>&- </dev/null 2>&1
+/bin/sh -c "$1" 3>&- ${stdin ? '' : '</dev/null '}2>&1
 echo "status:$?" >&3`;
 
 /** What starting a task needs. */
@@ -34,6 +40,8 @@ export interface BackgroundSpec {
   readonly graceMs: number;
   /** Called per output chunk (stall detection). */
   readonly onActivity: () => void;
+  /** Keep the command's stdin open (the exec's stdin channel) for `writeBackground`. */
+  readonly stdin: boolean;
 }
 
 /** Start the task; resolves once its pid is known. */
@@ -70,12 +78,12 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
       api: session.api,
       client: session.client,
       pod: session.pod,
-      argv: wrappedProgram(['/bin/sh', '-c', WRAPPER, 'berth-task', spec.command, spec.logPath], {
+      argv: wrappedProgram(['/bin/sh', '-c', wrapper(spec.stdin), 'berth-task', spec.command, spec.logPath], {
         env: [...spec.env, tagEnv(tag)],
         unsetLine: spec.unsetLine,
         workingDir: spec.workingDir,
       }),
-      stdin: false,
+      stdin: spec.stdin,
       handshakeTimeoutMs: session.api.requestTimeoutMs,
       onStdout: (payload) => {
         const room = spec.maxLogBytes - bytes;
@@ -155,5 +163,24 @@ export async function startBackgroundTask(spec: BackgroundSpec): Promise<Backgro
     settled,
     logBytes: () => Math.min(bytes, spec.maxLogBytes),
     logTruncated: () => bytes > spec.maxLogBytes,
+    stdin: spec.stdin ? podStdin(started, session.canCloseStdin) : undefined,
+  };
+}
+
+/** The task's stdin over the exec's stdin channel; ending it needs the v5 protocol's half-close. */
+function podStdin(exec: PodExec, canClose: boolean): BackgroundStdin {
+  return {
+    write: (bytes) => exec.writeStdin(bytes),
+    end: async () => {
+      await exec.closeStdin();
+    },
+    endRefusal: canClose
+      ? undefined
+      : () =>
+          new CapabilityError(
+            "closing a background task's stdin",
+            'kubernetes',
+            'the cluster speaks an exec protocol older than v5.channel.k8s.io (Kubernetes 1.30), which cannot close stdin without ending the exec; write an end marker the command understands, or end the task with killBackground',
+          ),
   };
 }

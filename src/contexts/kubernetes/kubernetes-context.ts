@@ -12,11 +12,13 @@ import {
   STREAM_OPTION_KEYS,
   TERMINAL_OPTION_KEYS,
 } from '../../contract/option-keys.js';
+import { stdinPiped } from '../../contract/task-stdin-data.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
   BackgroundStall,
   BackgroundTask,
+  BackgroundWriteOptions,
   ContextCapabilities,
   ContextHandle,
   ExecOptions,
@@ -78,6 +80,7 @@ export const KUBERNETES_CAPABILITIES: ContextCapabilities = Object.freeze({
   stream: true,
   terminal: true,
   background: true,
+  backgroundStdin: true,
   glob: true,
   ports: false,
   containment: false,
@@ -260,6 +263,7 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
     const onStall = callback<(stall: BackgroundStall) => void>(input.onStall, 'options.onStall');
     const stallMs = durationMs(input.stallMs, 'options.stallMs', this.options.stallMs);
     const maxLogBytes = byteCount(input.maxLogBytes, 'options.maxLogBytes', this.options.maxLogBytes);
+    const stdin = stdinPiped(input.stdin);
     let taskId: string | undefined;
     const machinery = await startBackgroundTask({
       session: state.session,
@@ -270,6 +274,7 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
       logPath: `${STATE_DIR}/task-${randomBytes(8).toString('hex')}.log`,
       maxLogBytes,
       graceMs: this.options.killGraceMs,
+      stdin,
       onActivity: () => {
         if (taskId !== undefined) this.registry.noteOutput(taskId);
       },
@@ -283,6 +288,15 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
     taskId = task.id;
     hosted.named(task.id);
     return task;
+  }
+
+  writeBackground(
+    handle: ContextHandle,
+    id: string,
+    data: string | Uint8Array,
+    options?: BackgroundWriteOptions,
+  ): Promise<void> {
+    return this.writeToTask(handle, id, data, options);
   }
 
   async execStream(

@@ -4,6 +4,7 @@
  * @module
  */
 import { BACKGROUND_OPTION_KEYS } from '../../contract/option-keys.js';
+import { stdinPiped } from '../../contract/task-stdin-data.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
@@ -18,6 +19,7 @@ import {
   envRecord,
   knownOptions,
 } from '../../contract/validate-options.js';
+import { writableStdin } from '../shared/writable-stdin.js';
 import { confine, SANDBOX_REFUSED_EXIT_CODE, startConfined } from './confine.js';
 import { type ProcessDeps, workingDirectory } from './deps.js';
 import { commandEnv } from './environment.js';
@@ -38,6 +40,7 @@ export async function startBackground(
   const onStall = callback<(stall: BackgroundStall) => void>(input.onStall, 'options.onStall');
   const stallMs = durationMs(input.stallMs, 'options.stallMs', deps.config.stallMs);
   const maxLogBytes = byteCount(input.maxLogBytes, 'options.maxLogBytes', deps.config.maxLogBytes);
+  const piped = stdinPiped(input.stdin);
   const owner = { handleId: state.id, onExit, onStall, stallMs };
 
   const log = deps.files.createLog(maxLogBytes);
@@ -56,6 +59,10 @@ export async function startBackground(
         settled: Promise.resolve({ exitCode: SANDBOX_REFUSED_EXIT_CODE, signal: null }),
         logBytes: () => Buffer.byteLength(confined.message),
         logTruncated: () => false,
+        // Refused before it started: writes are refused as to any task that has exited.
+        stdin: piped
+          ? { write: () => Promise.reject(new Error('not started')), end: async () => {} }
+          : undefined,
       },
       owner,
     );
@@ -65,7 +72,7 @@ export async function startBackground(
     deps.runtime.spawn({
       argv: confined.argv,
       cwd,
-      stdio: { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' },
+      stdio: { stdin: piped ? 'pipe' : 'ignore', stdout: 'pipe', stderr: 'pipe' },
       graceMs: deps.config.killGraceMs,
       env: commandEnv(deps.config.inheritEnv, false, deps.config.env, state.env, env, confined.env),
     }),
@@ -90,6 +97,7 @@ export async function startBackground(
   child.stderr?.on('data', onChunk);
   const settled = child.done.then(
     async (outcome) => {
+      child.stdin?.destroy();
       child.stdout?.destroy();
       child.stderr?.destroy();
       if (killed) await child.waitForExit();
@@ -98,6 +106,7 @@ export async function startBackground(
       return confined.settle(outcome);
     },
     () => {
+      child.stdin?.destroy();
       log.close();
       return { exitCode: null, signal: null };
     },
@@ -116,6 +125,7 @@ export async function startBackground(
       logBytes: () => log.bytesWritten,
       logTruncated: () => log.truncated,
       logFailure: () => log.failureNote,
+      stdin: child.stdin ? writableStdin(child.stdin) : undefined,
     },
     owner,
   );

@@ -11,6 +11,7 @@ import { containerlessSpawnConfig } from '../../contract/containerless-spawn.js'
 import type {
   BackgroundOptions,
   BackgroundTask,
+  BackgroundWriteOptions,
   ChangeSelection,
   CommitChangesOptions,
   CommitChangesResult,
@@ -180,6 +181,7 @@ export class ProcessContext extends BackgroundMethods implements ExecutionContex
       stream: true,
       terminal,
       background: true,
+      backgroundStdin: true,
       glob: true,
       ports: false,
       containment: fs.root !== null,
@@ -270,6 +272,15 @@ export class ProcessContext extends BackgroundMethods implements ExecutionContex
     options?: BackgroundOptions,
   ): Promise<BackgroundTask> {
     return this.run(() => startBackground(this.deps, this.handles.get(handle), command, options));
+  }
+
+  writeBackground(
+    handle: ContextHandle,
+    id: string,
+    data: string | Uint8Array,
+    options?: BackgroundWriteOptions,
+  ): Promise<void> {
+    return this.writeToTask(handle, id, data, options);
   }
 
   execStream(

@@ -113,14 +113,6 @@ export class RemoteServiceError extends BerthError {
   }
 }
 
-/** A remote error of any of the kinds above. */
-export type RemoteError =
-  | RemoteAuthError
-  | RemoteQuotaError
-  | SandboxGoneError
-  | RemoteNetworkError
-  | RemoteServiceError;
-
 /** The message of anything thrown, for a detail clause. */
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message.split('\n')[0]!.slice(0, 300);

@@ -10,8 +10,8 @@ import { LOG_DROPPED_NOTE_FORMAT, logCapMarker } from '../../contract/log-marker
 import { IoError, NotFoundError } from '../../errors/index.js';
 import { ControlReader, readControlLines } from './control-lines.js';
 import { exitFacts } from './remote-exec.js';
-import { BACKGROUND_SCRIPT, newNonce, shLine } from './scripts.js';
-import type { RemoteSandbox } from './transport.js';
+import { BACKGROUND_SCRIPT, newNonce, STDIN_FIFO_SCRIPT, shLine } from './scripts.js';
+import type { RemoteSandbox, RemoteStdin } from './transport.js';
 import { newExecTag, terminateTagged } from './tree-termination.js';
 
 export interface RemoteBackgroundSpec {
@@ -26,6 +26,8 @@ export interface RemoteBackgroundSpec {
   readonly graceMs: number;
   readonly onActivity: () => void;
   readonly classify: (error: unknown) => Error;
+  /** Keep the task's stdin open (a FIFO in the sandbox, fed by the provider's stdin writer). */
+  readonly stdin: boolean;
 }
 
 /** Start the task; resolves once its pid is known. */
@@ -33,6 +35,7 @@ export async function startRemoteBackground(spec: RemoteBackgroundSpec): Promise
   const nonce = newNonce();
   const tag = newExecTag();
   const logPath = `${spec.stateDir}/${spec.taskId}.log`;
+  const stdinPath = `${spec.stateDir}/${spec.taskId}.in`;
   let logSize = 0;
   let overflow = 0;
   let exit: TaskOutcome | undefined;
@@ -78,12 +81,26 @@ export async function startRemoteBackground(spec: RemoteBackgroundSpec): Promise
       spec.command,
       logCapMarker(spec.maxLogBytes),
       LOG_DROPPED_NOTE_FORMAT,
+      spec.stdin ? stdinPath : '/dev/null',
     ]);
+  // The FIFO exists before the writer starts: a writer's `cat > path` would make a plain file.
+  if (spec.stdin) await makeStdinFifo(spec, stdinPath);
   const process = await spec.sandbox
     .start({ script, env: spec.env, timeoutMs: 0, onStdout: (text) => reader.push(text) })
     .catch((error: unknown) => {
       throw spec.classify(error);
     });
+  // The task blocks opening its FIFO until this writer has it open, so it comes before the pid.
+  let feeder: RemoteStdin | undefined;
+  if (spec.stdin) {
+    try {
+      feeder = await spec.sandbox.openStdin(stdinPath);
+    } catch (error) {
+      await terminateTagged(spec.sandbox, tag, 0).catch(() => undefined);
+      await process.kill().catch(() => undefined);
+      throw spec.classify(error);
+    }
+  }
   const ended = process.done.then(
     () => reader.end(),
     () => reader.end(),
@@ -94,6 +111,8 @@ export async function startRemoteBackground(spec: RemoteBackgroundSpec): Promise
     throw new IoError(`could not create the task's log ${logPath} inside the sandbox (full disk?)`);
   }
   const settled: Promise<TaskOutcome> = ended.then(async () => {
+    // The writer has no reader left; what it still holds is dropped with the task.
+    await feeder?.kill().catch(() => undefined);
     if (exit) return exit;
     // The supervisor's connection ended without the exit line: ask the sandbox for the status.
     const late = await readStatus(spec.sandbox, spec.stateDir, spec.taskId);
@@ -119,7 +138,23 @@ export async function startRemoteBackground(spec: RemoteBackgroundSpec): Promise
     settled,
     logBytes: () => Math.min(logSize, spec.maxLogBytes),
     logTruncated: () => overflow > 0,
+    stdin: feeder && {
+      write: (bytes) => feeder.write(bytes),
+      end: () => feeder.end(),
+    },
   };
+}
+
+async function makeStdinFifo(spec: RemoteBackgroundSpec, path: string): Promise<void> {
+  const nonce = newNonce();
+  const result = await spec.sandbox
+    .run({ script: shLine(STDIN_FIFO_SCRIPT, 'berth-stdin-fifo', [path, nonce]), timeoutMs: 60_000 })
+    .catch((error: unknown) => {
+      throw spec.classify(error);
+    });
+  if (!readControlLines(result.stdout, nonce).some((line) => line.kind === 'ok')) {
+    throw new IoError(`could not make the task's stdin FIFO ${path} inside the sandbox (full disk?)`);
+  }
 }
 
 async function readStatus(

@@ -11,11 +11,13 @@ import {
   STREAM_OPTION_KEYS,
   TERMINAL_OPTION_KEYS,
 } from '../../contract/option-keys.js';
+import { stdinPiped } from '../../contract/task-stdin-data.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
   BackgroundStall,
   BackgroundTask,
+  BackgroundWriteOptions,
   ContextCapabilities,
   ContextHandle,
   ExecOptions,
@@ -157,6 +159,7 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
       stream: true,
       terminal: true,
       background: true,
+      backgroundStdin: true,
       glob: true,
       ports: false,
       containment: false,
@@ -332,6 +335,7 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
     const onStall = callback<(stall: BackgroundStall) => void>(input.onStall, 'options.onStall');
     const stallMs = durationMs(input.stallMs, 'options.stallMs', this.limits.stallMs);
     const maxLogBytes = byteCount(input.maxLogBytes, 'options.maxLogBytes', this.limits.maxLogBytes);
+    const stdin = stdinPiped(input.stdin);
     let taskId: string | undefined;
     const machinery = await startRemoteBackground({
       sandbox: state.sandbox,
@@ -347,6 +351,7 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
         if (taskId !== undefined) this.registry.noteOutput(taskId);
       },
       classify: (error) => this.classify(error, state),
+      stdin,
     });
     // The task runs in this sandbox whichever handle owns it later (reassignBackground).
     const hosted = this.retired.hostTask(state.sandbox, machinery.settled);
@@ -357,6 +362,15 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
     taskId = task.id;
     hosted.named(task.id);
     return task;
+  }
+
+  writeBackground(
+    handle: ContextHandle,
+    id: string,
+    data: string | Uint8Array,
+    options?: BackgroundWriteOptions,
+  ): Promise<void> {
+    return this.writeToTask(handle, id, data, options);
   }
 
   async execStream(

@@ -100,14 +100,18 @@ done
 [ -n "$in" ] && rm -f -- "$in"
 printf '%s end\\n' "$n"`;
 
+/** Makes a background task's stdin FIFO: $1 its path, $2 nonce. Prints "<nonce> ok". */
+export const STDIN_FIFO_SCRIPT = `rm -f -- "$1" && mkfifo -m 600 "$1" && printf '%s ok\\n' "$2"`;
+
 /**
  * One background task, supervised from inside the sandbox. $1 state dir, $2 task id, $3 cwd,
  * $4 maxLogBytes, $5 nonce, $6 tag, $7 the command, $8 the cap marker, $9 the closing note's printf
- * format. stdout and stderr go, merged in order, through
+ * format, $10 the task's stdin (`/dev/null`, or a FIFO that berth's stdin writer feeds; the task
+ * blocks opening it until the writer has). stdout and stderr go, merged in order, through
  * a cap that keeps the first maxLogBytes in the log (written as it comes) and counts the rest; the supervisor prints the
  * task's pid, the log's size whenever it grows, and at the end the exit status and the overflow.
  */
-export const BACKGROUND_SCRIPT = `d=$1; id=$2; cwd=$3; max=$4; n=$5; tag=$6; cmd=$7; mark=$8; note=$9
+export const BACKGROUND_SCRIPT = `d=$1; id=$2; cwd=$3; max=$4; n=$5; tag=$6; cmd=$7; mark=$8; note=$9; in=\${10}
 log="$d/$id.log"; st="$d/$id.status"; ov="$d/$id.over"; pf="$d/$id.pid"
 cd -- "$cwd" 2>/dev/null || { printf '%s fail cwd\\n' "$n"; exit 0; }
 { : > "$log"; } 2>/dev/null || { printf '%s fail state\\n' "$n"; exit 0; }
@@ -119,7 +123,7 @@ else
   cap() { head -c "$max" >> "$log"; }
 fi
 (
-  BERTH_EXEC=$tag $S /bin/sh -c 'echo $$ > "$1"; exec /bin/sh -c "$2"' berth-task "$pf" "$cmd" </dev/null 2>&1
+  BERTH_EXEC=$tag $S /bin/sh -c 'echo $$ > "$1"; exec /bin/sh -c "$2"' berth-task "$pf" "$cmd" <"$in" 2>&1
   echo $? > "$st"
 ) | {
   cap

@@ -5,9 +5,19 @@
  * @module
  */
 import { BackgroundRegistry, type OwnerCallbacks } from '../../contract/background-registry.js';
-import type { BackgroundExit, BackgroundTaskInfo, ContextHandle, WaitOptions } from '../../contract/types.js';
+import type {
+  BackgroundExit,
+  BackgroundTaskInfo,
+  BackgroundWriteOptions,
+  ContextHandle,
+  WaitOptions,
+} from '../../contract/types.js';
 
-/** `listBackground`, `killBackground`, `waitBackground` and `reassignBackground` over a registry. */
+/**
+ * `listBackground`, `killBackground`, `waitBackground` and `reassignBackground` over a registry,
+ * and `writeToTask` for a backend that claims `backgroundStdin` to expose as `writeBackground`
+ * (it writes to the stdin the backend handed the registry).
+ */
 export abstract class BackgroundMethods {
   /** Every background task of the context, by owning handle. */
   protected readonly registry: BackgroundRegistry;
@@ -39,6 +49,23 @@ export abstract class BackgroundMethods {
   ): Promise<BackgroundExit | null> {
     this.assertLive(handle, 'handle');
     return this.registry.wait(handle.id, id, options);
+  }
+
+  /** `writeBackground` for a backend whose tasks can have their stdin open. */
+  protected writeToTask(
+    handle: ContextHandle,
+    id: string,
+    data: string | Uint8Array,
+    options?: BackgroundWriteOptions,
+  ): Promise<void> {
+    // Not async: the checks and the queueing happen in this call, so concurrent writes keep order
+    // and a refusal still arrives as a rejected promise.
+    try {
+      this.assertLive(handle, 'handle');
+      return this.registry.write(handle.id, id, data, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async reassignBackground(

@@ -6,9 +6,11 @@
  * registry. `pid` is the task shell's virtual pid (`kill -0 PID` in the shell answers for it).
  * @module
  */
+import { createBytePipe } from '../../commands/byte-pipe.js';
 import type { ByteWriter } from '../../commands/command.js';
 import type { BackgroundRegistry } from '../../contract/background-registry.js';
 import { BACKGROUND_OPTION_KEYS } from '../../contract/option-keys.js';
+import { stdinPiped } from '../../contract/task-stdin-data.js';
 import type {
   BackgroundExit,
   BackgroundOptions,
@@ -50,7 +52,10 @@ export async function startBackground(
   const onStall = callback<(stall: BackgroundStall) => void>(input.onStall, 'options.onStall');
   const stallMs = durationMs(input.stallMs, 'options.stallMs', deps.stallMs);
   const maxLogBytes = byteCount(input.maxLogBytes, 'options.maxLogBytes', deps.maxLogBytes);
+  const piped = stdinPiped(input.stdin);
   const cwd = await workingDirectory(state, input.cwd, 'options.cwd');
+  // A kernel pipe as the script's stdin: bounded as a real one, and a broken pipe once it ends.
+  const toScript = piped ? createBytePipe() : undefined;
 
   const log = deps.files.createLog(maxLogBytes);
   let id = '';
@@ -69,6 +74,7 @@ export async function startBackground(
   const running = state.sideKernel.exec(text, {
     cwd,
     env,
+    ...(toScript ? { stdin: toScript.reader } : {}),
     stdout: writer,
     stderr: writer,
     timeoutMs: MAX_TIMER_MS,
@@ -77,7 +83,9 @@ export async function startBackground(
       pid = shellPid;
     },
   });
-  const settled = running.then(
+  // Whatever the script left unread is dropped with it; a pending write then fails as EPIPE.
+  const ended = running.finally(() => void toScript?.reader.close());
+  const settled = ended.then(
     (result) => {
       log.close();
       if (result.aborted) return { exitCode: null, signal: 'SIGTERM' };
@@ -106,6 +114,10 @@ export async function startBackground(
       settled,
       logBytes: () => log.bytesWritten,
       logTruncated: () => log.truncated,
+      stdin: toScript && {
+        write: (bytes) => toScript.writer.write(bytes),
+        end: () => toScript.writer.close(),
+      },
     },
     { handleId: state.id, onExit, onStall, stallMs },
   );

@@ -10,6 +10,7 @@ import {
   type NetworkPolicy,
   resolveNetworkPolicy,
 } from '../../commands/net/allowlist.js';
+import type { ContextLimitOptions } from '../../contract/context-options.js';
 import {
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_LOG_BYTES,
@@ -72,8 +73,13 @@ export interface VirtualMcpTools {
   readonly holdMs?: number | undefined;
 }
 
-/** Options for {@link createVirtualContext}. Every field is optional. */
-export interface VirtualContextOptions {
+/**
+ * Options for {@link createVirtualContext}. Every field is optional. `defaultTimeoutMs`,
+ * `stallMs`, `maxLogBytes` and `maxReadBytes` mean what they mean on every backend
+ * ({@link ContextLimitOptions}); `killGraceMs` is the virtual shell's own, documented below, as
+ * there is no process tree to TERM and KILL.
+ */
+export interface VirtualContextOptions extends Omit<ContextLimitOptions, 'killGraceMs'> {
   /**
    * A host directory the workspace is a copy-on-write view of. It is read through a contained
    * view (nothing outside it is reachable, symlinks out of it are refused) and never written:
@@ -135,18 +141,15 @@ export interface VirtualContextOptions {
    * (background logs and spill files of the handle stay readable). Default false.
    */
   readonly containment?: boolean | undefined;
-  /** `exec` timeout when the call gives none. Default 30000. */
-  readonly defaultTimeoutMs?: number | undefined;
-  /** Time the traps of a cancelled script get before it is abandoned. Default 5000. */
+  /**
+   * Time the traps of a cancelled script (a timeout, an abort, a stream's `kill()`,
+   * `killBackground`, `destroy`) get before it is abandoned: its TERM (or INT) trap and its EXIT
+   * trap run within it. There is no process to signal, so this is not the TERM-to-KILL grace of
+   * the other backends. Default 5000; 0 is refused (the traps always get a chance to run).
+   */
   readonly killGraceMs?: number | undefined;
   /** Output policy for `exec`: memory cap per stream and spill cap. */
   readonly output?: Partial<OutputPolicy> | undefined;
-  /** Background log cap; past it the log is marked and later output dropped. Default 64 MiB. */
-  readonly maxLogBytes?: number | undefined;
-  /** Silence before a background task's `onStall`. Default 60000. */
-  readonly stallMs?: number | undefined;
-  /** Largest file `readFile` / `readFileBytes` load. Default 256 MiB. */
-  readonly maxReadBytes?: number | undefined;
   /** Most entries one `listFiles` returns. Default 100000. */
   readonly maxListEntries?: number | undefined;
   /**

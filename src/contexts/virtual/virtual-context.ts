@@ -11,6 +11,7 @@ import { CHANGE_SELECTION_KEYS, COMMIT_OPTION_KEYS } from '../../contract/option
 import type {
   BackgroundOptions,
   BackgroundTask,
+  BackgroundWriteOptions,
   ChangeSelection,
   CommitChangesOptions,
   CommitChangesResult,
@@ -98,6 +99,7 @@ export class VirtualContext extends BackgroundMethods implements ExecutionContex
       stream: true,
       terminal: false,
       background: true,
+      backgroundStdin: true,
       glob: true,
       ports: false,
       containment: this.config.containment,
@@ -134,6 +136,15 @@ export class VirtualContext extends BackgroundMethods implements ExecutionContex
 
   exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult> {
     return this.run(() => runExec(this.config, this.handles.get(handle), command, options));
+  }
+
+  writeBackground(
+    handle: ContextHandle,
+    id: string,
+    data: string | Uint8Array,
+    options?: BackgroundWriteOptions,
+  ): Promise<void> {
+    return this.writeToTask(handle, id, data, options);
   }
 
   execBackground(

@@ -143,6 +143,7 @@ export function parseArith(text: string): ArithNode | null {
 class ArithParser {
   private pos = 0;
   private tok: Tok = { k: 'eof', pos: 0 };
+  private afterOperand = false;
   /** Start of the last real token read (bash's `lasttp`: the end of input does not move it). */
   private lastTp = 0;
 
@@ -170,6 +171,13 @@ class ArithParser {
       return;
     }
     this.lastTp = i;
+    // Whether the token before this one ended an operand (a number, a name, a postfix `++`).
+    const prev = this.tok;
+    const afterOperand =
+      prev.k === 'num' ||
+      prev.k === 'id' ||
+      (prev.k === 'op' && (prev.op === '++' || prev.op === '--') && this.afterOperand);
+    this.afterOperand = afterOperand;
     const c = s[i] as string;
     if (c >= '0' && c <= '9') {
       let j = i;
@@ -215,7 +223,11 @@ class ArithParser {
     }
     this.pos = i + 1;
     this.tok = { k: 'op', op: c, pos: i };
-    this.fail('syntax error: invalid arithmetic operator', i);
+    // bash's message for a character no token starts with depends on what came before it.
+    this.fail(
+      afterOperand ? 'syntax error: invalid arithmetic operator' : 'syntax error: operand expected',
+      i,
+    );
   }
 
   /** The current token's kind (a method, so narrowing does not survive `advance`). */
@@ -360,18 +372,16 @@ class ArithParser {
   private primary(): ArithNode {
     const t = this.tok;
     if (t.k === 'num') {
+      // Bash shows the expression only up to the offending number, and the number alone.
+      const end = t.pos + t.text.length;
+      const refuse = (reason: string): never => {
+        throw new ArithError(this.src.slice(0, end), reason, this.src.slice(t.pos, end));
+      };
       const v = parseNumber(
         t.text,
-        () => {
-          // Bash shows the expression only up to the offending number, and the number alone.
-          const end = t.pos + t.text.length;
-          throw new ArithError(
-            this.src.slice(0, end),
-            'value too great for base',
-            this.src.slice(t.pos, end),
-          );
-        },
-        () => this.fail('invalid arithmetic base', t.pos),
+        () => refuse('value too great for base'),
+        () => refuse('invalid arithmetic base'),
+        (reason) => refuse(reason),
       );
       this.advance();
       return { t: 'num', v };
@@ -395,17 +405,24 @@ function subOf(sub: string | undefined): { raw: string } | undefined {
  * A number in bash's notations: decimal, `0x` hex, leading-`0` octal, `BASE#DIGITS` (2..64;
  * above 36, lower case is 10..35, upper case 36..61, `@` 62, `_` 63). Wraps to 64 bits.
  */
-export function parseNumber(text: string, tooGreat: () => never, badBase: () => never): bigint {
+export function parseNumber(
+  text: string,
+  tooGreat: () => never,
+  badBase: () => never,
+  invalid: (reason: 'invalid number' | 'invalid integer constant') => never = tooGreat,
+): bigint {
   let base = 10;
   let digits = text;
   const hash = text.indexOf('#');
   if (hash !== -1) {
     const b = text.slice(0, hash);
+    // A leading 0 has already chosen octal or hex for bash: a base after it is no number.
+    if (b.startsWith('0')) invalid('invalid number');
     if (!/^[0-9]+$/.test(b)) tooGreat();
     base = Number.parseInt(b, 10);
     if (base < 2 || base > 64) badBase();
     digits = text.slice(hash + 1);
-    if (digits === '') tooGreat();
+    if (digits === '') invalid('invalid integer constant');
   } else if (/^0[xX]/.test(text)) {
     base = 16;
     digits = text.slice(2);

@@ -301,11 +301,7 @@ async function generate(sh: Shell, spec: CompSpec, word: string): Promise<string
   let out: string[] = [];
   const starts = (s: string): boolean => s.startsWith(word);
   for (const action of spec.actions) out.push(...(await actionMatches(sh, action, word)).filter(starts));
-  if (spec.options.includes('default') || spec.options.includes('bashdefault')) {
-    out.push(...(await files(sh, word, false)));
-  }
-  if (spec.options.includes('dirnames') || spec.options.includes('plusdirs'))
-    out.push(...(await files(sh, word, true)));
+  if (spec.options.includes('bashdefault')) out.push(...(await files(sh, word, false)));
   if (spec.glob !== undefined) {
     out.push(...(await expandPathname(sh.rt.fs, sh.cwd, spec.glob, globOptions(sh), sh.rt.cooperate)));
   }
@@ -322,7 +318,13 @@ async function generate(sh: Shell, spec: CompSpec, word: string): Promise<string
     const p = Pattern.compile(filter.replace(/&/g, word), { extglob: sh.opts.s('extglob') });
     out = out.filter((m) => (negate ? p.matches(m) : !p.matches(m)));
   }
-  return out.map((m) => `${spec.prefix ?? ''}${m}${spec.suffix ?? ''}`);
+  out = out.map((m) => `${spec.prefix ?? ''}${m}${spec.suffix ?? ''}`);
+  // `-o default` and `-o dirnames` complete file and directory names only when the spec made no
+  // match; `-o plusdirs` adds directory names to what it made.
+  if (out.length === 0 && spec.options.includes('default')) out = await files(sh, word, false);
+  if (out.length === 0 && spec.options.includes('dirnames')) out = await files(sh, word, true);
+  if (spec.options.includes('plusdirs')) out.push(...(await files(sh, word, true)));
+  return out;
 }
 
 function globOptions(sh: Shell) {

@@ -6,6 +6,7 @@
  */
 
 import { runSource, SyntaxAbort } from '../exec/source-loop.js';
+import { runSubscriptCommands } from '../exec/subscript-commands.js';
 import { arrayLiteral, attributeLetters } from '../expand/param.js';
 import { doubleQuote } from '../expand/quote.js';
 import { discard, ShellError } from '../runtime/errors.js';
@@ -67,7 +68,7 @@ const ALLOWED: Readonly<Record<Kind, string>> = {
   declare: 'aAfFgiIlnprtuxc',
   typeset: 'aAfFgiIlnprtuxc',
   local: 'aAfFgiIlnprtuxc',
-  export: 'fnp',
+  export: 'aAfnp',
   readonly: 'aAfp',
 };
 
@@ -356,7 +357,8 @@ async function printVars(sh: Shell, kind: Kind, rest: readonly DeclArg[], filter
       const f = sh.vars.find(name);
       if (f === undefined) continue;
       if (f.variable.attrs & ATTR_DYNAMIC && kind !== 'declare' && kind !== 'typeset') continue;
-      const want = kind === 'export' ? ATTR_EXPORT : kind === 'readonly' ? ATTR_READONLY : filter;
+      // `export -a` and `readonly -A` list only the arrays of that kind among their names.
+      const want = (kind === 'export' ? ATTR_EXPORT : kind === 'readonly' ? ATTR_READONLY : 0) | filter;
       if (want !== 0 && (f.variable.attrs & want) !== want) continue;
       const line = declareLine(sh, name);
       if (line !== undefined) out += `${line}\n`;
@@ -484,7 +486,7 @@ export const unset: Builtin = {
         const m = /^([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]$/s.exec(name);
         if (m !== null) {
           const { unsetElement } = await import('../runtime/vars.js');
-          unsetElement(sh, m[1] as string, m[2] as string);
+          unsetElement(sh, m[1] as string, await runSubscriptCommands(sh, m[2] as string));
           continue;
         }
         if (!isValidName(name)) {
@@ -506,7 +508,7 @@ export const unset: Builtin = {
           const mm = /^([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]$/s.exec(target);
           if (mm !== null) {
             const { unsetElement } = await import('../runtime/vars.js');
-            unsetElement(sh, mm[1] as string, mm[2] as string);
+            unsetElement(sh, mm[1] as string, await runSubscriptCommands(sh, mm[2] as string));
           }
           continue;
         }

@@ -60,8 +60,14 @@ async function findSourceFile(sh: Shell, name: string): Promise<string | undefin
       return false;
     }
   };
+  // A directory is skipped in PATH but named as such when given directly ("is a directory").
+  const exists = (p: string): Promise<boolean> =>
+    fs.stat(p).then(
+      () => true,
+      () => false,
+    );
   if (name.includes('/'))
-    return (await isFile(resolvePath(sh.cwd, name))) ? resolvePath(sh.cwd, name) : undefined;
+    return (await exists(resolvePath(sh.cwd, name))) ? resolvePath(sh.cwd, name) : undefined;
   if (sh.opts.s('sourcepath')) {
     for (const dir of (getVar(sh, 'PATH') ?? '').split(':')) {
       if (dir === '') continue;
@@ -70,7 +76,7 @@ async function findSourceFile(sh: Shell, name: string): Promise<string | undefin
     }
   }
   const here = resolvePath(sh.cwd, name);
-  return (await isFile(here)) ? here : undefined;
+  return (await exists(here)) ? here : undefined;
 }
 
 function sourceBuiltin(name: 'source' | '.'): Builtin {

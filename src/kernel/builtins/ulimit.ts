@@ -4,7 +4,6 @@
  * past it ends the writer with SIGXFSZ's status, 153); the others are kept and reported.
  * @module
  */
-import type { Shell } from '../runtime/shell.js';
 import { complain, print, usageLine } from './support.js';
 import type { Builtin } from './types.js';
 
@@ -187,9 +186,4 @@ function show(v: Limit | undefined): string {
 function describe(letter: string): string {
   const r = RESOURCES.find((x) => x.letter === letter);
   return r === undefined ? letter : r.text;
-}
-
-/** The limits table of a shell (created on first use). */
-export function limitsOf(sh: Shell): ResourceLimits {
-  return sh.limitsTable;
 }

@@ -64,7 +64,7 @@ export async function runCompound(sh: Shell, cmd: Compound): Promise<number> {
   if (cmd.type === 'subshell') {
     return withRedirects(sh, cmd.redirects, async () => {
       const status = await runSubshell(sh, (child) => runScript(child, cmd.body));
-      await afterLeaf(sh, status);
+      await afterLeaf(sh, status, cmd);
       return status;
     });
   }
@@ -88,7 +88,7 @@ export async function withRedirects(
   const mark = sh.procSubs.length;
   try {
     try {
-      await applyRedirects(sh, redirects, table, false);
+      await applyRedirects(sh, redirects, table, false, true);
     } catch (error) {
       if (error instanceof ShellError) {
         await shellMessage(sh, error.message);
@@ -272,12 +272,12 @@ async function runBody(
     }
     case 'arithcmd': {
       const status = await arithCommand(sh, cmd);
-      await afterLeaf(sh, status);
+      await afterLeaf(sh, status, cmd);
       return status;
     }
     case 'cond': {
       const status = await condCommand(sh, cmd);
-      await afterLeaf(sh, status);
+      await afterLeaf(sh, status, cmd);
       return status;
     }
     case 'coproc': {

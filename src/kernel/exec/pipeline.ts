@@ -21,15 +21,29 @@ export async function runPipeline(sh: Shell, p: PipelineCommand): Promise<number
   let status: number;
   if (p.commands.length === 0) status = 0;
   else if (p.commands.length === 1) {
-    if (p.negate) sh.errexitSuppressed += 1;
+    const cmd = p.commands[0] as Command;
+    // bash ignores failures inside `! cmd` only when `set -e` is on as it starts (a function that
+    // turns it on itself can still exit); the negated command's own status is never checked.
+    const ignore = p.negate && sh.opts.errexit;
+    const savedLeaf = sh.negatedLeaf;
+    if (ignore) sh.errexitSuppressed += 1;
+    if (p.negate) sh.negatedLeaf = cmd;
     try {
-      status = await runCommand(sh, p.commands[0] as Command);
+      status = await runCommand(sh, cmd);
     } finally {
-      if (p.negate) sh.errexitSuppressed -= 1;
+      if (ignore) sh.errexitSuppressed -= 1;
+      if (p.negate) sh.negatedLeaf = savedLeaf;
     }
     sh.pipeStatus = [status];
   } else {
-    status = await runStages(sh, p);
+    // Under `set -e`, `!` makes bash ignore failures in every stage, as a condition does.
+    const ignore = p.negate && sh.opts.errexit;
+    if (ignore) sh.errexitSuppressed += 1;
+    try {
+      status = await runStages(sh, p);
+    } finally {
+      if (ignore) sh.errexitSuppressed -= 1;
+    }
   }
   if (p.negate) status = status === 0 ? 1 : 0;
   if (p.time !== undefined) await reportTime(sh, p.time.posix, sh.rt.now() - started);

@@ -35,11 +35,23 @@ export async function applyRedirects(
   redirects: readonly Redirect[],
   table: FdTable,
   persistent: boolean,
+  inShell = false,
 ): Promise<void> {
-  for (const r of redirects) await applyOne(sh, r, table, persistent);
+  for (const r of redirects) await applyOne(sh, r, table, persistent, inShell);
 }
 
-async function applyOne(sh: Shell, r: Redirect, table: FdTable, persistent: boolean): Promise<void> {
+/**
+ * `inShell`: the command runs in the shell itself (a builtin, a function, a compound command).
+ * There bash restores the source of a move only along with a target that was open: `: 6>&7-`
+ * with 6 closed leaves 7 closed afterwards (it saved nothing to undo).
+ */
+async function applyOne(
+  sh: Shell,
+  r: Redirect,
+  table: FdTable,
+  persistent: boolean,
+  inShell: boolean,
+): Promise<void> {
   const set = (fd: number, file: OpenFile | null): void => {
     if (persistent) table.setPersistent(fd, file);
     else table.set(fd, file);
@@ -106,8 +118,12 @@ async function applyOne(sh: Shell, r: Redirect, table: FdTable, persistent: bool
         const from = Number.parseInt(m[1] as string, 10);
         const file = table.get(from);
         if (file === undefined) throw new ShellError(`${from}: Bad file descriptor`);
+        const targetWasOpen = table.get(fd) !== undefined;
         place(file);
-        if (m[2] === '-' && from !== fd) set(from, null);
+        if (m[2] === '-' && from !== fd) {
+          if (inShell && !persistent && !targetWasOpen) table.setPersistent(from, null);
+          set(from, null);
+        }
         return;
       }
       if (r.op === '>&' && r.fd === undefined) {

@@ -104,8 +104,8 @@ async function runAndOr(sh: Shell, cmd: Extract<Command, { type: 'andor' }>): Pr
  * After a leaf command (simple command, pipeline, subshell, `((`, `[[`) ended with `status`:
  * run the `ERR` trap and, under `set -e`, exit, unless failures are being ignored here.
  */
-export async function afterLeaf(sh: Shell, status: number): Promise<void> {
-  if (status === 0 || sh.errexitSuppressed > 0) return;
+export async function afterLeaf(sh: Shell, status: number, leaf?: Command): Promise<void> {
+  if (status === 0 || sh.errexitSuppressed > 0 || (leaf !== undefined && leaf === sh.negatedLeaf)) return;
   sh.status = status;
   const inFunction = sh.callStack.some((f) => f.name !== 'source');
   if (sh.traps.has('ERR') && sh.inTrap !== 'ERR' && (!inFunction || sh.opts.o('errtrace')))

@@ -7,6 +7,7 @@
 
 import type { DeclArg } from '../builtins/types.js';
 import { expandAssignment, expandToString, expandWords } from '../expand/expand.js';
+import { withSingleQuotes } from '../expand/indexed-subscript.js';
 import { singleQuote } from '../expand/quote.js';
 import { ExitControl } from '../runtime/control.js';
 import { discard, ShellError } from '../runtime/errors.js';
@@ -52,7 +53,7 @@ export async function runSimple(sh: Shell, cmd: SimpleCommand): Promise<number> 
   }
   sh.status = status;
   sh.pipeStatus = status === 0 ? ZERO_STATUS : [status];
-  if (status !== 0) await afterLeaf(sh, status);
+  if (status !== 0) await afterLeaf(sh, status, cmd);
   return status;
 }
 
@@ -87,7 +88,8 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
   try {
     if (table !== base) {
       try {
-        await applyRedirects(sh, cmd.redirects, table, false);
+        const inShell = resolved.kind === 'builtin' || resolved.kind === 'function';
+        await applyRedirects(sh, cmd.redirects, table, false, inShell);
       } catch (error) {
         if (error instanceof ShellError) {
           await shellMessage(sh, error.message);
@@ -274,7 +276,7 @@ async function assignmentsOnly(sh: Shell, cmd: SimpleCommand): Promise<number> {
   if (cmd.redirects.length > 0) {
     const table = sh.fds.overlay();
     try {
-      await applyRedirects(sh, cmd.redirects, table, false);
+      await applyRedirects(sh, cmd.redirects, table, false, true);
     } catch (error) {
       if (error instanceof ShellError) {
         await shellMessage(sh, error.message);
@@ -337,20 +339,6 @@ async function assignOne(sh: Shell, a: Assignment, how: AssignHow): Promise<stri
 function isAssocName(sh: Shell, name: string): boolean {
   const v = lookup(sh, name)?.variable;
   return v !== undefined && (v.value instanceof AssocArray || (v.attrs & ATTR_ASSOC) !== 0);
-}
-
-/**
- * An indexed array's subscript keeps its single quotes: bash's arithmetic sees `'2'` in
- * `a['2']=x` and refuses it (double quotes are removed).
- */
-function withSingleQuotes(word: Word): Word {
-  if (!word.parts.some((p) => p.type === 'sq' && p.ansi !== true)) return word;
-  return {
-    ...word,
-    parts: word.parts.map((p) =>
-      p.type === 'sq' && p.ansi !== true ? { type: 'lit', value: `'${p.value}'` } : p,
-    ),
-  };
 }
 
 function isReadonly(sh: Shell, name: string): boolean {

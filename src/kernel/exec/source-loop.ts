@@ -13,7 +13,8 @@ import { errorPrefix, sourceName, writeStderr } from './messages.js';
 import { runStatement } from './run.js';
 
 /** Where the text comes from: it decides the prefix of syntax errors. */
-export type SourceKind = 'c' | 'stdin' | 'file' | 'eval' | 'source';
+/** `comsub`: a backquoted command parsed when it runs (its errors say `command substitution`). */
+export type SourceKind = 'c' | 'stdin' | 'file' | 'eval' | 'source' | 'comsub';
 
 export interface SourceOptions {
   readonly kind: SourceKind;
@@ -45,12 +46,13 @@ export async function runSource(sh: Shell, text: string, options: SourceOptions)
       for (const line of error.lines(prefix)) await writeStderr(sh, `${line}\n`);
       if (error.discardsLine && !sh.opts.o('posix')) {
         sh.status = 1;
-        if (options.kind === 'eval' || options.kind === 'source') throw new SyntaxAbort(1);
+        if (options.kind === 'eval' || options.kind === 'source' || options.kind === 'comsub')
+          throw new SyntaxAbort(1);
         parser.discardLine();
         continue;
       }
       if (!error.keepsStatus) sh.status = 2;
-      if (options.kind === 'eval' || options.kind === 'source') {
+      if (options.kind === 'eval' || options.kind === 'source' || options.kind === 'comsub') {
         throw new SyntaxAbort(error.keepsStatus ? sh.status : 2);
       }
       return sh.status;
@@ -96,9 +98,11 @@ function syntaxPrefix(sh: Shell, options: SourceOptions, line: number): string {
       ? '-c'
       : options.kind === 'eval'
         ? 'eval'
-        : options.kind === 'stdin'
-          ? name
-          : (options.name ?? name);
+        : options.kind === 'comsub'
+          ? 'command substitution'
+          : options.kind === 'stdin'
+            ? name
+            : (options.name ?? name);
   return name === input ? `${name}: line ${line}: ` : `${name}: ${input}: line ${line}: `;
 }
 

@@ -8,6 +8,7 @@
 import { createBytePipe } from '../../commands/byte-pipe.js';
 import { decodeBytes } from '../../commands/byte-text.js';
 import type { ByteWriter } from '../../commands/command.js';
+import { isVfsError } from '../../vfs/filesystem.js';
 import { limitReached } from '../limits.js';
 import {
   CancelControl,
@@ -29,6 +30,7 @@ import { writeFd } from './io.js';
 import { shellMessage, writeStderr } from './messages.js';
 import { applyRedirects } from './redirect.js';
 import { runScript } from './run.js';
+import { runSource, SyntaxAbort } from './source-loop.js';
 import { runExitTrap } from './trap.js';
 
 /** The status a subshell ends with when `error` unwinds it (rethrows what ends the whole call). */
@@ -85,7 +87,12 @@ export async function commandSubstitution(sh: Shell, body: Script): Promise<stri
   const readOnly = fileReadShape(body);
   const status = await runSubshell(
     sh,
-    (child) => (readOnly === undefined ? runScript(child, body) : copyFile(child, readOnly)),
+    (child) =>
+      body.unparsed !== undefined
+        ? runUnparsed(child, body.unparsed)
+        : readOnly === undefined
+          ? runScript(child, body)
+          : copyFile(child, readOnly),
     (child) => {
       child.fds.set(1, new WriterFile(collector, 'pipe:[cmdsub]'));
       child.isCommandSub = true;
@@ -114,6 +121,20 @@ export async function commandSubstitution(sh: Shell, body: Script): Promise<stri
   return decodeBytes(bytes.subarray(0, end));
 }
 
+/** A backquoted text that did not parse: parsed again now, its syntax error reported as bash's. */
+async function runUnparsed(child: Shell, unparsed: NonNullable<Script['unparsed']>): Promise<number> {
+  try {
+    return await runSource(child, unparsed.text, {
+      kind: 'comsub',
+      topLevel: false,
+      firstLine: unparsed.line,
+    });
+  } catch (error) {
+    if (error instanceof SyntaxAbort) return error.status;
+    throw error;
+  }
+}
+
 /** `$(< file)`: the redirect alone, which bash reads as the file's contents. */
 function fileReadShape(body: Script): Redirect | undefined {
   if (body.commands.length !== 1) return undefined;
@@ -140,7 +161,14 @@ async function copyFile(child: Shell, r: Redirect): Promise<number> {
   if (input === undefined || input === null) return 1;
   for (;;) {
     await checkpoint(child);
-    const chunk = await input.read();
+    let chunk: Uint8Array | null;
+    try {
+      chunk = await input.read();
+    } catch (error) {
+      // bash stops at a read error (a directory) without a word, keeping what it had.
+      if (isVfsError(error)) break;
+      throw error;
+    }
     if (chunk === null) break;
     await writeFd(child, 1, chunk);
   }

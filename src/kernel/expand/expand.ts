@@ -186,17 +186,25 @@ function braceWord(t: string, extglob: boolean): Word {
   const key = `${extglob ? 1 : 0}${t}`;
   let w = braceCache.get(key);
   if (w === undefined) {
-    const parser = new Parser(t, { extglob: () => extglob });
     let parsed: ReturnType<typeof parseWord>;
+    // A backquote that ends the text is bash's bare backquote, kept as a character.
+    let bare = false;
     try {
-      parsed = parseWord(parser, 'command');
+      parsed = parseWord(new Parser(t, { extglob: () => extglob }), 'command');
     } catch (error) {
-      // `{z..A}` makes the word -`- (bash parses what brace expansion made): an expansion error.
-      if (error instanceof ShellSyntaxError && error.kind === 'unmatched' && error.detail === '`')
+      if (!(error instanceof ShellSyntaxError && error.kind === 'unmatched' && error.detail === '`'))
+        throw error;
+      if (t.endsWith('`')) {
+        bare = true;
+        parsed = parseWord(new Parser(t.slice(0, -1), { extglob: () => extglob }), 'command');
+      } else {
+        // `{z..A}` makes the word -`- (bash parses what brace expansion made): an expansion error.
         throw discard(`bad substitution: no closing "\`" in ${t.slice(t.indexOf('`'))}`);
-      throw error;
+      }
     }
-    w = parsed === undefined ? { parts: [] } : { parts: parsed.word.parts, text: t };
+    const parts = parsed === undefined ? [] : parsed.word.parts;
+    if (bare) w = { parts: [...parts, { type: 'lit', value: '`' }], text: t };
+    else w = parsed === undefined ? { parts: [] } : { parts, text: t };
     if (braceCache.size > 4096) braceCache.clear();
     braceCache.set(key, w);
   }

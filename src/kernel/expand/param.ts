@@ -39,6 +39,7 @@ import { ShellSyntaxError } from '../syntax/syntax-error.js';
 import { parseArithText, parseHereDocBody } from '../syntax/word-parser.js';
 import { decodeEscapes } from './escapes.js';
 import { expandPieces, expandReplacement, expandToPattern, expandToString } from './expand.js';
+import { withSingleQuotes } from './indexed-subscript.js';
 import { Pattern } from './pattern.js';
 import { expandPrompt } from './prompt.js';
 import { ansiQuote, doubleQuote, singleQuote } from './quote.js';
@@ -346,7 +347,7 @@ async function valueNamed(sh: Shell, name: string, index: ParamPart['index']): P
     const found = lookup(sh, name);
     const isAssoc =
       found?.variable.value instanceof AssocArray || ((found?.variable.attrs ?? 0) & ATTR_ASSOC) !== 0;
-    const key = isAssoc ? await expandToString(sh, index) : await expandToString(sh, index);
+    const key = await expandToString(sh, isAssoc ? index : withSingleQuotes(index));
     if (found === undefined) {
       if (!isAssoc) arith(sh, key.trim() === '' ? '0' : key);
       return { kind: 'scalar', value: undefined };

@@ -160,6 +160,8 @@ export class Shell {
   loopDepth = 0;
   /** Inside a condition (`if`, `while`, `&&`, `!`): `set -e` does not fire. */
   errexitSuppressed = 0;
+  /** The command under a running `!`: its own failure neither trips `set -e` nor the ERR trap. */
+  negatedLeaf: Command | undefined = undefined;
   /** Line of the command being run (`LINENO`). */
   line = 0;
   /** The file being run, for messages and `BASH_SOURCE` (`''` for the `-c` string). */

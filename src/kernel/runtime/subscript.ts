@@ -2,7 +2,8 @@
  * Subscripts that arrive as text (`unset 'a[$i]'`, `printf -v 'A["k"]'`, `test -v`, a nameref
  * to `a[$i]`, an arithmetic variable whose value is `a[$j]`): bash expands them when they are
  * used. Parameter and arithmetic expansion and quote removal are done here, synchronously;
- * command substitution in such a subscript is not run (it is reported as an error).
+ * command substitution is not run here (it is reported as an error); `unset` runs it first
+ * (exec/subscript-commands.ts).
  * @module
  */
 import { ShellError } from './errors.js';
@@ -42,7 +43,8 @@ export function expandSubscript(sh: Shell, raw: string, arith: (text: string) =>
     }
     const rest = raw.slice(i + 1);
     if (rest.startsWith('((')) {
-      const close = matching(raw, i + 2, '(', ')');
+      // From the outer parenthesis: `close` is the last `)` of `$((...))`.
+      const close = matching(raw, i + 1, '(', ')');
       const inner = raw.slice(i + 3, close - 1);
       out += String(arith(expandSubscript(sh, inner, arith)));
       i = close;

@@ -132,6 +132,11 @@ export type CaseOp = '^' | '^^' | ',' | ',,' | '~' | '~~';
 
 export interface Script {
   readonly commands: readonly Statement[];
+  /**
+   * A backquoted command whose text does not parse: bash parses it when it runs, so the syntax
+   * error is reported then (as `command substitution`) and the substitution fails with 2.
+   */
+  readonly unparsed?: { readonly text: string; readonly line: number } | undefined;
 }
 
 /** One command of a list, with its terminator. */

@@ -127,13 +127,15 @@ export class Parser implements WordHost {
     return this.options.extglob?.() ?? false;
   }
 
-  error(kind: SyntaxErrorKind, detail: string): never {
+  error(kind: SyntaxErrorKind, detail: string, line?: number): never {
     // Bash reads a text that lacks its final newline as if it had one: the end of input is
     // then on the next line.
     const cur = this.cur;
     const bump = kind === 'unexpected-eof' && cur.eof && !cur.src.endsWith('\n') ? 1 : 0;
-    throw new ShellSyntaxError(kind, detail, cur.line + bump, cur.lineText());
+    throw new ShellSyntaxError(kind, detail, line ?? cur.line + bump, cur.lineText());
   }
+
+  paramLine: number | undefined;
 
   /** The next complete command (the statements up to a top-level newline), or `undefined` at the end. */
   /** Source text of the command {@link parseNext} returned last (for `set -o verbose`). */
@@ -331,8 +333,7 @@ export class Parser implements WordHost {
       if (!(error instanceof ShellSyntaxError)) throw error;
       // bash parses a backquoted command when it runs it: a text that does not parse fails
       // then (status 2), and the command around it goes on.
-      const quoted = `'${text.replace(/'/g, "'\\''")}'`;
-      return new Parser(`eval ${quoted}`, { ...this.options, firstLine: line }).parseAll();
+      return { commands: [], unparsed: { text, line } };
     }
   }
 
@@ -817,7 +818,23 @@ export class Parser implements WordHost {
 
   private parseSimple(): Command {
     const cur = this.cur;
-    const line = cur.line;
+    const startLine = cur.line;
+    // bash's line for a simple command is where its parser stood when it made the command: after
+    // the first element, or, when that is a word (it might name a function), after the token
+    // following it. A multi-line first argument moves `$LINENO`, eval's lines and messages.
+    let line = startLine;
+    let seenFirst = false;
+    let lookahead = false;
+    const elementEnds = (word: boolean, at: number): void => {
+      if (lookahead) {
+        line = at;
+        lookahead = false;
+      } else if (!seenFirst) {
+        seenFirst = true;
+        if (word) lookahead = true;
+        else line = at;
+      }
+    };
     const assignments: Assignment[] = [];
     const words: Word[] = [];
     const redirects: Redirect[] = [];
@@ -830,6 +847,7 @@ export class Parser implements WordHost {
       if (cur.eof) break;
       const r = this.tryRedirect();
       if (r !== undefined) {
+        elementEnds(false, lookahead ? r.line : cur.line);
         redirects.push(r);
         continue;
       }
@@ -838,7 +856,7 @@ export class Parser implements WordHost {
         !((cur.peek() === '<' || cur.peek() === '>') && cur.peek(1) === '(')
       ) {
         if (cur.peek() === '(' && words.length === 1 && assignments.length === 0) {
-          return this.parseFunctionParens(words[0] as Word, line, firstWordStart);
+          return this.parseFunctionParens(words[0] as Word, startLine, firstWordStart);
         }
         break;
       }
@@ -859,6 +877,7 @@ export class Parser implements WordHost {
       if (arrayText && /^[A-Za-z_][A-Za-z0-9_]*\+?=\(/.test(cur.src.slice(cur.pos, cur.pos + 256))) {
         const text = parseWord(this, 'command', { assignments: true, arrays: true, declaration: true });
         if (text?.assignment !== undefined) {
+          elementEnds(true, cur.line);
           words.push({ parts: [{ type: 'sq', value: text.assignment.text }], text: text.assignment.text });
           continue;
         }
@@ -871,9 +890,11 @@ export class Parser implements WordHost {
       if (parsed === undefined) break;
       if (parsed.assignment !== undefined) {
         if (commandWord) {
+          elementEnds(false, cur.line);
           assignments.push(parsed.assignment);
           continue;
         }
+        elementEnds(true, cur.line);
         declAssignments ??= new Map();
         declAssignments.set(words.length, parsed.assignment);
         words.push(parsed.word);
@@ -884,9 +905,12 @@ export class Parser implements WordHost {
         declaration = name !== undefined && DECLARATION_BUILTINS.has(name);
         arrayText = name !== undefined && ARRAY_TEXT_BUILTINS.has(name);
       }
+      elementEnds(true, cur.line);
       words.push(parsed.word);
       if (cur.pos === start) break;
     }
+    // The token after a lone first word is an operator, a newline or the end: it stands here.
+    if (lookahead) line = cur.line;
     if (words.length === 0 && assignments.length === 0 && redirects.length === 0) this.unexpected();
     const simple: SimpleCommand = { type: 'simple', assignments, words, redirects, line, declAssignments };
     return simple;

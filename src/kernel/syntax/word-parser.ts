@@ -20,7 +20,10 @@ export interface WordHost {
   parseCommandSub(): Script;
   /** Parse `text` (a backquoted command) as a script whose first line is `line`. */
   parseNested(text: string, line: number): Script;
-  error(kind: SyntaxErrorKind, detail: string): never;
+  /** A syntax error; `line` is where the unclosed construct started (bash reports that line). */
+  error(kind: SyntaxErrorKind, detail: string, line?: number): never;
+  /** The line of the innermost `${` being read (its unclosed-brace error names that line). */
+  paramLine?: number | undefined;
   /** Set while an assignment's value is read: `${u-~:~}` there expands a tilde after `:`. */
   inAssignmentValue?: boolean;
 }
@@ -249,11 +252,12 @@ function readTilde(host: WordHost, b: PartsBuilder, ctx: Ctx, ends = ''): boolea
 
 function readSingleQuoted(host: WordHost): string {
   const cur = host.cur;
+  const line = cur.line;
   cur.next();
   const end = cur.src.indexOf("'", cur.pos);
   if (end === -1) {
     cur.skip(cur.src.length - cur.pos);
-    host.error('unmatched', "'");
+    host.error('unmatched', "'", line);
   }
   const value = cur.src.slice(cur.pos, end);
   cur.skip(end - cur.pos + 1);
@@ -263,11 +267,12 @@ function readSingleQuoted(host: WordHost): string {
 /** `"..."`: the cursor is at the opening quote. */
 export function readDoubleQuoted(host: WordHost): WordPart[] {
   const cur = host.cur;
+  const line = cur.line;
   cur.next();
   const b = new PartsBuilder();
   for (;;) {
     const c = cur.peek();
-    if (c === '') host.error('unmatched', '"');
+    if (c === '') host.error('unmatched', '"', line);
     if (c === '"') {
       cur.next();
       break;
@@ -413,16 +418,14 @@ export function tryArith(
 ): { type: 'arith'; expr: Word } | undefined {
   const cur = host.cur;
   const mark = cur.mark();
+  const line = cur.line;
   cur.skip(skip);
   const b = new PartsBuilder();
   let depth = 0;
   for (;;) {
     const c = cur.peek();
-    if (c === '') {
-      if (closer === ']') host.error('unmatched', '[');
-      cur.reset(mark);
-      return undefined;
-    }
+    // The input ends inside: bash names the closing character and the line the opening was on.
+    if (c === '') host.error('unmatched', closer === ']' ? ']' : ')', line);
     if (closer === '))') {
       if (c === '(') depth += 1;
       else if (c === ')') {
@@ -444,10 +447,31 @@ export function tryArith(
       }
       depth -= 1;
     }
-    readArithChar(host, b);
+    if (c === "'") readArithSingleQuoted(host, b);
+    else readArithChar(host, b);
   }
   b.flush();
   return { type: 'arith', expr: { parts: b.parts } };
+}
+
+/**
+ * `'...'` inside `$((...))`: bash matches the quotes (a `)` or `"` in them is text) and keeps them
+ * for the arithmetic to refuse; what is inside expands as in double quotes, a `"` removed.
+ */
+function readArithSingleQuoted(host: WordHost, b: PartsBuilder): void {
+  const cur = host.cur;
+  const line = cur.line;
+  b.addLit(cur.next());
+  for (;;) {
+    const c = cur.peek();
+    if (c === '') host.error('unmatched', "'", line);
+    if (c === "'") {
+      b.addLit(cur.next());
+      return;
+    }
+    if (c === '"') cur.next();
+    else readInDoubleQuotes(host, b, '');
+  }
 }
 
 function readBacktick(host: WordHost, inDq: boolean): WordPart {
@@ -457,7 +481,7 @@ function readBacktick(host: WordHost, inDq: boolean): WordPart {
   let text = '';
   for (;;) {
     const c = cur.next();
-    if (c === '') host.error('unmatched', '`');
+    if (c === '') host.error('unmatched', '`', line);
     if (c === '`') break;
     if (c === '\\') {
       const d = cur.peek();
@@ -474,13 +498,14 @@ function readBacktick(host: WordHost, inDq: boolean): WordPart {
 /** `$'...'`: the cursor is at the quote. */
 function readAnsiC(host: WordHost): string {
   const cur = host.cur;
+  const line = cur.line;
   cur.next();
   let out = '';
   // A NUL ends the string, as in bash's C strings (the rest is read but dropped).
   let ended = false;
   for (;;) {
     const c = cur.next();
-    if (c === '') host.error('unmatched', "'");
+    if (c === '') host.error('unmatched', "'", line);
     if (c === "'") return joinRawBytes(out);
     if (c !== '\\') {
       if (!ended) out += c;
@@ -641,6 +666,16 @@ function readPatternAlternative(host: WordHost, b: PartsBuilder): void {
 // ${...}
 
 function readBracedParam(host: WordHost, inDq: boolean): ParamPart {
+  const outer = host.paramLine;
+  host.paramLine = host.cur.line;
+  try {
+    return readBracedParamBody(host, inDq);
+  } finally {
+    host.paramLine = outer;
+  }
+}
+
+function readBracedParamBody(host: WordHost, inDq: boolean): ParamPart {
   const cur = host.cur;
   const start = cur.pos;
   cur.skip(2);
@@ -706,7 +741,7 @@ function badParam(host: WordHost, start: number, inDq: boolean): ParamPart {
   let depth = 0;
   for (;;) {
     const c = cur.peek();
-    if (c === '') host.error('unmatched', '}');
+    if (c === '') host.error('unmatched', '}', host.paramLine);
     if (c === '}' && depth === 0) {
       cur.next();
       break;
@@ -848,7 +883,7 @@ function readSliceExpr(host: WordHost, stopAtColon: boolean): Word {
   let ternary = 0;
   for (;;) {
     const c = cur.peek();
-    if (c === '') host.error('unmatched', '}');
+    if (c === '') host.error('unmatched', '}', host.paramLine);
     if (depth === 0 && c === '}') break;
     if (depth === 0 && c === ':' && stopAtColon && ternary === 0) break;
     if (c === '(' || c === '[' || c === '{') depth += 1;
@@ -876,7 +911,6 @@ function readParamArg(
 ): Word {
   const cur = host.cur;
   const b = new PartsBuilder();
-  let depth = 0;
   // A tilde prefix expands in every argument (`${p//~/x}`, `${x:-~}`); inside double quotes only
   // in patterns and replacements, as bash does.
   let atStart = !inDq || kind !== 'default';
@@ -884,9 +918,10 @@ function readParamArg(
 
   for (;;) {
     const c = cur.peek();
-    if (c === '') host.error('unmatched', '}');
-    if (c === '}' && depth === 0 && !inTextQuote) break;
-    if (kind === 'replace-pattern' && c === '/' && depth === 0) break;
+    if (c === '') host.error('unmatched', '}', host.paramLine);
+    // The first unquoted `}` closes, as in bash: a `{` in the word opens nothing (`${x:-{a}b}`).
+    if (c === '}' && !inTextQuote) break;
+    if (kind === 'replace-pattern' && c === '/') break;
     const afterColon = !inDq && host.inAssignmentValue === true && cur.src[cur.pos - 1] === ':';
     if ((atStart || (afterColon && kind === 'default')) && c === '~') {
       atStart = false;
@@ -895,8 +930,6 @@ function readParamArg(
         continue;
     }
     atStart = false;
-    if (c === '{' && !inDq) depth += 1;
-    if (c === '}' && !inTextQuote) depth -= 1;
     if (c === "'" && (!inDq || kind !== 'default')) {
       b.push({ type: 'sq', value: readSingleQuoted(host) });
       continue;

@@ -18,7 +18,8 @@ import { expectBerthError } from '../expect-error.js';
 function shapeCase(capability: BooleanCapability): ConformanceCase {
   const methods = CAPABILITY_METHODS[capability] ?? [];
   return {
-    id: `capabilities/shape-${capability}`,
+    // Case ids are kebab-case: `backgroundStdin` → `shape-background-stdin`.
+    id: `capabilities/shape-${capability.replace(/[A-Z]/g, (upper) => `-${upper.toLowerCase()}`)}`,
     title: `capabilities.${capability} matches the presence of ${
       methods.length > 0 ? methods.join(', ') : 'its methods'
     }${capability === 'filesystem' ? ' (and readFileBytes is undefined without it)' : ''}`,

@@ -5,6 +5,7 @@
 import type { ConformanceSection } from '../case.js';
 import { backgroundSection } from './background.js';
 import { backgroundOwnershipSection } from './background-ownership.js';
+import { backgroundStdinSection } from './background-stdin.js';
 import { cancelSection } from './cancel.js';
 import { capabilitiesSection } from './capabilities.js';
 import { containmentSection } from './containment.js';
@@ -27,6 +28,7 @@ export const CONFORMANCE_SECTIONS: readonly ConformanceSection[] = [
   cancelSection,
   backgroundSection,
   backgroundOwnershipSection,
+  backgroundStdinSection,
   streamSection,
   terminalSection,
   filesSection,

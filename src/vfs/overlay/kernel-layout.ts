@@ -15,6 +15,7 @@
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { IoError } from '../../errors/index.js';
 import { OPAQUE_MARKER, WHITEOUT_PREFIX } from './upper-store.js';
 
 export interface KernelLayoutOptions {
@@ -169,7 +170,7 @@ function runProcess(command: string, args: readonly string[], input: string): Pr
       if (code === 0) resolve();
       else {
         reject(
-          new Error(
+          new IoError(
             `the kernel-layout translation failed (${command} exit ${code}): ${stderr.trim()}; it needs mknod and xattrs (python3, or mknod and setfattr from the attr package) on a filesystem with xattr support`,
           ),
         );

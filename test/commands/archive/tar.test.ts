@@ -97,7 +97,7 @@ const hostile = {
 const tree = {
   files: { 'd/a': 'alpha\n', 'd/b/c': 'gamma\n'.repeat(100), 'd/e': '', top: 'top\n' },
   symlinks: { 'd/ln': 'a' },
-  mtimes: { 'd/a': T, 'd/b/c': T, 'd/e': T, 'd/b': T, d: T, top: T },
+  mtimes: { 'd/a': T, 'd/b/c': T, 'd/e': T, 'd/b': T, 'd/ln': T, d: T, top: T },
 };
 
 /** A gzip'd archive's bytes differ (zlib's deflate): compare what it holds. */

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import {
   chmod,
   lstat,
+  lutimes,
   mkdir,
   mkdtemp,
   readdir,
@@ -65,6 +66,25 @@ export const VIRTUAL_CWD = '/work';
 
 function sortedEntries(record: Readonly<Record<string, unknown>> | undefined): string[] {
   return Object.keys(record ?? {}).sort();
+}
+
+/** When a case's setup was made, for entries a tree compared with times does not date itself. */
+const SETUP_TIME = 981173106;
+
+/**
+ * The case's times, each in epoch seconds. A tree compared with times also fixes every entry the
+ * setup makes (files, directories, symlinks and their parents): made at "now", they would differ
+ * whenever the two runs straddle a second.
+ */
+function caseTimes(c: OracleCase): Readonly<Record<string, number>> {
+  if (c.captureTree !== 'with-times') return c.mtimes ?? {};
+  const times: Record<string, number> = {};
+  const made = [...Object.keys(c.files ?? {}), ...(c.dirs ?? []), ...Object.keys(c.symlinks ?? {})];
+  for (const path of made) {
+    const parts = path.split('/').filter((part) => part !== '' && part !== '.');
+    for (let end = 1; end <= parts.length; end += 1) times[parts.slice(0, end).join('/')] = SETUP_TIME;
+  }
+  return { ...times, ...c.mtimes };
 }
 
 /** A line per entry under `dir`: path, type, permission bits, size, content digest or link target. */
@@ -145,9 +165,11 @@ export async function runGnu(c: OracleCase): Promise<Outcome> {
       await symlink(c.symlinks?.[link] as string, join(dir, link));
     }
     for (const path of sortedEntries(c.modes)) await chmod(join(dir, path), c.modes?.[path] as number);
-    for (const path of sortedEntries(c.mtimes)) {
-      const t = c.mtimes?.[path] as number;
-      await utimes(join(dir, path), t, t);
+    const times = caseTimes(c);
+    for (const path of sortedEntries(times)) {
+      const t = times[path] as number;
+      // A symlink's own time (what tar records), not its target's.
+      await (c.symlinks?.[path] === undefined ? utimes : lutimes)(join(dir, path), t, t);
     }
     const outcome = await spawnTool(c.argv, dir, c);
     const later: Outcome[] = [];
@@ -196,6 +218,24 @@ function spawnTool(
   });
 }
 
+/** A clock for a memory filesystem (`createMemoryFilesystem({ now })`) that can be held at one time. */
+export interface PinnableClock {
+  readonly now: () => number;
+  /** Hold the clock at `ms` (epoch ms), or let it run again with `null`. */
+  pin(ms: number | null): void;
+}
+
+/** A clock that runs as `Date.now` until pinned. */
+export function pinnableClock(): PinnableClock {
+  let pinned: number | null = null;
+  return {
+    now: () => pinned ?? Date.now(),
+    pin: (ms) => {
+      pinned = ms;
+    },
+  };
+}
+
 /**
  * Run the virtual command over `fs`, after writing the case's files under `cwd` in it. `fs` must
  * be empty (or at least free of the case's names) and writable.
@@ -209,6 +249,11 @@ export async function runVirtual(
     readonly commands?: ReadonlyMap<string, CommandHandler>;
     /** Fields added to the command's context (an identity, a network policy). */
     readonly context?: Partial<CommandContext>;
+    /**
+     * The clock `fs` reads its times from, pinned while a symlink with an entry in `mtimes` is
+     * made: the VFS cannot set a symlink's own times afterwards (no `lutimes`).
+     */
+    readonly clock?: PinnableClock;
   } = {},
 ): Promise<Outcome> {
   const cwd = options.cwd ?? VIRTUAL_CWD;
@@ -222,11 +267,21 @@ export async function runVirtual(
   for (const link of sortedEntries(c.symlinks)) {
     const path = `${cwd}/${link}`;
     await fs.mkdir(path.slice(0, path.lastIndexOf('/')), { recursive: true });
-    await fs.symlink(c.symlinks?.[link] as string, path);
+    const at = caseTimes(c)[link];
+    if (at !== undefined && options.clock === undefined)
+      throw new Error(`the case sets the time of symlink ${link}: pass a pinnable clock`);
+    options.clock?.pin(at === undefined ? null : at * 1000);
+    try {
+      await fs.symlink(c.symlinks?.[link] as string, path);
+    } finally {
+      options.clock?.pin(null);
+    }
   }
   for (const path of sortedEntries(c.modes)) await fs.chmod(`${cwd}/${path}`, c.modes?.[path] as number);
-  for (const path of sortedEntries(c.mtimes)) {
-    const t = (c.mtimes?.[path] as number) * 1000;
+  const times = caseTimes(c);
+  for (const path of sortedEntries(times)) {
+    if (c.symlinks?.[path] !== undefined) continue;
+    const t = (times[path] as number) * 1000;
     await fs.utimes(`${cwd}/${path}`, t, t);
   }
   const stdin = typeof c.stdin === 'string' ? new TextEncoder().encode(c.stdin) : c.stdin;

@@ -166,4 +166,32 @@ describe('the engine address answers, but not as a usable Docker engine', () => 
     ).toBe(true);
     expect(server.requests.length).toBeGreaterThan(1);
   });
+
+  it('an answer larger than the 16 MiB cap is a ProtocolError that names the cap, not a plain Error', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(Buffer.alloc(16 * 1024 * 1024 + 1, 0x20));
+    });
+    const error = await spawnError(server.socketPath);
+    expect(error).toMatchObject({
+      name: 'ProtocolError',
+      code: 'E_PROTOCOL',
+      message: expect.stringMatching(/^Docker Engine API: a response exceeded 16777216 bytes/),
+    });
+  });
+
+  it('a 2xx answer that is not JSON is a ProtocolError naming the request, not a SyntaxError', async () => {
+    const server = await serve((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(req.url === '/version' ? versionAnswer(MIN_API_VERSION) : '<html>not an engine</html>');
+    });
+    const error = await spawnError(server.socketPath);
+    expect(error).toMatchObject({
+      name: 'ProtocolError',
+      code: 'E_PROTOCOL',
+      message: expect.stringMatching(
+        /^Docker Engine API: [A-Z]+ \/\S+ answered 200 with a body that is not JSON/,
+      ),
+    });
+  });
 });

@@ -72,7 +72,7 @@ class FakeCommandHandle implements E2BCommandHandle {
   readonly pid: number;
   private readonly child: ChildProcess | undefined;
   private readonly killProcess: () => void;
-  private readonly writeInput: ((data: Uint8Array) => void) | undefined;
+  private readonly writeInput: ((data: Uint8Array) => Promise<void>) | undefined;
   private readonly endInput: (() => void) | undefined;
   private readonly outcome: Promise<{ result?: CommandResult; error?: Error }>;
   disconnected = false;
@@ -80,7 +80,7 @@ class FakeCommandHandle implements E2BCommandHandle {
   constructor(spec: {
     pid: number;
     kill: () => void;
-    write?: (data: Uint8Array) => void;
+    write?: (data: Uint8Array) => Promise<void>;
     end?: () => void;
     outcome: Promise<{ result?: CommandResult; error?: Error }>;
     child?: ChildProcess;
@@ -112,7 +112,7 @@ class FakeCommandHandle implements E2BCommandHandle {
 
   async sendStdin(data: string | Uint8Array): Promise<void> {
     if (!this.writeInput) throw new SandboxError('Sending stdin is not supported for this command handle.');
-    this.writeInput(typeof data === 'string' ? new TextEncoder().encode(data) : data);
+    await this.writeInput(typeof data === 'string' ? new TextEncoder().encode(data) : data);
   }
 
   async closeStdin(): Promise<void> {
@@ -288,7 +288,14 @@ class FakeE2BSandbox implements E2BSandbox {
       pid,
       child,
       kill: () => child.kill('SIGKILL'),
-      write: options.stdin ? (data) => child.stdin!.write(data) : undefined,
+      // The call returns once the process's stdin pipe took the bytes (this fake's model of envd's
+      // input call): a process that does not read holds the caller back, as a full pipe does.
+      write: options.stdin
+        ? (data) =>
+            new Promise<void>((resolve, reject) =>
+              child.stdin!.write(data, (error) => (error ? reject(error) : resolve())),
+            )
+        : undefined,
       end: options.stdin ? () => child.stdin!.end() : undefined,
       outcome,
     });
@@ -361,7 +368,9 @@ class FakeE2BSandbox implements E2BSandbox {
     handle = new FakeCommandHandle({
       pid,
       kill: () => term.kill('SIGKILL'),
-      write: (data) => term.write(Buffer.from(data) as unknown as string),
+      write: async (data) => {
+        term.write(Buffer.from(data) as unknown as string);
+      },
       outcome,
     });
     this.processes.set(pid, handle);

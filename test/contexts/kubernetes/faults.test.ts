@@ -20,6 +20,8 @@ import {
   PodImagePullError,
   PodStartError,
 } from '../../../src/contexts/kubernetes/index.js';
+import { CapabilityError } from '../../../src/errors/index.js';
+import { waitUntil } from '../../../src/testing/wait-until.js';
 import {
   describeFakeCluster,
   type FakeCluster,
@@ -265,6 +267,35 @@ describeFakeCluster('kubernetes on a server that speaks only v4 of the exec prot
       expect(echoed.exitCode).toBe(7);
       await context.writeFile(handle, '/tmp/v4.bin', input);
       expect(Buffer.from(await context.readFileBytes!(handle, '/tmp/v4.bin')).equals(input)).toBe(true);
+      await context.destroy(handle);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("on v4 a background task's stdin takes writes, and close: true is a CapabilityError that writes nothing", async () => {
+    const context = cluster.context();
+    try {
+      const handle = await context.spawn();
+      const task = await context.execBackground!(handle, 'cat', { stdin: 'pipe' });
+      await context.writeBackground!(handle, task.id, 'one\n');
+      await waitUntil(
+        'the first write in the log',
+        async () => (await context.readFile(handle, task.outputPath)) === 'one\n',
+      );
+      const refused = await context.writeBackground!(handle, task.id, 'two\n', { close: true }).catch(
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(CapabilityError);
+      expect((refused as CapabilityError).message).toContain('v5.channel.k8s.io');
+      // Nothing of the refused call went out, and the stdin is still open.
+      await context.writeBackground!(handle, task.id, 'three\n');
+      await waitUntil(
+        'the third write after the first',
+        async () => (await context.readFile(handle, task.outputPath)) === 'one\nthree\n',
+      );
+      expect((await context.listBackground!(handle))[0]?.stdin).toBe('open');
+      await context.killBackground!(handle, task.id);
       await context.destroy(handle);
     } finally {
       await context.close();

@@ -213,6 +213,7 @@ describe('options and capabilities', () => {
       stream: true,
       terminal: true,
       background: true,
+      backgroundStdin: true,
       glob: true,
       ports: false,
       containment: false,

@@ -87,4 +87,50 @@ export const COMPAT = cases('compat', {
     "bash -c 'a['; echo st=$?; bash -c 'x=1 a[5 +'; echo st=$?; bash -c 'echo a['; echo st=$?; bash -c 'a[1]=2; echo ${a[1]}'",
   'BASH_SOURCE and BASH_LINENO have a main frame in a script file only':
     'printf \'%s\\n\' \'f() { echo "${#BASH_SOURCE[@]} ${#BASH_LINENO[@]} ${#FUNCNAME[@]} [${BASH_LINENO[*]}]"; }\' f \'echo "top ${#BASH_SOURCE[@]} ${#BASH_LINENO[@]}"\' > s.sh; bash s.sh; bash < s.sh; bash -c "$(cat s.sh)"; bash -c "source ./s.sh"; rm s.sh',
+  'a directory read by $(< ...), source and read':
+    'mkdir d; x=$(< d); echo "$? [$x]"; echo "[$(< d)]"; . d; echo $?; source ./d; echo $?; (PATH=$PWD; . d; echo $?); read x < d; echo $?; . nonexist; echo $?',
+  'LINENO of a command whose first words span lines, and inside eval':
+    "echo \"a\nb\" $LINENO\neval 'echo A $LINENO' \"\n\"\neval \\\n'echo B $LINENO'\nx=1 \\\neval 'echo C $LINENO'\neval 'echo D $LINENO\necho E $LINENO'\nf() { eval 'echo F $LINENO\necho G $LINENO'; }\nf\neval \"eval 'echo H \\$LINENO\necho I \\$LINENO'\necho J \\$LINENO\"\necho K $LINENO\nif true; then eval '\necho M $LINENO'; fi\nnosuch \"a\nb\"\n>/dev/null \\\n nosuch2 \\\n y\necho end $LINENO",
+  'a negated function that turns on set -e itself exits':
+    "f() { set -e; false; echo x; }\n(! f; echo not-here); echo st=$?\n(! { f; }; echo not-here); echo st=$?\n(! f | cat; echo piped $?)\n(! (f); echo sub $?)\n(! f && echo and; echo and-st $?)\n(g() { set -e; }; ! g; false; echo not-here); echo st=$?\n(h() { set -e; return 1; }; ! h; echo h $?)\n(set -e; k() { false; echo k; }; ! k; echo k-st $?; ! k | cat; echo k-pipe $?)\n(trap 'echo ERR' ERR; ! { false; echo grouped; }; ! false; echo trap-end)",
+  'a character range through the backquote keeps a bare backquote':
+    'echo {Z..a}; echo {z..A}; x=({Z..a}); declare -p x; y=(a {Z..a..2} b); declare -p y; for i in x{_..a}; do printf "[%s]" "$i"; done; echo',
+  'functions defined in the -c string report their source as environment':
+    'f() { nosuch; }; f; k() { echo "src=${BASH_SOURCE[*]}"; }; k; shopt -s extdebug; declare -F f',
+  'a character no arithmetic token starts with: operand expected or invalid operator':
+    "for e in \"'a' + 1\" \"1 + 'a'\" \"1 'a'\" '@' '1 @' 'x @' '(1) @' 'a[1] @' 'x++ @' '++ @' '1 , @' '1 ; 2'; do (echo $(( $e ))); done 2>&1; ((x = '1')); let \"y = '1'\"; a['2']=3; echo st=$?",
+  'single quotes inside arithmetic are matched and kept':
+    "x=5; (echo $(( 'x\"' ))); (echo $(( '$x' + 1 ))); (echo $(( ')' ))); (echo $(( '\"1\"' ))); (echo $[ '\\' ]); a=(1 2); (echo ${a['1']}); (echo ${#a[ ')' ]}); declare -A A=([k]=v); echo ${A['k']}; echo end",
+  'an unclosed single quote inside arithmetic is a syntax error': 'echo $(( 1 + \'x" ))\necho not-here',
+  'an unclosed quote or expansion is reported on the line it opened': {
+    script: 'for f in o*.sh; do bash $f; echo "$f $?"; done 2>&1',
+    files: {
+      'o00.sh': 'echo a\necho ${x\necho y\necho z\n',
+      'o01.sh': 'echo a\necho `echo\necho y\necho z\n',
+      'o02.sh': "echo a\necho $'x\necho y\necho z\n",
+      'o03.sh': 'echo a\necho $((1\necho y\necho z\n',
+      'o04.sh': "echo a\necho $(echo 'a\necho y\necho z\n",
+      'o05.sh': "echo a\necho 'x\necho y\necho z\n",
+      'o06.sh': 'echo a\necho "x\necho y\necho z\n',
+      'o07.sh': "echo a\necho $(( 'x\necho y\necho z\n",
+      'o08.sh': 'echo a\necho $[1\necho y\necho z\n',
+      'o09.sh': 'echo a\necho ${x:-${y\necho y\necho z\n',
+      'o10.sh': "echo a\necho ${x:-'a}\necho y\necho z\n",
+      'o11.sh': 'echo a\necho $(echo\necho y\necho z\n',
+    },
+  },
+  'a backquoted command that does not parse is reported as a command substitution':
+    'echo a\necho `fi`; echo st=$?\necho "`echo \\"`"\nf() { echo `fi`; }\nf; x=$(echo `if`); echo $?',
+  'export takes -a and -A as bash does':
+    'export -a arr; declare -p arr; export -a b=(1 2); declare -p b; export -A m; declare -p m; export -a; export -A; export -ap; export -A v=1+1; declare -p v; export -n b; export -a; echo ---; readonly -a ra=(1); readonly rs=1; readonly -A rA=([x]=y); readonly -a; readonly -A; export -i x 2>&1; echo st=$?',
+  'the first unquoted closing brace ends an expansion word':
+    'x=; echo ${x:-{a,b}}; echo ${x:-{a,b}c}; echo ${x:-a{b,c}d}; echo ${x:-{}}; echo ${x:-{{a}}}; y=v; echo ${y:+{a}b}; echo ${y#{}; z="{a}"; echo ${z#{a}}; echo "${x:-{a}b}" ${x:-{a}b}; y=abc; echo ${y/b/{c}d} ${y/{b/x} ${y/b/{/}; IFS=x; X=a=\\"\\$a\\"; echo ${X//a/{x,y,z}}',
+  'arithmetic bases: a leading zero, an empty number, a base out of range':
+    "for e in '02#0110' '010#11' '0x1#1' '2#' '64#' '1#1' '65#1' '1 + 2#' '2#11' '64#_'; do (echo $(( $e ))); done 2>&1",
+  'a moved descriptor stays closed after a builtin unless its target was open':
+    'f() { :; }; for c in : f "{ :; }" "x=1" "cat /dev/null"; do exec 7>ff; eval "$c 6>&7-"; echo w >&7; echo "$c $?"; exec 7>&-; done 2>&1; exec 6>/dev/null 7>ff; : 6>&7-; echo world >&7; echo st=$?; exec 3>&1; echo a 1>&3-; echo b >&3; echo a 1>&2-; echo b >&2; echo st=$?; rm ff',
+  'unset runs the command substitutions of a subscript given as text':
+    "a=(42 43); unset -v 'a[$(echo 0 | tee PWNED)]'; echo len=${#a[@]}; cat PWNED; rm PWNED\ndeclare -A A=([K]=v [x]=y ['a b']=z [\"q'r\"]=w); unset -v 'A[$(echo K)]'; echo ${#A[@]}\nunset 'A[$(echo \"a b\")]'; echo ${#A[@]}\nunset 'A[`echo x`]'; echo ${#A[@]} ${!A[@]}\nunset 'A[$(echo \"q'\\''r\")]'; echo ${#A[@]}\nb=(1 2 3); unset 'b[$(echo \"x y\" | wc -w)]'; declare -p b\nunset 'b[$((1-1))]'; declare -p b\nk=K; declare -A B=([K]=1 ['$(echo K)']=2); unset 'B[$k]'; declare -p B\nunset 'b[$(echo 1; exit 3)]'; echo st=$?; declare -p b\n",
+  'compgen -o default and -o dirnames are fallbacks, -o plusdirs adds directories':
+    'mkdir -p sp/td; touch sp/tf sp/tg sp/x; compgen -o default sp/t | sort; compgen -o dirnames sp/t; compgen -o plusdirs -W "sp/tz" sp/t; compgen -o default -W "sp/tw" sp/t; compgen -o dirnames -W "sp/tz" sp/t; compgen -o default -X "*" -W "sp/tz" sp/t | sort; compgen -P pre -o default -W "sp/tz" sp/t; compgen -o plusdirs -P p sp/t; compgen -o dirnames nosuch; echo st=$?',
 });

@@ -28,6 +28,7 @@ export const MEMORY_CAPABILITIES: ContextCapabilities = {
   stream: false,
   terminal: false,
   background: false,
+  backgroundStdin: false,
   glob: false,
   ports: false,
   containment: false,

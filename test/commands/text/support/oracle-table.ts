@@ -7,7 +7,13 @@
 import { describe, expect, test } from 'vitest';
 import type { CommandSpec } from '../../../../src/commands/command.js';
 import { createMemoryFilesystem } from '../../../../src/vfs/index.js';
-import { type OracleCase, type Outcome, runGnu, runVirtual } from '../../support/gnu-oracle.js';
+import {
+  type OracleCase,
+  type Outcome,
+  pinnableClock,
+  runGnu,
+  runVirtual,
+} from '../../support/gnu-oracle.js';
 
 export interface TableCase extends OracleCase {
   /** Why this case is expected to differ from the real tool. */
@@ -43,7 +49,13 @@ export function oracleTable(
         const [gnu, virtual] = (
           await Promise.all([
             runGnu(c),
-            runVirtual(spec.run, c, createMemoryFilesystem(), { commands: handlers }),
+            (() => {
+              const clock = pinnableClock();
+              return runVirtual(spec.run, c, createMemoryFilesystem({ now: clock.now }), {
+                commands: handlers,
+                clock,
+              });
+            })(),
           ])
         ).map(normalize);
         if (c.known === undefined) expect(virtual).toEqual(gnu);

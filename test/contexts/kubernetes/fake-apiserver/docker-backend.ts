@@ -186,6 +186,12 @@ export async function resizeExec(id: string, cols: number, rows: number): Promis
 }
 
 /** The exec's exit code once it finished (the engine can lag the stream's end briefly). */
+/** Whether an exec's process still runs (false once it ended, or when the engine does not know it). */
+export async function execRunning(id: string): Promise<boolean> {
+  const reply = await request('GET', `/exec/${id}/json`);
+  return reply.status === 200 && (JSON.parse(reply.body) as { Running: boolean }).Running;
+}
+
 export async function execExitCode(id: string): Promise<number | null> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const reply = await request('GET', `/exec/${id}/json`);

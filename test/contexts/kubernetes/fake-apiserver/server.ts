@@ -27,6 +27,7 @@ import {
   type ContainerRequest,
   containerRunning,
   execExitCode,
+  execRunning,
   FrameSplitter,
   imagePresent,
   killContainer,
@@ -670,11 +671,35 @@ export class FakeApiServer {
       return;
     }
     const { socket } = exec;
+    let stdinGone = false;
     const onStdin = (data: Buffer) => {
       const channel = data[0];
       const payload = data.subarray(1);
       if (channel === 0) {
-        if (!socket.destroyed && !socket.writableEnded) socket.write(payload);
+        // Backpressure to the client while the engine (the process's stdin) takes no more, as the
+        // real API server's stream copy has: a client that writes to a command that does not
+        // read fills its buffers instead of this process's memory.
+        // Once the process is gone its stdin is dropped, as the real server's copy stops on EPIPE.
+        if (stdinGone || socket.destroyed || socket.writableEnded) return;
+        if (!socket.write(payload)) {
+          ws.pause();
+          const poll = setInterval(() => {
+            void execRunning(exec.id).then((running) => {
+              if (!running) {
+                stdinGone = true;
+                go();
+              }
+            });
+          }, 100);
+          const go = () => {
+            clearInterval(poll);
+            socket.off('drain', go);
+            socket.off('close', go);
+            ws.resume();
+          };
+          socket.on('drain', go);
+          socket.on('close', go);
+        }
       } else if (channel === 4) {
         const size = JSON.parse(payload.toString('utf8')) as Record<string, number>;
         const lower = Object.fromEntries(
