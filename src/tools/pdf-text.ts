@@ -6,6 +6,7 @@
  * @module
  */
 import { Worker } from 'node:worker_threads';
+import { binaryReason } from './file-kind.js';
 import { formatCount, formatDuration } from './human-units.js';
 import { ToolFailure } from './tool-result.js';
 
@@ -54,10 +55,15 @@ const DEFAULT_LIMITS: PdfLimits = {
   timeoutMs: PDF_TIMEOUT_MS,
 };
 
-/** True when `bytes` begin (within the first 1024 bytes, as readers allow) with `%PDF-`. */
+/**
+ * True when `bytes` are a PDF: `%PDF-` at the start, or later in the first 1024 bytes (readers
+ * allow junk before the header) of bytes that are not text, so a source file or a note that
+ * mentions `%PDF-` near its top stays text.
+ */
 export function isPdf(bytes: Uint8Array): boolean {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, HEADER_WINDOW));
-  return head.indexOf('%PDF-', 0, 'latin1') >= 0;
+  const at = head.indexOf('%PDF-', 0, 'latin1');
+  return at === 0 || (at > 0 && binaryReason(bytes) !== null);
 }
 
 /** True when the path ends in `.pdf` (any case). */

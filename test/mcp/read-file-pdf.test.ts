@@ -65,6 +65,15 @@ describe('read_file of a PDF (SDK client, sandboxed process context)', () => {
     put('report.bin', minimalPdf([['found by magic']]));
     const byMagic = await mcp.call('read_file', { path: 'report.bin' });
     expect(textOf(byMagic)).toMatch(/^ {5}1\t--- Page 1 of 1 ---\n {5}2\tfound by magic\n/);
+    put(
+      'junk-first.dat',
+      Buffer.concat([Buffer.from([0xff, 0x00, 0x9c, 0x0a]), minimalPdf([['after junk']])]),
+    );
+    const afterJunk = await mcp.call('read_file', { path: 'junk-first.dat' });
+    expect(textOf(afterJunk)).toMatch(/^ {5}1\t--- Page 1 of 1 ---\n {5}2\tafter junk\n/);
+    put('notes.md', Buffer.from('# Notes\nA PDF starts with `%PDF-1.7`.\n'));
+    const notes = await mcp.call('read_file', { path: 'notes.md' });
+    expect(textOf(notes)).toBe('     1\t# Notes\n     2\tA PDF starts with `%PDF-1.7`.');
     put('fake.pdf', Buffer.from([0x00, 0x01, 0x02, 0xff, 0xfe, 0x41]));
     const fake = await mcp.call('read_file', { path: 'fake.pdf' });
     expect(fake.isError).toBe(true);
