@@ -163,6 +163,14 @@ describe('the PDF extraction thread', () => {
     await expect(
       extractPdfText(bytes, AbortSignal.abort(), { maxPages: 10, maxChars: 1000, timeoutMs: 10_000 }),
     ).rejects.toThrow(/cancelled/);
+    const controller = new AbortController();
+    const running = extractPdfText(bytes, controller.signal, {
+      maxPages: 10,
+      maxChars: 1000,
+      timeoutMs: 20_000,
+    });
+    setTimeout(() => controller.abort(), 5); // the thread is still loading PDF.js then
+    await expect(running).rejects.toThrow(/read_file was cancelled/);
     const ok = await extractPdfText(bytes, undefined, { maxPages: 10, maxChars: 1000, timeoutMs: 20_000 });
     expect(ok).toEqual({ ok: true, totalPages: 1, pages: ['x'], cut: null });
   });
