@@ -2,13 +2,13 @@
  * Telling a supervised command's end from `/proc` before its supervisor has been scheduled to say
  * so. When the command's process has exited, it is a zombie until the supervisor reaps it, and the
  * kernel shows its wait status to a reader allowed to trace it. If it is then the supervisor's only
- * child, nothing else of the tree exists (an orphan is reparented to the supervisor before the
- * process it left becomes a zombie), so the end is known exactly: its status, and an empty tree. On a
+ * child and the last thread of its group, nothing else of the tree exists (an orphan is reparented
+ * to the supervisor before the last thread of the process it left is gone), so the end is known exactly: its status, and an empty tree. On a
  * loaded machine this saves a wait for the supervisor's wakeup on every command; whenever any check
  * fails, the supervisor's own status line decides, as without the probe.
  * @module
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { readProcStat } from './proc-stat.js';
 
 /** How a command ended, read from its zombie. */
@@ -60,6 +60,16 @@ function sameCredentials(pid: number): boolean {
   );
 }
 
+/** Whether `pid`'s thread group is down to its (zombie) leader. */
+function lastThread(pid: number): boolean {
+  try {
+    const tasks = readdirSync(`/proc/${pid}/task`);
+    return tasks.length === 1 && tasks[0] === String(pid);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The end of `command` (a child of the supervisor `owner`) when it has exited and is the only
  * process left below `owner`; `undefined` when that is not known from `/proc` right now.
@@ -68,6 +78,10 @@ export function probeCommandEnd(owner: number, command: number): ProbedEnd | und
   const stat = readProcStat(command);
   if (stat?.state !== 'Z' || stat.ppid !== owner || stat.waitStatus === undefined) return undefined;
   if (!sameCredentials(command)) return undefined;
+  // A multi-threaded command's main thread is a zombie while its other threads still exit, and
+  // its orphans go first to one of those threads, only later to the supervisor: until the zombie
+  // is the last thread of its group, the supervisor's child list does not show them yet.
+  if (!lastThread(command)) return undefined;
   // Exactly one child, the command (Linux keeps the list per thread; the supervisor has one).
   const children = readSmall(`/proc/${owner}/task/${owner}/children`);
   if (children?.trim() !== String(command)) return undefined;

@@ -1,5 +1,6 @@
 /**
- * `read_file`: a text file with line numbers, a range of it, or an image the model can see.
+ * `read_file`: a text file with line numbers, a range of it, an image the model can see, or the
+ * text of a PDF.
  * @module
  */
 import { requireMethod } from './capability.js';
@@ -17,8 +18,11 @@ import {
 } from './file-kind.js';
 import { formatBytes, formatCount } from './human-units.js';
 import { resolveLimits } from './limits.js';
-import { numberLine, splitLines } from './line-numbers.js';
+import { splitLines } from './line-numbers.js';
+import { numberedRange } from './numbered-range.js';
+import { isPdf, isPdfName } from './pdf-text.js';
 import { readLineRange } from './read-file-range.js';
+import { readPdf } from './read-pdf.js';
 import { createToolSession } from './session.js';
 import { errorResult, ToolFailure, textResult } from './tool-result.js';
 import type { BerthTool, ToolOptions, ToolResult } from './types.js';
@@ -32,7 +36,7 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
     name: 'read_file',
     description: [
       'Read a file from the workspace. Text comes back with line numbers (`cat -n` style: number, tab, line);',
-      'the numbers are not part of the file. Images (PNG, JPEG, GIF, WebP) come back as images you can see.',
+      'the numbers are not part of the file. Images (PNG, JPEG, GIF, WebP) come back as images you can see; PDFs as their text, page by page.',
       `Reads up to ${limits.defaultLineLimit} lines from the start unless you give \`offset\` (first line, 1-based) and \`limit\` (number of lines).`,
       `Files over ${formatBytes(limits.maxUnrangedBytes)} need offset/limit (files over ${formatBytes(limits.maxFileBytes)} are then read by range).`,
       `Lines longer than ${limits.maxLineChars} characters are cut. Binary files are refused.`,
@@ -65,9 +69,16 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
             `${path} is a ${formatBytes(size)} image, above the ${formatBytes(limits.maxImageBytes)} image limit. Make a smaller copy with bash (e.g. ImageMagick's \`convert ${path} -resize 50% small.png\`) and read that.`,
           );
       }
+      if (isPdfName(path))
+        requireMethod(context, 'readFileBytes', 'binary file reads', 'PDFs cannot be read in this context');
       const ranged = args.offset !== undefined || args.limit !== undefined;
       if (size > limits.maxFileBytes && imageByName === null) {
         const readFileRange = context.readFileRange?.bind(context);
+        const head = readFileRange === undefined ? null : await readFileRange(handle, path, 0, 1024);
+        if (head === null ? isPdfName(path) : isPdf(head))
+          throw new ToolFailure(
+            `${path} is a ${formatBytes(size)} PDF, above the ${formatBytes(limits.maxFileBytes)} limit for extracting a PDF's text. Extract part of it with bash, e.g. \`pdftotext -f 1 -l 20 ${path} -\` if poppler-utils is installed, or split it (\`qpdf ${path} --pages . 1-50 -- part.pdf\`) and read the part.`,
+          );
         if (readFileRange === undefined) {
           const how = `\`sed -n '${args.offset ?? 1},${(args.offset ?? 1) + (args.limit ?? limits.defaultLineLimit) - 1}p' ${path}\``;
           assertWithinLimit(
@@ -107,9 +118,24 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
         const bytes = await context.readFileBytes(handle, path);
         const mimeType = sniffImageType(bytes);
         if (mimeType !== null) return imageResult(path, bytes, mimeType, limits.maxImageBytes);
+        if (isPdf(bytes))
+          return readPdf(
+            session,
+            path,
+            bytes,
+            args.offset ?? 1,
+            args.limit ?? limits.defaultLineLimit,
+            limits,
+            signal,
+          );
         const reason = binaryReason(bytes);
         legacy = reason !== null && bytes.indexOf(0) < 0 && looksLikeLegacyText(bytes);
-        if (reason !== null && !legacy) return errorResult(binaryMessage(path, bytes.length, reason));
+        if (reason !== null && !legacy)
+          return errorResult(
+            isPdfName(path)
+              ? `${path} is named .pdf but has no %PDF- header in its first 1024 bytes: it is damaged or not a PDF. ${binaryMessage(path, bytes.length, reason)}`
+              : binaryMessage(path, bytes.length, reason),
+          );
         text = legacy
           ? decodeLegacyText(bytes)
           : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
@@ -139,46 +165,6 @@ export function createReadFileTool(options: ToolOptions): BerthTool {
       return textResult(`${(result.content[0] as { text: string }).text}\n${note}`);
     },
   });
-}
-
-function numberedRange(
-  path: string,
-  lines: readonly string[],
-  first: number,
-  limit: number,
-  limits: { maxLineChars: number; maxReadChars: number },
-  text: string,
-): ToolResult {
-  const total = lines.length;
-  if (first > total)
-    return errorResult(
-      `offset ${first} is past the end of ${path}, which has ${formatCount(total)} line${total === 1 ? '' : 's'}. Use an offset from 1 to ${total}.`,
-    );
-  const last = Math.min(total, first + limit - 1);
-  const out: string[] = [];
-  let chars = 0;
-  let shownLast = first - 1;
-  for (let n = first; n <= last; n++) {
-    const line = numberLine(n, lines[n - 1]!, limits.maxLineChars);
-    if (chars + line.length + 1 > limits.maxReadChars && out.length > 0) break;
-    out.push(line);
-    chars += line.length + 1;
-    shownLast = n;
-  }
-  const notes: string[] = [];
-  if (shownLast < total) {
-    const why =
-      shownLast < last ? ` (stopped at the ${formatCount(limits.maxReadChars)}-character output limit)` : '';
-    notes.push(
-      `[Showing lines ${first}–${shownLast} of ${formatCount(total)}${why}. Continue with offset=${shownLast + 1}.]`,
-    );
-  } else if (first > 1) {
-    notes.push(`[Showing lines ${first}–${shownLast} of ${formatCount(total)}: the end of the file.]`);
-  }
-  if (text.includes('\r\n'))
-    notes.push('[The file has CRLF line endings; the \\r characters are not shown.]');
-  if (shownLast === total && !text.endsWith('\n')) notes.push('[The file does not end with a newline.]');
-  return textResult(notes.length > 0 ? `${out.join('\n')}\n\n${notes.join('\n')}` : out.join('\n'));
 }
 
 function imageResult(path: string, bytes: Uint8Array, mimeType: string, maxImageBytes: number): ToolResult {

@@ -1,15 +1,27 @@
 /**
- * A host directory as a {@link Filesystem} whose `/` is that directory. Every call opens the
- * directory holding its final name through the race-proof walk of `dir-walk.ts` (one component at
- * a time, `O_NOFOLLOW`, through `/proc/self/fd`), then acts on the name relative to that open
- * directory, so a component swapped for a symlink mid-call cannot lead out. A symlink that leads
- * out of the root is refused with `EACCES`; `..` at the root stays at the root.
+ * A host directory as a {@link Filesystem} whose `/` is that directory. Every call acts on its
+ * final name relative to the open directory holding it, so a component swapped for a symlink
+ * mid-call cannot lead out. That directory is usually held from an earlier call (see
+ * `held-directories.ts`) and checked to be where it was held (after a read, before and after a
+ * change); otherwise, and whenever a symlink is on the way, the call takes the race-proof walk of
+ * `dir-walk.ts` (one component at a time, `O_NOFOLLOW`, through `/proc/self/fd`). A symlink that
+ * leads out of the root is refused with `EACCES`; `..` at the root stays at the root.
  * @module
  */
 import { constants, type Dirent, realpathSync, type Stats, statSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
-import { InvalidArgumentError } from '../errors/index.js';
-import { childPath, DirWalker, type OpenedPath, selfPath } from './dir-walk.js';
+import { join } from 'node:path';
+import { ContainmentError, InvalidArgumentError } from '../errors/index.js';
+import {
+  childPath,
+  DirWalker,
+  heldChildPath,
+  heldSelfPath,
+  hostJoin,
+  type OpenedPath,
+  type ReadTarget,
+  selfPath,
+} from './dir-walk.js';
 import {
   type Filesystem,
   type VfsCapabilities,
@@ -24,8 +36,19 @@ import {
   type VfsWriteMode,
 } from './filesystem.js';
 import { errnoOf } from './fs-errors.js';
+import type { HeldDirectory } from './held-directories.js';
 import { mkdirParents } from './mkdir-parents.js';
-import { fstatFd, readFd } from './raw-fd.js';
+import {
+  closeFd,
+  closeFdAndWait,
+  descriptorPath,
+  fchmodFd,
+  fstatFd,
+  ftruncateFd,
+  openFd,
+  readFd,
+  writeFd,
+} from './raw-fd.js';
 import { readChunksVia } from './read-chunks.js';
 import { assertAbsoluteVfsPath, compareVfsNames, normalizeVfsPath } from './vfs-path.js';
 
@@ -96,6 +119,8 @@ export class ContainedFilesystem implements Filesystem {
   readonly root: string;
   private readonly walker: DirWalker;
   private readonly owners: OwnerMap;
+  /** A host status as this view reports it (owners mapped). */
+  private readonly vfsStat = (stat: Stats): VfsStat => this.owners(toVfsStat(stat));
 
   constructor(options: ContainedFilesystemOptions) {
     const root = options?.root;
@@ -119,7 +144,7 @@ export class ContainedFilesystem implements Filesystem {
   }
 
   async open(path: string, options: VfsOpenOptions): Promise<VfsFileHandle> {
-    return this.run('open', path, () => this.openHandle(path, options));
+    return this.run('open', path, () => this.openFile(path, options));
   }
 
   async readFile(path: string): Promise<Uint8Array> {
@@ -151,7 +176,7 @@ export class ContainedFilesystem implements Filesystem {
         return {
           data: total === data.length ? data : data.slice(0, total),
           realpath: real,
-          stat: this.owners(toVfsStat(stat)),
+          stat: this.vfsStat(stat),
         };
       } finally {
         target.close(); // read-only: nothing to flush, no need to wait
@@ -159,9 +184,45 @@ export class ContainedFilesystem implements Filesystem {
     });
   }
 
+  /**
+   * `lstat` answered only when no symlink is on the way (through held directories, none of which
+   * is reached through a link); null when only the walk could answer. For the overlay's fast path,
+   * which must know the lower did not pass through a link into a region the overlay changed.
+   */
+  async lstatPlain(path: string): Promise<VfsStat | null> {
+    return this.run('lstat', path, async () => {
+      const fast = await this.viaHeld(this.fastParts(path, 'lstat'), 'lstat', 'read', (at) =>
+        fsp.lstat(at).then(this.vfsStat),
+      );
+      return fast === WALK ? null : fast;
+    });
+  }
+
+  /** `readdir` answered only when no symlink is on the way (see {@link lstatPlain}). */
+  async readdirPlain(path: string): Promise<VfsDirEntry[] | null> {
+    return this.run('scandir', path, async () => {
+      const entries = await this.listHeld(this.parts(path, 'scandir'));
+      return entries === WALK ? null : sortedEntries(entries);
+    });
+  }
+
+  /**
+   * A read-only open answered only when no symlink is on the way (see {@link lstatPlain}), with
+   * the file's status; null when only the walk could answer.
+   */
+  async openPlain(path: string): Promise<{ readonly handle: VfsFileHandle; readonly stat: VfsStat } | null> {
+    return this.run('open', path, async () => {
+      const parts = this.fastParts(path, 'open');
+      const target = parts === null ? null : await this.walker.openHeldForRead(parts, path, 'open');
+      if (target === null) return null;
+      const { handle, stat } = await readOnlyHandle(target, path);
+      return { handle: this.owned(handle), stat: this.vfsStat(stat) };
+    });
+  }
+
   async readRange(path: string, offset: number, length: number): Promise<Uint8Array> {
     return this.run('read', path, async () => {
-      const handle = await this.openHandle(path, { read: true });
+      const handle = await this.openFile(path, { read: true });
       try {
         return await handle.read(length, offset);
       } finally {
@@ -187,7 +248,7 @@ export class ContainedFilesystem implements Filesystem {
       throw new VfsError('EINVAL', 'write', path, { detail: `unknown write mode ${JSON.stringify(mode)}` });
     }
     await this.run('open', path, async () => {
-      const handle = await this.openHandle(path, {
+      const handle = await this.openFile(path, {
         write: true,
         create: true,
         truncate: mode === 'truncate',
@@ -204,32 +265,58 @@ export class ContainedFilesystem implements Filesystem {
   }
 
   async stat(path: string): Promise<VfsStat> {
-    return this.run('stat', path, () =>
-      this.pinned(path, true, (at) => fsp.stat(at).then((st) => this.owners(toVfsStat(st)))),
-    );
+    return this.run('stat', path, async () => {
+      // A final symlink is the walk's to follow (and to check against the root).
+      const fast = await this.viaHeld(this.fastParts(path, 'stat'), 'stat', 'read', async (at) => {
+        const stat = await fsp.lstat(at);
+        return stat.isSymbolicLink() ? WALK : this.vfsStat(stat);
+      });
+      return fast !== WALK ? fast : this.pinned(path, true, (at) => fsp.stat(at).then(this.vfsStat));
+    });
   }
 
   async lstat(path: string): Promise<VfsStat> {
-    return this.run('lstat', path, () =>
-      this.pinned(path, false, (at) => fsp.stat(at).then((st) => this.owners(toVfsStat(st)))),
-    );
+    return this.run('lstat', path, async () => {
+      const fast = await this.viaHeld(this.fastParts(path, 'lstat'), 'lstat', 'read', (at) =>
+        fsp.lstat(at).then(this.vfsStat),
+      );
+      return fast !== WALK ? fast : this.pinned(path, false, (at) => fsp.stat(at).then(this.vfsStat));
+    });
   }
 
   async readdir(path: string): Promise<VfsDirEntry[]> {
     return this.run('scandir', path, async () => {
-      const dir = await this.walker.open(this.parts(path, 'scandir'), path, {
-        purpose: 'directory',
-        operation: 'scandir',
-      });
-      try {
-        const entries = await fsp.readdir(selfPath(dir), { withFileTypes: true });
-        return entries
-          .map((entry) => ({ name: entry.name, type: typeOfDirent(entry) }))
-          .sort((a, b) => compareVfsNames(a.name, b.name));
-      } finally {
-        await dir.handle.close();
+      const parts = this.parts(path, 'scandir');
+      let entries = await this.listHeld(parts);
+      if (entries === WALK) {
+        const dir = await this.walker.open(parts, path, { purpose: 'directory', operation: 'scandir' });
+        try {
+          entries = await fsp.readdir(selfPath(dir), { withFileTypes: true });
+        } finally {
+          await dir.handle.close();
+        }
       }
+      return sortedEntries(entries);
     });
+  }
+
+  /** The entries of the directory `parts` names, listed through its held descriptor. */
+  private async listHeld(parts: readonly string[]): Promise<Dirent[] | typeof WALK> {
+    const held = await this.walker.takeHeld(parts, 'scandir');
+    if (held === null) return WALK;
+    try {
+      let entries: Dirent[];
+      try {
+        entries = await fsp.readdir(heldSelfPath(held), { withFileTypes: true });
+      } catch (error) {
+        if (this.walker.isStillAt(held)) throw error;
+        return WALK;
+      }
+      // Listed, then checked: what was listed is the directory that is at the path now.
+      return this.walker.isStillAt(held) ? entries : WALK;
+    } finally {
+      this.walker.releaseHeld(held);
+    }
   }
 
   async mkdir(
@@ -240,31 +327,48 @@ export class ContainedFilesystem implements Filesystem {
       await mkdirParents(this, path, options.mode);
       return;
     }
-    await this.run('mkdir', path, () =>
-      this.atParent(path, false, async (at) => {
-        const mode = (options.mode ?? 0o755) & 0o7777;
-        await fsp.mkdir(at, mode);
-        if ((mode & 0o022) !== 0 || (mode & 0o7000) !== 0) await chmodPinned(at, mode); // exact: no umask
-      }),
-    );
+    const mode = (options.mode ?? 0o755) & 0o7777;
+    const make = async (at: string) => {
+      await fsp.mkdir(at, mode);
+      if ((mode & 0o022) !== 0 || (mode & 0o7000) !== 0) await chmodPinned(at, mode); // exact: no umask
+      return true;
+    };
+    await this.run('mkdir', path, async () => {
+      if ((await this.viaHeld(this.fastParts(path, 'mkdir'), 'mkdir', 'change', make)) === WALK)
+        await this.atParent(path, false, make);
+    });
   }
 
   async remove(
     path: string,
     options: { readonly recursive?: boolean; readonly force?: boolean } = {},
   ): Promise<void> {
+    const removeAt = async (at: string, realPath: string) => {
+      const stat = await fsp.lstat(at);
+      if (!stat.isDirectory()) await fsp.unlink(at);
+      else {
+        if (options.recursive) await removeContents(at, realPath);
+        await fsp.rmdir(at);
+      }
+      return true;
+    };
     await this.run('rm', path, async () => {
+      const parts = this.parts(path, 'rm');
       try {
-        await this.withParent(path, false, async (dir, name) => {
-          if (name === null) throw new VfsError('EBUSY', 'rmdir', path);
-          const stat = await fsp.lstat(childPath(dir, name));
-          if (!stat.isDirectory()) return fsp.unlink(childPath(dir, name));
-          if (options.recursive) await removeContents(dir, name);
-          return fsp.rmdir(childPath(dir, name));
-        });
+        const fast = await this.viaHeld(this.fastParts(path, 'rm'), 'rm', 'change', (at, held, name) =>
+          removeAt(at, hostJoin(held.realPath, name)),
+        );
+        if (fast === WALK) {
+          await this.withParent(path, false, async (dir, name) => {
+            if (name === null) throw new VfsError('EBUSY', 'rmdir', path);
+            return removeAt(childPath(dir, name), join(dir.realPath, name));
+          });
+        }
       } catch (error) {
         if (options.force && codeOf(error) === 'ENOENT') return;
         throw error;
+      } finally {
+        this.walker.forget(parts); // what was held there is gone
       }
     });
   }
@@ -273,14 +377,31 @@ export class ContainedFilesystem implements Filesystem {
     await this.run(
       'rename',
       from,
-      () =>
-        this.withParent(from, false, (source, sourceName) =>
-          this.withParent(to, false, async (target, targetName) => {
-            if (sourceName === null || targetName === null)
-              throw new VfsError('EBUSY', 'rename', from, { dest: to });
-            await fsp.rename(childPath(source, sourceName), childPath(target, targetName));
-          }),
-        ),
+      async () => {
+        const fromParts = this.fastParts(from, 'rename');
+        const toParts = this.fastParts(to, 'rename');
+        try {
+          // Both directories held and checked right before the one renameat(2).
+          const fast = await this.viaHeld(fromParts, 'rename', 'change', (source) =>
+            this.viaHeld(toParts, 'rename', 'change', async (target) => {
+              await fsp.rename(source, target);
+              return true;
+            }),
+          );
+          if (fast !== WALK) return;
+          await this.withParent(from, false, (source, sourceName) =>
+            this.withParent(to, false, async (target, targetName) => {
+              if (sourceName === null || targetName === null)
+                throw new VfsError('EBUSY', 'rename', from, { dest: to });
+              await fsp.rename(childPath(source, sourceName), childPath(target, targetName));
+            }),
+          );
+        } finally {
+          // Directories held at either name are elsewhere now, or gone.
+          this.walker.forget(this.parts(from, 'rename'));
+          this.walker.forget(this.parts(to, 'rename'));
+        }
+      },
       to,
     );
   }
@@ -289,11 +410,23 @@ export class ContainedFilesystem implements Filesystem {
     if (typeof target !== 'string' || target.length === 0 || target.includes('\0')) {
       throw new VfsError(target === '' ? 'ENOENT' : 'EINVAL', 'symlink', String(target), { dest: path });
     }
-    await this.run('symlink', path, () => this.atParent(path, false, (at) => fsp.symlink(target, at)));
+    const make = async (at: string) => {
+      await fsp.symlink(target, at);
+      return true;
+    };
+    await this.run('symlink', path, async () => {
+      if ((await this.viaHeld(this.fastParts(path, 'symlink'), 'symlink', 'change', make)) === WALK)
+        await this.atParent(path, false, make);
+    });
   }
 
   async readlink(path: string): Promise<string> {
-    return this.run('readlink', path, () => this.atParent(path, false, (at) => fsp.readlink(at)));
+    return this.run('readlink', path, async () => {
+      const fast = await this.viaHeld(this.fastParts(path, 'readlink'), 'readlink', 'read', (at) =>
+        fsp.readlink(at),
+      );
+      return fast !== WALK ? fast : this.atParent(path, false, (at) => fsp.readlink(at));
+    });
   }
 
   async realpath(path: string): Promise<string> {
@@ -344,6 +477,57 @@ export class ContainedFilesystem implements Filesystem {
     return normalized === '/' ? [] : normalized.slice(1).split('/');
   }
 
+  /**
+   * The components for the fast path, or null where only the walk has the rules: the root itself,
+   * and a trailing slash (the final name must then be a directory, through any symlink).
+   */
+  private fastParts(path: string, syscall: string): string[] | null {
+    const parts = this.parts(path, syscall);
+    return parts.length === 0 || (path.length > 1 && path.endsWith('/')) ? null : parts;
+  }
+
+  /**
+   * The fast path of a call: `call` acts on the final name of `parts` relative to the held
+   * directory holding it (`/proc/self/fd/<fd>/<name>`, no symlink followed there). The directory
+   * is checked to be where it was held: after a read (what was read is then what is at the path
+   * now; when not, the read is asked again through the walk), and before and after a change (so
+   * nothing is made in a directory that was moved out of the root while held, and a move during
+   * the call is reported). {@link WALK}, from here or from `call`, sends the call to the full walk.
+   */
+  private async viaHeld<T>(
+    parts: readonly string[] | null,
+    operation: string,
+    kind: 'read' | 'change',
+    call: (at: string, held: HeldDirectory, name: string) => Promise<T | typeof WALK>,
+  ): Promise<T | typeof WALK> {
+    if (parts === null) return WALK;
+    const held = await this.walker.takeHeld(parts.slice(0, -1), operation);
+    if (held === null) return WALK;
+    const name = parts[parts.length - 1]!;
+    try {
+      if (kind === 'change' && !this.walker.isStillAt(held)) return WALK;
+      let result: T | typeof WALK;
+      try {
+        result = await call(heldChildPath(held, name), held, name);
+      } catch (error) {
+        // While the directory is still where it was, its answer is the walk's answer.
+        if (this.walker.isStillAt(held)) throw error;
+        return WALK;
+      }
+      if (result === WALK || this.walker.isStillAt(held)) return result;
+      if (kind === 'read') return WALK; // moved meanwhile: ask again from the root
+      // Moved during the change: done where the directory is now, which must still be inside.
+      if (this.walker.isInsideNow(held.fd)) return result;
+      throw new ContainmentError(
+        `/${parts.join('/')}`,
+        this.walker.scope.givenRoot,
+        `its directory moved out of it during ${operation}`,
+      );
+    } finally {
+      this.walker.releaseHeld(held);
+    }
+  }
+
   /** Run `call` with the open directory holding the final name (the root: `name` null). */
   private async withParent<T>(
     path: string,
@@ -376,6 +560,18 @@ export class ContainedFilesystem implements Filesystem {
    * swapped for a symlink after the look cannot redirect a `chmod` or `utimes` out of the root.
    */
   private async pinned<T>(path: string, follow: boolean, call: (at: string) => Promise<T>): Promise<T> {
+    // Fast: pinned relative to its held directory, used only once the pin is where it must be.
+    const fast = await this.viaHeld(this.fastParts(path, 'stat'), 'stat', 'read', async (at, held, name) => {
+      const pin = await openFd(at, O_PATH | constants.O_NOFOLLOW);
+      try {
+        if (descriptorPath(pin) !== hostJoin(held.realPath, name)) return WALK;
+        if (follow && (await fstatFd(pin)).isSymbolicLink()) return WALK;
+        return { value: await call(`/proc/self/fd/${pin}`) };
+      } finally {
+        closeFd(pin);
+      }
+    });
+    if (fast !== WALK) return fast.value;
     const mustBeDir = path.length > 1 && path.endsWith('/');
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
       const result = await this.withParent(path, follow || mustBeDir, async (dir, name) => {
@@ -397,7 +593,55 @@ export class ContainedFilesystem implements Filesystem {
     throw new VfsError('ELOOP', 'stat', path);
   }
 
-  private async openHandle(path: string, options: VfsOpenOptions): Promise<VfsFileHandle> {
+  /**
+   * Open `path`. A read-only open is `DirWalker.openForRead` (a held directory, the file checked
+   * after its open); any other open is made relative to the held directory, checked before the
+   * open, and the file checked after it, before it is truncated or its mode set. Either falls back
+   * to the walk.
+   */
+  private async openFile(path: string, options: VfsOpenOptions): Promise<VfsFileHandle> {
+    const writable = options.write === true || options.append === true;
+    const parts = this.fastParts(path, 'open');
+    if (!writable && options.create !== true && parts !== null) {
+      return this.owned(
+        (await readOnlyHandle(await this.walker.openForRead(parts, path, 'open'), path)).handle,
+      );
+    }
+    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+      const opened = await this.viaHeld(parts, 'open', 'change', async (at, held, name) => {
+        const expected = hostJoin(held.realPath, name);
+        const result = await this.openNamed(at, false, path, options, (fd) => {
+          if (descriptorPath(fd) === expected || this.walker.isInsideNow(fd)) return;
+          throw new ContainmentError(path, this.walker.scope.givenRoot, 'its directory moved out of it');
+        });
+        return result === RETRY ? WALK : result;
+      });
+      if (opened !== WALK)
+        return this.owned(new HostFileHandle(opened.value, path, options.append === true, writable));
+      const walked = await this.withParent(
+        path,
+        options.create !== true || options.exclusive !== true,
+        (dir, name) =>
+          this.openNamed(name === null ? selfPath(dir) : childPath(dir, name), name === null, path, options),
+      );
+      if (walked !== RETRY)
+        return this.owned(new HostFileHandle(walked.value, path, options.append === true, writable));
+    }
+    throw new VfsError('ELOOP', 'open', path);
+  }
+
+  /**
+   * Open what `at` names (no symlink followed) as `options` ask; `RETRY` when a symlink or a file
+   * appeared between the look and the open. `check` sees the descriptor before anything is done
+   * to the file (truncated, its mode set).
+   */
+  private async openNamed(
+    at: string,
+    isRoot: boolean,
+    path: string,
+    options: VfsOpenOptions,
+    check?: (fd: number) => void,
+  ): Promise<{ value: number } | typeof RETRY> {
     const writable = options.write === true || options.append === true;
     const exclusive = options.create === true && options.exclusive === true;
     let flags = writable ? (options.read ? constants.O_RDWR : constants.O_WRONLY) : constants.O_RDONLY;
@@ -405,56 +649,55 @@ export class ContainedFilesystem implements Filesystem {
     flags |= constants.O_NOFOLLOW | constants.O_NONBLOCK;
     const fileMode = (options.mode ?? 0o644) & 0o7777;
     const trailingSlash = path.length > 1 && path.endsWith('/');
-    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-      const opened = await this.withParent(path, !exclusive, async (dir, name) => {
-        const at = name === null ? selfPath(dir) : childPath(dir, name);
-        let handle: fsp.FileHandle;
-        let created = false;
+    let fd: number;
+    let created = false;
+    try {
+      if (exclusive) {
+        if (trailingSlash) throw new VfsError('EISDIR', 'open', path);
+        fd = await openFd(at, flags | constants.O_CREAT | constants.O_EXCL, fileMode);
+        created = true;
+      } else {
         try {
-          if (exclusive) {
-            if (trailingSlash) throw new VfsError('EISDIR', 'open', path);
-            handle = await fsp.open(at, flags | constants.O_CREAT | constants.O_EXCL, fileMode);
-            created = true;
-          } else {
-            try {
-              handle = await fsp.open(at, name === null ? flags & ~constants.O_NOFOLLOW : flags);
-            } catch (error) {
-              if (errnoOf(error) !== 'ENOENT' || !options.create || name === null) throw error;
-              if (trailingSlash) throw new VfsError('EISDIR', 'open', path);
-              // Created here, exclusively: so this call knows the file is new and sets its mode.
-              handle = await fsp.open(at, flags | constants.O_CREAT | constants.O_EXCL, fileMode);
-              created = true;
-            }
-          }
+          fd = await openFd(at, isRoot ? flags & ~constants.O_NOFOLLOW : flags);
         } catch (error) {
-          const errno = errnoOf(error);
-          // A symlink (or a file) appeared between the look and the open: look again.
-          if ((errno === 'ELOOP' && !exclusive) || (errno === 'EEXIST' && !exclusive)) return RETRY;
-          throw error;
+          if (errnoOf(error) !== 'ENOENT' || !options.create || isRoot) throw error;
+          if (trailingSlash) throw new VfsError('EISDIR', 'open', path);
+          // Created here, exclusively: so this call knows the file is new and sets its mode.
+          fd = await openFd(at, flags | constants.O_CREAT | constants.O_EXCL, fileMode);
+          created = true;
         }
-        try {
-          const stat = await handle.stat();
-          if (stat.isDirectory() && writable) throw new VfsError('EISDIR', 'open', path);
-          if (!stat.isFile() && !stat.isDirectory()) {
-            throw new VfsError('EINVAL', 'open', path, { detail: 'not a regular file' });
-          }
-          if (trailingSlash && !stat.isDirectory()) throw new VfsError('ENOTDIR', 'open', path);
-          if (options.truncate && writable && stat.size > 0) await handle.truncate(0);
-          // Modes are exact on every berth filesystem: the process umask does not apply.
-          if (created && (stat.mode & 0o7777) !== fileMode) await handle.chmod(fileMode);
-          return { value: handle };
-        } catch (error) {
-          await handle.close();
-          throw error;
-        }
-      });
-      if (opened !== RETRY)
-        return new HostFileHandle(opened.value, path, options.append === true, writable, this.owners);
+      }
+    } catch (error) {
+      const errno = errnoOf(error);
+      // A symlink (or a file) appeared between the look and the open: look again.
+      if ((errno === 'ELOOP' && !exclusive) || (errno === 'EEXIST' && !exclusive)) return RETRY;
+      throw error;
     }
-    throw new VfsError('ELOOP', 'open', path);
+    try {
+      check?.(fd);
+      const stat = await fstatFd(fd);
+      if (stat.isDirectory() && writable) throw new VfsError('EISDIR', 'open', path);
+      if (!stat.isFile() && !stat.isDirectory()) {
+        throw new VfsError('EINVAL', 'open', path, { detail: 'not a regular file' });
+      }
+      if (trailingSlash && !stat.isDirectory()) throw new VfsError('ENOTDIR', 'open', path);
+      if (options.truncate && writable && stat.size > 0) await ftruncateFd(fd, 0);
+      // Modes are exact on every berth filesystem: the process umask does not apply.
+      if (created && (stat.mode & 0o7777) !== fileMode) await fchmodFd(fd, fileMode);
+      return { value: fd };
+    } catch (error) {
+      closeFd(fd);
+      throw error;
+    }
   }
 
   /** Run `call`; any failure becomes a {@link VfsError} naming the caller's path. */
+  /** A handle this view opened, reporting owners as the view does. */
+  private owned(handle: HostFileHandle): HostFileHandle {
+    handle.owners = this.owners;
+    return handle;
+  }
+
   private async run<T>(syscall: string, path: string, call: () => Promise<T>, dest?: string): Promise<T> {
     try {
       return await call();
@@ -465,49 +708,75 @@ export class ContainedFilesystem implements Filesystem {
 }
 
 const RETRY = Symbol('retry');
+/** The fast path cannot decide: the call takes the full walk. */
+const WALK = Symbol('walk');
 
-/** An open host file with its own position. */
+/** Reads longer than this are sized by the file (a scanner asks for 1 MiB of a 1 KiB file). */
+const SIZED_READ_BYTES = 64 * 1024;
+/** A long read at or past the end as last seen reads this much, to find what was appended. */
+const END_PROBE_BYTES = 8 * 1024;
+
+/** An open host file with its own position, on a plain descriptor. */
 class HostFileHandle implements VfsFileHandle {
   private position = 0;
   private closed = false;
+  /** How `stat` reports owners (set by the view that opened it). */
+  owners: OwnerMap = HOST_OWNERS;
 
+  /** @param knownSize - the size an fstat just saw (refreshed by later fstats, dropped by writes). */
   constructor(
-    private readonly handle: fsp.FileHandle,
+    private readonly fd: number,
     private readonly path: string,
     private readonly append: boolean,
     private readonly writable: boolean,
-    private readonly owners: OwnerMap,
+    private knownSize?: number | undefined,
   ) {}
 
   async read(length: number, position?: number): Promise<Uint8Array> {
     this.live('read');
     try {
       // Node skips the syscall for an empty read; read(2) of a directory is EISDIR at any length.
-      if (length === 0 && (await this.handle.stat()).isDirectory())
+      if (length === 0 && (await fstatFd(this.fd)).isDirectory())
         throw new VfsError('EISDIR', 'read', this.path);
-      const buffer = new Uint8Array(length);
-      const { bytesRead } = await this.handle.read(buffer, 0, length, position ?? this.position);
+      const at = position ?? this.position;
+      const want = length > SIZED_READ_BYTES ? await this.sizedLength(length, at) : length;
+      const buffer = new Uint8Array(want);
+      const bytesRead = await readFd(this.fd, buffer, 0, want, at);
       if (position === undefined) this.position += bytesRead;
-      return bytesRead === length ? buffer : buffer.slice(0, bytesRead);
+      return bytesRead === want ? buffer : buffer.slice(0, bytesRead);
     } catch (error) {
       throw toVfsError(error, 'read', this.path);
     }
+  }
+
+  /**
+   * How much of a long read to allocate for: what the file holds past `at` (a short read is a
+   * read's right), never a zeroed buffer of the whole request for a small file. At or past the end
+   * as last seen, the size is asked again, and a small read still looks for what was appended.
+   */
+  private async sizedLength(length: number, at: number): Promise<number> {
+    if (this.knownSize === undefined) this.knownSize = (await fstatFd(this.fd)).size;
+    const left = this.knownSize - at;
+    if (left > 0) return Math.min(length, left);
+    this.knownSize = undefined; // past the end as last seen: the next long read asks again
+    return Math.min(length, END_PROBE_BYTES);
   }
 
   async write(data: Uint8Array, position?: number): Promise<void> {
     this.live('write');
     if (!this.writable) throw new VfsError('EBADF', 'write', this.path);
     if (data.length === 0) return;
+    this.knownSize = undefined;
     try {
       // O_APPEND: the kernel writes at the end whatever the position says.
       let at = this.append ? 0 : (position ?? this.position);
       let offset = 0;
       while (offset < data.length) {
-        const { bytesWritten } = await this.handle.write(data, offset, data.length - offset, at);
+        const bytesWritten = await writeFd(this.fd, data, offset, data.length - offset, at);
         offset += bytesWritten;
         at += bytesWritten;
       }
-      if (this.append) this.position = (await this.handle.stat()).size;
+      if (this.append) this.position = (await fstatFd(this.fd)).size;
       else if (position === undefined) this.position = at;
     } catch (error) {
       throw toVfsError(error, 'write', this.path);
@@ -516,8 +785,9 @@ class HostFileHandle implements VfsFileHandle {
 
   async truncate(length: number): Promise<void> {
     this.live('ftruncate');
+    this.knownSize = undefined;
     try {
-      await this.handle.truncate(length);
+      await ftruncateFd(this.fd, length);
     } catch (error) {
       throw toVfsError(error, 'ftruncate', this.path);
     }
@@ -525,18 +795,37 @@ class HostFileHandle implements VfsFileHandle {
 
   async stat(): Promise<VfsStat> {
     this.live('fstat');
-    return this.owners(toVfsStat(await this.handle.stat()));
+    return this.owners(toVfsStat(await fstatFd(this.fd)));
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.handle.close().catch(() => undefined);
+    await closeFdAndWait(this.fd).catch(() => undefined);
   }
 
   private live(syscall: string): void {
     if (this.closed) throw new VfsError('EBADF', syscall, this.path);
   }
+}
+
+/** A file opened for reading as a handle, once it proved a file or a directory (else closed). */
+async function readOnlyHandle(
+  target: ReadTarget,
+  path: string,
+): Promise<{ readonly handle: HostFileHandle; readonly stat: Stats }> {
+  let stat: Stats;
+  try {
+    stat = await fstatFd(target.fd);
+    if (!stat.isFile() && !stat.isDirectory()) {
+      throw new VfsError('EINVAL', 'open', path, { detail: 'not a regular file' });
+    }
+  } catch (error) {
+    target.close();
+    throw error;
+  }
+  const handle = new HostFileHandle(target.fd, path, false, false, stat.isFile() ? stat.size : undefined);
+  return { handle, stat };
 }
 
 /** chmod what `at` names now, never through a symlink swapped in (pinned with `O_PATH`). */
@@ -550,17 +839,14 @@ async function chmodPinned(at: string, mode: number): Promise<void> {
   }
 }
 
-/** Remove everything below `name` in `dir`, through open directories only (never a path string). */
-async function removeContents(dir: OpenedPath, name: string): Promise<void> {
-  const handle = await fsp.open(
-    childPath(dir, name),
-    constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW,
-  );
-  const opened: OpenedPath = { handle, realPath: `${dir.realPath}/${name}` };
+/** Remove everything in the directory `at` names, through open directories only (never a path string). */
+async function removeContents(at: string, realPath: string): Promise<void> {
+  const handle = await fsp.open(at, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  const opened: OpenedPath = { handle, realPath };
   try {
     for (const entry of await fsp.readdir(selfPath(opened), { withFileTypes: true })) {
       if (entry.isDirectory()) {
-        await removeContents(opened, entry.name);
+        await removeContents(childPath(opened, entry.name), join(realPath, entry.name));
         await fsp.rmdir(childPath(opened, entry.name));
       } else {
         await fsp.unlink(childPath(opened, entry.name));
@@ -636,6 +922,12 @@ function typeOfStats(stat: Stats): VfsFileType {
   if (stat.isBlockDevice()) return 'block-device';
   if (stat.isFIFO()) return 'fifo';
   return 'socket';
+}
+
+function sortedEntries(entries: readonly Dirent[]): VfsDirEntry[] {
+  return entries
+    .map((entry) => ({ name: entry.name, type: typeOfDirent(entry) }))
+    .sort((a, b) => compareVfsNames(a.name, b.name));
 }
 
 function typeOfDirent(entry: Dirent): VfsFileType {

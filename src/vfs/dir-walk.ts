@@ -18,8 +18,6 @@ import { closeFd, descriptorPath, openFd } from './raw-fd.js';
 /** POSIX allows 40 hops before ELOOP; berth uses the same bound. */
 const MAX_SYMLINK_HOPS = 40;
 const PROC_FD = '/proc/self/fd';
-/** How long the shared root descriptor lives: after the last walk released it, and at most. */
-const ROOT_IDLE_MS = 200;
 const hasProcFd = existsSync(PROC_FD);
 
 /** What the final component is opened for. */
@@ -60,13 +58,26 @@ function loopError(operation: string, original: string): BerthError {
 
 /** Path that names `name` inside the directory `dir` is open on. */
 export function childPath(dir: OpenedPath, name: string): string {
-  return hasProcFd ? `${PROC_FD}/${dir.handle.fd}/${name}` : join(dir.realPath, name);
+  return childOf(refOf(dir), name);
 }
 
 /** Path that names the open file or directory itself (for readdir on an open directory). */
 export function selfPath(opened: OpenedPath): string {
   return hasProcFd ? `${PROC_FD}/${opened.handle.fd}` : opened.realPath;
 }
+
+/** Path that names `name` inside a held directory (`/proc/self/fd/<fd>/<name>`). */
+export function heldChildPath(held: HeldDirectory, name: string): string {
+  return `${PROC_FD}/${held.fd}/${name}`;
+}
+
+/** Path that names a held directory itself. */
+export function heldSelfPath(held: HeldDirectory): string {
+  return `${PROC_FD}/${held.fd}`;
+}
+
+/** `dir/name` for host paths, `/` included. */
+export const hostJoin = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
 
 /** True when the kernel-level guard is active (false: path-based checks only, see docs/vfs.md). */
 export const fdRelativeWalk = hasProcFd;
@@ -81,15 +92,22 @@ export interface ReadTarget {
 /** How often a walk whose file turned out to be outside the root is tried again from the root. */
 const MOVED_OUT_RETRIES = 3;
 
-/** `dir/name` for host paths, `/` included. */
-const hostJoin = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
-
-interface SharedRoot {
-  readonly opened: OpenedPath;
-  users: number;
-  timer: NodeJS.Timeout | null;
-  readonly openedAt: number;
+/** An open directory: its descriptor and the path it was reached by. */
+interface DirRef {
+  readonly fd: number;
+  readonly realPath: string;
 }
+
+/** A directory a walk stands in, and how it lets go of it (a held one is released, not closed). */
+interface WalkDir extends DirRef {
+  done(): void;
+}
+
+const refOf = (opened: OpenedPath): DirRef => ({ fd: opened.handle.fd, realPath: opened.realPath });
+
+/** Path that names `name` inside an open directory (see {@link childPath}). */
+const childOf = (dir: DirRef, name: string) =>
+  hasProcFd ? `${PROC_FD}/${dir.fd}/${name}` : join(dir.realPath, name);
 
 /** Opens paths inside one {@link PathScope}. */
 export class DirWalker {
@@ -107,11 +125,27 @@ export class DirWalker {
    * its open, at the path asked for (or, through a symlink, at its target inside the root).
    */
   async openForRead(parts: readonly string[], original: string, operation: string): Promise<ReadTarget> {
-    if (!hasProcFd || parts.length === 0) return this.openForReadByWalk(parts, original, operation);
+    return (
+      (await this.openHeldForRead(parts, original, operation)) ??
+      this.openForReadByWalk(parts, original, operation)
+    );
+  }
+
+  /**
+   * The held half of {@link openForRead}: the file opened from its held directory, with no symlink
+   * anywhere on the way (a held directory is never reached through one, and the final open is
+   * `O_NOFOLLOW`). Null where only the full walk can answer.
+   */
+  async openHeldForRead(
+    parts: readonly string[],
+    original: string,
+    operation: string,
+  ): Promise<ReadTarget | null> {
+    if (!hasProcFd || parts.length === 0) return null;
     const dirParts = parts.slice(0, -1);
     const key = dirParts.join('/');
     const held = this.held.take(key) ?? (await this.holdDirectory(dirParts, key, operation));
-    if (held === null) return this.openForReadByWalk(parts, original, operation);
+    if (held === null) return null;
     const expected = hostJoin(held.realPath, parts[parts.length - 1]!);
     let fd: number;
     try {
@@ -125,13 +159,49 @@ export class DirWalker {
       this.held.release(held);
       if (!walkDecides && stillThere) throw toFsError(error, original, operation);
       if (!stillThere) this.held.clear(); // something moved: hold nothing from before
-      return this.openForReadByWalk(parts, original, operation);
+      return null;
     }
     this.held.release(held);
     if (descriptorPath(fd) === expected) return { fd, realPath: expected, close: () => closeFd(fd) };
     closeFd(fd); // moved, renamed or replaced since it was held: never read through it
     this.held.clear(); // and what it was reached from may have moved too
-    return this.openForReadByWalk(parts, original, operation);
+    return null;
+  }
+
+  /**
+   * The held directory `dirParts` names (opened and held now if it is not), counted as in use:
+   * give it back with {@link releaseHeld}. Only a starting point: a call made through it asks
+   * {@link isStillAt} whether it is still where it was held, after a read and before a change, and
+   * takes the full walk when not. Null without `/proc`, or when a component is not a plain
+   * directory (a symlink, missing, unreadable): the full walk has the rules for those.
+   */
+  async takeHeld(dirParts: readonly string[], operation: string): Promise<HeldDirectory | null> {
+    if (!hasProcFd) return null;
+    const key = dirParts.join('/');
+    return this.held.take(key) ?? (await this.holdDirectory(dirParts, key, operation));
+  }
+
+  releaseHeld(held: HeldDirectory): void {
+    this.held.release(held);
+  }
+
+  /** True while `held` is at the path it was held at; when not, nothing held before is used again. */
+  isStillAt(held: HeldDirectory): boolean {
+    if (descriptorPath(held.fd) === held.realPath) return true;
+    this.held.clear();
+    return false;
+  }
+
+  /** True when what `fd` is open on is inside the root now (or no root applies). */
+  isInsideNow(fd: number): boolean {
+    if (!this.scope.contained) return true;
+    const now = descriptorPath(fd);
+    return now !== null && isWithin(this.scope.realRoot, now);
+  }
+
+  /** Let go of the held directories at and below `parts`: this filesystem removed or renamed them. */
+  forget(parts: readonly string[]): void {
+    this.held.dropUnder(parts.join('/'));
   }
 
   /**
@@ -193,11 +263,11 @@ export class DirWalker {
       const opened = await this.open(parts, original, { purpose: 'read', operation });
       const close = () => void opened.handle.close().catch(() => undefined);
       const now = hasProcFd && this.scope.contained ? descriptorPath(opened.handle.fd) : null;
-      if (now === null || isWithin(this.scope.realRoot, now) || this.isWithinSharedRoot(now)) {
+      if (now === null || isWithin(this.scope.realRoot, now)) {
         return { fd: opened.handle.fd, realPath: opened.realPath, close };
       }
       close();
-      this.renewRoot(); // the root itself may be what moved
+      this.held.clear(); // the root itself may be what moved
       if (attempt + 1 >= MOVED_OUT_RETRIES) {
         throw new ContainmentError(original, this.scope.givenRoot, 'a directory on the way moved out of it');
       }
@@ -245,7 +315,7 @@ export class DirWalker {
       if (!request.follow) return { dir, name };
       let redirect: string[] | null;
       try {
-        redirect = await this.followSymlink(dir, name, [], original);
+        redirect = await this.followSymlink(refOf(dir), name, [], original);
       } catch (error) {
         await dir.handle.close();
         throw error;
@@ -274,80 +344,25 @@ export class DirWalker {
   }
 
   /**
-   * The root directory, opened once and shared by the walks in flight (and for a moment after),
-   * so a walk starts without an open and a close of its own. Counted: it is closed only when no
-   * walk holds it, so its descriptor number can never be reused under a walk.
+   * The root directory a walk starts from: the held root (one descriptor for the walks and for
+   * the held directories), checked to be at the root's path still, so a root removed and made
+   * again, or renamed away, is opened afresh. Without `/proc`, opened for this walk alone.
    */
-  private shared: SharedRoot | null = null;
-  /** Shared roots replaced while walks still held them: closed when the last one lets go. */
-  private readonly retired = new Set<SharedRoot>();
-
-  /** True when `path` is below where the shared root directory is now (the root itself moved). */
-  private isWithinSharedRoot(path: string): boolean {
-    const rootNow = this.shared === null ? null : descriptorPath(this.shared.opened.handle.fd);
-    return rootNow !== null && isWithin(rootNow, path);
-  }
-
-  /** Open the root afresh on the next walk, and stop using held directories. */
-  private renewRoot(): void {
-    this.held.clear();
-    this.retireSharedRoot();
-  }
-
-  /** The next walk opens the root again; this one closes when no walk holds it any more. */
-  private retireSharedRoot(): void {
-    const shared = this.shared;
-    if (shared === null) return;
-    this.shared = null;
-    if (shared.users === 0) {
-      if (shared.timer) clearTimeout(shared.timer);
-      void shared.opened.handle.close().catch(() => undefined);
-    } else this.retired.add(shared);
-  }
-
-  private async acquireRoot(): Promise<OpenedPath> {
-    // Reopened at least every ROOT_IDLE_MS, so a root directory removed and made again is seen.
-    if (this.shared && performance.now() - this.shared.openedAt > ROOT_IDLE_MS) this.retireSharedRoot();
-    const shared = this.shared;
-    if (shared) {
-      shared.users++;
-      if (shared.timer) {
-        clearTimeout(shared.timer);
-        shared.timer = null;
-      }
-      return shared.opened;
+  private async walkRoot(operation: string): Promise<WalkDir> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const held = await this.takeHeld([], operation);
+      if (held === null) break;
+      if (this.isStillAt(held))
+        return { fd: held.fd, realPath: held.realPath, done: () => this.held.release(held) };
+      this.held.release(held); // isStillAt dropped it: the next take opens the root again
     }
-    const opened = await this.openRoot();
-    if (this.shared) {
-      await opened.handle.close(); // another walk opened it meanwhile
-      return this.acquireRoot();
+    let fd: number;
+    try {
+      fd = await openFd(this.scope.realRoot, DIRECTORY_FLAGS);
+    } catch (error) {
+      throw toFsError(error, this.scope.givenRoot, `${operation}: workspace root`);
     }
-    this.shared = { opened, users: 1, timer: null, openedAt: performance.now() };
-    return opened;
-  }
-
-  /** Close a directory of a walk (the shared root is released instead). */
-  private async release(dir: OpenedPath): Promise<void> {
-    for (const old of this.retired) {
-      if (old.opened !== dir) continue;
-      if (--old.users === 0) {
-        this.retired.delete(old);
-        await old.opened.handle.close();
-      }
-      return;
-    }
-    const shared = this.shared;
-    if (shared === null || dir !== shared.opened) {
-      await dir.handle.close();
-      return;
-    }
-    if (--shared.users > 0) return;
-    shared.timer = setTimeout(() => {
-      if (this.shared !== shared || shared.users > 0) return;
-      this.shared = null;
-      void shared.opened.handle.close().catch(() => undefined);
-    }, ROOT_IDLE_MS);
-    shared.timer.unref();
+    return { fd, realPath: this.scope.realRoot, done: () => closeFd(fd) };
   }
 
   private async tryOpen(
@@ -355,23 +370,22 @@ export class DirWalker {
     original: string,
     request: OpenRequest,
   ): Promise<OpenedPath | { redirect: string[] }> {
-    let dir: OpenedPath | null;
-    try {
-      dir = await this.acquireRoot();
-    } catch (error) {
-      throw toFsError(error, this.scope.givenRoot, `${request.operation}: workspace root`);
-    }
-    try {
-      if (parts.length === 0) {
-        if (request.purpose !== 'directory') throw isDirectoryError(original, request.operation);
+    if (parts.length === 0) {
+      if (request.purpose !== 'directory') throw isDirectoryError(original, request.operation);
+      try {
         return await this.openRoot(); // the caller owns (and closes) what it gets
+      } catch (error) {
+        throw toFsError(error, this.scope.givenRoot, `${request.operation}: workspace root`);
       }
+    }
+    let dir = await this.walkRoot(request.operation);
+    try {
       let creations = 0;
       for (let index = 0; index < parts.length - 1; index++) {
         const name = parts[index]!;
-        let next: FileHandle;
+        let next: number;
         try {
-          next = await open(childPath(dir, name), DIRECTORY_FLAGS);
+          next = await openFd(childOf(dir, name), DIRECTORY_FLAGS);
         } catch (error) {
           const errno = errnoOf(error);
           if (errno === 'ENOENT' && request.createParents && creations++ < parts.length * 2) {
@@ -385,14 +399,14 @@ export class DirWalker {
           }
           throw toFsError(error, original, request.operation);
         }
-        await this.release(dir);
-        dir = { handle: next, realPath: join(dir.realPath, name) };
+        dir.done();
+        dir = { fd: next, realPath: join(dir.realPath, name), done: () => closeFd(next) };
       }
       const name = parts[parts.length - 1]!;
       // Reads name the path lexically (one readlink less per open); a write asks the kernel where
       // its directory is now, since the sandbox's write check must see the real target.
       const realPath =
-        request.purpose === 'read' ? join(dir.realPath, name) : join(await this.currentPath(dir), name);
+        request.purpose === 'read' ? join(dir.realPath, name) : join(this.currentPath(dir), name);
       if (request.purpose === 'write' && request.beforeMutate) {
         // Containment first: a final symlink is followed (and checked) before the caller's own
         // write check sees a path, so a link out of the root is a ContainmentError. A link that
@@ -402,7 +416,7 @@ export class DirWalker {
         await request.beforeMutate(realPath);
       }
       try {
-        const handle = await open(childPath(dir, name), FINAL_FLAGS[request.purpose], 0o666);
+        const handle = await open(childOf(dir, name), FINAL_FLAGS[request.purpose], 0o666);
         return { handle, realPath };
       } catch (error) {
         const errno = errnoOf(error);
@@ -420,14 +434,14 @@ export class DirWalker {
       }
     } finally {
       // Not awaited: nothing uses the directory any more, and its close need not delay the caller.
-      if (dir) void this.release(dir).catch(() => undefined);
+      dir.done();
     }
   }
 
-  private async makeDirectory(dir: OpenedPath, name: string, request: OpenRequest): Promise<void> {
-    await request.beforeMutate?.(join(await this.currentPath(dir), name));
+  private async makeDirectory(dir: DirRef, name: string, request: OpenRequest): Promise<void> {
+    await request.beforeMutate?.(join(this.currentPath(dir), name));
     try {
-      await mkdir(childPath(dir, name), 0o777);
+      await mkdir(childOf(dir, name), 0o777);
     } catch (error) {
       // Someone else made it (or a symlink now sits there): the retried open decides.
       if (errnoOf(error) !== 'EEXIST') throw error;
@@ -435,13 +449,8 @@ export class DirWalker {
   }
 
   /** The real path of an open directory right now (it may have been renamed since it was opened). */
-  private async currentPath(dir: OpenedPath): Promise<string> {
-    if (!hasProcFd) return dir.realPath;
-    try {
-      return await readlink(selfPath(dir));
-    } catch {
-      return dir.realPath;
-    }
+  private currentPath(dir: DirRef): string {
+    return (hasProcFd ? descriptorPath(dir.fd) : null) ?? dir.realPath;
   }
 
   /**
@@ -450,12 +459,12 @@ export class DirWalker {
    * @throws ContainmentError when the target leads outside the root.
    */
   private async followSymlink(
-    dir: OpenedPath,
+    dir: DirRef,
     name: string,
     rest: readonly string[],
     original: string,
   ): Promise<string[] | null> {
-    const link = childPath(dir, name);
+    const link = childOf(dir, name);
     let target: string;
     try {
       if (!(await lstat(link)).isSymbolicLink()) return null;
@@ -463,7 +472,7 @@ export class DirWalker {
     } catch {
       return null;
     }
-    const base = await this.currentPath(dir);
+    const base = this.currentPath(dir);
     const destination = resolve(base, target, ...rest);
     const { realRoot, givenRoot, contained } = this.scope;
     if (contained && !isWithin(realRoot, destination)) {

@@ -109,6 +109,18 @@ export class HeldDirectories {
     for (const [key, entry] of this.held) this.retire(key, entry);
   }
 
+  /** Let go of the directory `key` and every one held below it (`''`: all of them). */
+  dropUnder(key: string): void {
+    if (key === '') {
+      this.clear();
+      return;
+    }
+    const prefix = `${key}/`;
+    for (const [heldKey, entry] of this.held) {
+      if (heldKey === key || heldKey.startsWith(prefix)) this.retire(heldKey, entry);
+    }
+  }
+
   private retire(key: string, entry: HeldDirectory): void {
     this.held.delete(key);
     entry.retired = true;

@@ -5,14 +5,15 @@
  * @module
  */
 import { realpathSync, statSync } from 'node:fs';
-import { type FileHandle, lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { type BerthError, FileTooLargeError, InvalidArgumentError, IoError } from '../errors/index.js';
-import { childPath, DirWalker, type OpenedPath, selfPath } from './dir-walk.js';
+import { childPath, DirWalker, type OpenedPath, type ReadTarget, selfPath } from './dir-walk.js';
 import { errnoOf, isDirectoryError, toFsError } from './fs-errors.js';
 import { compileGlob, expandBraces, type GlobSegment, matchParts } from './glob.js';
 import { assertPathArgument, type PathScope, partsBelowRoot } from './path-scope.js';
 import { assertRangeArguments } from './range-arguments.js';
+import { fstatFd, readFd } from './raw-fd.js';
 import type { FileEntry, FileSystem, PathOptions, WriteOptions } from './types.js';
 
 export interface LocalFileSystemOptions {
@@ -79,15 +80,15 @@ export class LocalFileSystem implements FileSystem {
   }
 
   async readFile(path: string, options: PathOptions = {}): Promise<Uint8Array> {
-    const opened = await this.openPath(path, options, 'read', 'readFile');
+    const target = await this.openForReading(path, options, 'readFile');
     try {
-      const stat = await opened.handle.stat();
+      const stat = await fstatFd(target.fd);
       if (stat.isDirectory()) throw isDirectoryError(path, 'readFile');
       if (!stat.isFile()) throw notRegular(path, 'readFile');
       if (stat.size > this.maxReadBytes) throw tooLarge(path, stat.size, this.maxReadBytes);
-      return await readBounded(opened.handle, stat.size, this.maxReadBytes, path);
+      return await readBounded(target.fd, stat.size, this.maxReadBytes, path);
     } finally {
-      await opened.handle.close();
+      target.close();
     }
   }
 
@@ -102,27 +103,22 @@ export class LocalFileSystem implements FileSystem {
     options: PathOptions = {},
   ): Promise<Uint8Array> {
     assertRangeArguments(offset, length, this.maxReadBytes);
-    const opened = await this.openPath(path, options, 'read', 'readFileRange');
+    const target = await this.openForReading(path, options, 'readFileRange');
     try {
-      const stat = await opened.handle.stat();
+      const stat = await fstatFd(target.fd);
       if (stat.isDirectory()) throw isDirectoryError(path, 'readFileRange');
       if (!stat.isFile()) throw notRegular(path, 'readFileRange');
       // Sized by the file as it is now (it may still grow), never by the request alone.
       const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(length, stat.size - offset)));
       let filled = 0;
       while (filled < buffer.length) {
-        const { bytesRead } = await opened.handle.read(
-          buffer,
-          filled,
-          buffer.length - filled,
-          offset + filled,
-        );
+        const bytesRead = await readFd(target.fd, buffer, filled, buffer.length - filled, offset + filled);
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
       return buffer.subarray(0, filled);
     } finally {
-      await opened.handle.close();
+      target.close();
     }
   }
 
@@ -191,20 +187,20 @@ export class LocalFileSystem implements FileSystem {
   }
 
   async size(path: string, options: PathOptions = {}): Promise<number | null> {
-    let opened: OpenedPath;
+    let target: ReadTarget;
     try {
-      opened = await this.openPath(path, options, 'read', 'fileSize');
+      target = await this.openForReading(path, options, 'fileSize');
     } catch (error) {
       if (error instanceof InvalidArgumentError) throw error;
       return null; // missing, refused by containment, unreadable: a probe never leaks why
     }
     try {
-      const stat = await opened.handle.stat();
+      const stat = await fstatFd(target.fd);
       return stat.isFile() ? stat.size : null;
     } catch {
       return null;
     } finally {
-      await opened.handle.close();
+      target.close();
     }
   }
 
@@ -226,6 +222,12 @@ export class LocalFileSystem implements FileSystem {
       }
     }
     return this.walker.scope.realRoot;
+  }
+
+  /** A file opened for reading from a held directory, checked after its open (see `dir-walk.ts`). */
+  private openForReading(path: string, options: PathOptions, operation: string): Promise<ReadTarget> {
+    const parts = partsBelowRoot(this.walker.scope, absolutePath(path, options), path);
+    return this.walker.openForRead(parts, path, operation);
   }
 
   private openPath(
@@ -307,7 +309,7 @@ async function describe(directory: OpenedPath, name: string, shown: string): Pro
 }
 
 async function readBounded(
-  handle: FileHandle,
+  fd: number,
   sizeHint: number,
   maxBytes: number,
   path: string,
@@ -322,7 +324,7 @@ async function readBounded(
       buffer.copy(bigger, 0, 0, length);
       buffer = bigger;
     }
-    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+    const bytesRead = await readFd(fd, buffer, length, buffer.length - length, length);
     if (bytesRead === 0) break;
     length += bytesRead;
     if (length > maxBytes) throw tooLarge(path, length, maxBytes);

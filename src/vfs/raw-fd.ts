@@ -4,11 +4,11 @@
  * the four system calls themselves (its construction, its close tracking and its collection).
  * @module
  */
-import { close, fstat, open, read, readlinkSync, type Stats } from 'node:fs';
+import { close, fchmod, fstat, ftruncate, open, read, readlinkSync, type Stats, write } from 'node:fs';
 
-export function openFd(path: string, flags: number): Promise<number> {
+export function openFd(path: string, flags: number, mode = 0o666): Promise<number> {
   return new Promise((resolve, reject) => {
-    open(path, flags, (error, fd) => (error ? reject(error) : resolve(fd)));
+    open(path, flags, mode, (error, fd) => (error ? reject(error) : resolve(fd)));
   });
 }
 
@@ -23,6 +23,33 @@ export function readFd(fd: number, into: Uint8Array, offset: number, length: num
     read(fd, into, offset, length, position, (error, bytesRead) =>
       error ? reject(error) : resolve(bytesRead),
     );
+  });
+}
+
+export function writeFd(fd: number, from: Uint8Array, offset: number, length: number, position: number) {
+  return new Promise<number>((resolve, reject) => {
+    write(fd, from, offset, length, position, (error, bytesWritten) =>
+      error ? reject(error) : resolve(bytesWritten),
+    );
+  });
+}
+
+export function ftruncateFd(fd: number, length: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    ftruncate(fd, length, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+export function fchmodFd(fd: number, mode: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    fchmod(fd, mode, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+/** Close and wait (a descriptor written through: a deferred write error shows here). */
+export function closeFdAndWait(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    close(fd, (error) => (error ? reject(error) : resolve()));
   });
 }
 

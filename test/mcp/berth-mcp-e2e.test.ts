@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newMarker, pidsWithMarker, waitForNoMarker } from '../support/process-markers.js';
+import { newMarker, pidsWithMarker, waitForMarker, waitForNoMarker } from '../support/process-markers.js';
 
 // `berth mcp` as a separate process, from the BUILT package (`npm test` builds before vitest).
 const MAIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;
@@ -222,7 +222,7 @@ describe('berth mcp exits with its client and takes its background tasks along',
         name: 'bash',
         arguments: { command: `sleep 60 # ${marker}`, run_in_background: true },
       });
-      expect(pidsWithMarker(marker).length).toBeGreaterThan(0);
+      expect((await waitForMarker(marker)).length).toBeGreaterThan(0);
       const serverPid = transport.pid!;
       await client.close();
       expect(await waitForNoMarker(marker)).toEqual([]);

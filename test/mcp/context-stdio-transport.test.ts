@@ -8,7 +8,7 @@ import type { ContextHandle, ExecutionContext } from '../../src/contract/types.j
 import { CapabilityError, InvalidArgumentError, ProtocolError } from '../../src/errors/index.js';
 import { type ContextStdioTransport, createContextStdioTransport } from '../../src/mcp/index.js';
 import { createSandboxPolicy, probeSandbox } from '../../src/sandbox/index.js';
-import { newMarker, pidsWithMarker, waitForNoMarker } from '../support/process-markers.js';
+import { newMarker, pidsWithMarker, waitForMarker, waitForNoMarker } from '../support/process-markers.js';
 
 const FIXTURE = realpathSync(new URL('../fixtures/mcp/echo-server.mjs', import.meta.url).pathname);
 const isInsideOrEqual = (dir: string, path: string) => {
@@ -81,7 +81,7 @@ describe('createContextStdioTransport in the process context', () => {
     }
     expect(transport.stderrTail()).toContain('echo-server ready');
     expect(transport.stderrTail()).toContain('a line for the tail');
-    expect(pidsWithMarker(marker).length).toBeGreaterThan(0);
+    expect((await waitForMarker(marker)).length).toBeGreaterThan(0);
   });
 
   it('carries frames far larger than one pipe chunk, both ways', async () => {

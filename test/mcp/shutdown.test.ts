@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newMarker, pidsWithMarker, waitForNoMarker } from '../support/process-markers.js';
+import { newMarker, pidsWithMarker, waitForMarker, waitForNoMarker } from '../support/process-markers.js';
 
 // `berth mcp` as a separate process, from the BUILT package (`npm test` builds before vitest).
 const MAIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;
@@ -63,8 +63,8 @@ describe('berth mcp shutdown under the SDK client', () => {
       while (pidsWithMarker(`${marker}-daemon`).length === 0 && Date.now() - started < 10_000) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      expect(pidsWithMarker(`${marker}-stubborn`).length).toBeGreaterThan(0);
-      expect(pidsWithMarker(`${marker}-daemon`).length).toBeGreaterThan(0);
+      expect((await waitForMarker(`${marker}-stubborn`)).length).toBeGreaterThan(0);
+      expect((await waitForMarker(`${marker}-daemon`)).length).toBeGreaterThan(0);
       // berth's private files live in the per-user base under TMPDIR (berth-<uid>), one directory per context.
       const base = join(serverTmp, `berth-${process.getuid?.()}`);
       const contextDirs = () =>

@@ -48,6 +48,21 @@ export function pidsWithMarker(marker: string): number[] {
   return pids;
 }
 
+/**
+ * Wait until a process carries `marker`, up to `ms`; returns their pids (empty if none came). A
+ * command's start is asynchronous (a warm supervisor execs it after the call returned), so a test
+ * that looks at once may look too early.
+ */
+export async function waitForMarker(marker: string, ms = 5000): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  let found = pidsWithMarker(marker);
+  while (found.length === 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    found = pidsWithMarker(marker);
+  }
+  return found;
+}
+
 /** Wait until no process carries `marker`, up to `ms`; returns what is left. */
 export async function waitForNoMarker(marker: string, ms = 5000): Promise<number[]> {
   const deadline = Date.now() + ms;

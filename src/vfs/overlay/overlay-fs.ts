@@ -57,6 +57,28 @@ interface ResolvingLower {
   readFileResolved(
     path: string,
   ): Promise<{ readonly data: Uint8Array; readonly realpath: string; readonly stat: VfsStat }>;
+  /** Answers only when no symlink is on the way (null: ask again with the walk). */
+  lstatPlain(path: string): Promise<VfsStat | null>;
+  openPlain(path: string): Promise<{ readonly handle: VfsFileHandle; readonly stat: VfsStat } | null>;
+  readdirPlain(path: string): Promise<VfsDirEntry[] | null>;
+}
+
+/** A path the merged walk would not rewrite: absolute, no `.`, `..`, `//` or trailing slash. */
+const canonical = (path: string) => path.startsWith('/') && !/\/\.\.?(\/|$)|\/\/|.\/$/.test(path);
+
+/**
+ * The path the merged walk resolves `path` to without a lookup (`.` and empty components
+ * dropped: `ls -R .` asks for `/./d`), or null where only the walk can say: a `..` (a symlink
+ * before it changes what it climbs from), a trailing `/`, `/.` or `/..` (the last name must then
+ * be a directory, through a symlink).
+ */
+function plainPath(path: string): string | null {
+  if (!path.startsWith('/')) return null;
+  const raw = path.split('/');
+  const last = raw[raw.length - 1];
+  if (path.length > 1 && (last === '' || last === '.' || last === '..')) return null;
+  const kept = raw.filter((part) => part !== '' && part !== '.');
+  return kept.includes('..') ? null : `/${kept.join('/')}`;
 }
 
 /** Where a path leads in the merged view. */
@@ -154,6 +176,14 @@ export class OverlayFilesystem implements Filesystem, Mountable {
   async open(path: string, options: VfsOpenOptions): Promise<VfsFileHandle> {
     const writable = options.write || options.append || options.truncate;
     if (!writable && !options.create) {
+      const fast = await this.fastLower(path, async (lower, plain) => {
+        const opened = await lower.openPlain(plain);
+        return opened && { ...opened, plain };
+      });
+      if (fast !== null) {
+        if (fast.stat.type === 'file') this.recordOrigin(fast.plain, fast.stat);
+        return fast.handle;
+      }
       const entry = await this.existing(path, 'open', true);
       if (entry.upper) return this.state.upper.fs.open(entry.path, options);
       if (entry.type === 'file') this.recordOrigin(entry.path, entry.lower);
@@ -182,14 +212,18 @@ export class OverlayFilesystem implements Filesystem, Mountable {
   }
 
   async stat(path: string): Promise<VfsStat> {
+    const fast = await this.fastLowerStat(path);
+    if (fast !== null && fast.type !== 'symlink') return fast;
     return this.statOf(await this.existing(path, 'stat', true));
   }
 
   async lstat(path: string): Promise<VfsStat> {
-    return this.statOf(await this.existing(path, 'lstat', false));
+    return (await this.fastLowerStat(path)) ?? this.statOf(await this.existing(path, 'lstat', false));
   }
 
   async readdir(path: string): Promise<VfsDirEntry[]> {
+    const fast = await this.fastLower(path, (lower, plain) => lower.readdirPlain(plain));
+    if (fast !== null) return fast;
     const entry = await this.existing(path, 'scandir', true);
     if (entry.type !== 'directory') throw new VfsError('ENOTDIR', 'scandir', path);
     return this.listMerged(entry);
@@ -545,13 +579,41 @@ export class OverlayFilesystem implements Filesystem, Mountable {
     }
   }
 
+  /** `lstat` straight from the lower (see {@link fastLower}); null: take the merged walk. */
+  private fastLowerStat(path: string): Promise<VfsStat | null> {
+    return this.fastLower(path, (lower, plain) =>
+      plain === '/' ? Promise.resolve(null) : lower.lstatPlain(plain),
+    );
+  }
+
+  /**
+   * A call answered by the lower alone: the upper holds nothing at the path or above it (but plain
+   * directories), so the merged view there is the lower's, as long as the lower reached it with no
+   * symlink on the way (one could lead into a changed region); `ask` answers null otherwise.
+   */
+  private async fastLower<T>(
+    path: string,
+    ask: (lower: ResolvingLower, plain: string) => Promise<T | null>,
+  ): Promise<T | null> {
+    const lower = this.state.lower as Filesystem & Partial<ResolvingLower>;
+    if (typeof lower.lstatPlain !== 'function' || typeof lower.openPlain !== 'function') return null;
+    const plain = plainPath(path);
+    if (plain === null || !this.state.index.untouched(plain)) return null;
+    try {
+      return await ask(lower as ResolvingLower, plain);
+    } catch (error) {
+      if (isVfsError(error)) return null; // the walk reports it with the overlay's own rules
+      throw error;
+    }
+  }
+
   /**
    * A read straight from the lower when the upper holds nothing along the path, and the lower's
    * own resolution did not pass through a symlink into a changed region. Null: take the walk.
    */
   private async fastLowerRead(path: string): Promise<Uint8Array | null> {
     const index = this.state.index;
-    if (!path.startsWith('/') || /\/\.\.?(\/|$)|\/\/|.\/$/.test(path) || !index.untouched(path)) return null;
+    if (!canonical(path) || !index.untouched(path)) return null;
     const lower = this.state.lower as Filesystem & Partial<ResolvingLower>;
     const empty = index.root.children!.size === 0 && !index.root.opaque;
     try {
