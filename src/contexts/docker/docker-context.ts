@@ -12,7 +12,6 @@ import type {
   BackgroundOptions,
   BackgroundStall,
   BackgroundTask,
-  BackgroundWriteOptions,
   ContextCapabilities,
   ContextHandle,
   ExecOptions,
@@ -231,15 +230,6 @@ class DockerExecutionContext extends BackgroundMethods implements DockerContext 
     taskId = task.id;
     hosted.named(task.id);
     return task;
-  }
-
-  writeBackground(
-    handle: ContextHandle,
-    id: string,
-    data: string | Uint8Array,
-    options?: BackgroundWriteOptions,
-  ): Promise<void> {
-    return this.writeToTask(handle, id, data, options);
   }
 
   async execStream(

@@ -18,7 +18,6 @@ import type {
   BackgroundOptions,
   BackgroundStall,
   BackgroundTask,
-  BackgroundWriteOptions,
   ContextCapabilities,
   ContextHandle,
   ExecOptions,
@@ -288,15 +287,6 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
     taskId = task.id;
     hosted.named(task.id);
     return task;
-  }
-
-  writeBackground(
-    handle: ContextHandle,
-    id: string,
-    data: string | Uint8Array,
-    options?: BackgroundWriteOptions,
-  ): Promise<void> {
-    return this.writeToTask(handle, id, data, options);
   }
 
   async execStream(

@@ -11,7 +11,6 @@ import { containerlessSpawnConfig } from '../../contract/containerless-spawn.js'
 import type {
   BackgroundOptions,
   BackgroundTask,
-  BackgroundWriteOptions,
   ChangeSelection,
   CommitChangesOptions,
   CommitChangesResult,
@@ -272,15 +271,6 @@ export class ProcessContext extends BackgroundMethods implements ExecutionContex
     options?: BackgroundOptions,
   ): Promise<BackgroundTask> {
     return this.run(() => startBackground(this.deps, this.handles.get(handle), command, options));
-  }
-
-  writeBackground(
-    handle: ContextHandle,
-    id: string,
-    data: string | Uint8Array,
-    options?: BackgroundWriteOptions,
-  ): Promise<void> {
-    return this.writeToTask(handle, id, data, options);
   }
 
   execStream(

@@ -17,7 +17,6 @@ import type {
   BackgroundOptions,
   BackgroundStall,
   BackgroundTask,
-  BackgroundWriteOptions,
   ContextCapabilities,
   ContextHandle,
   ExecOptions,
@@ -362,15 +361,6 @@ class RemoteExecutionContext extends BackgroundMethods implements RemoteContext,
     taskId = task.id;
     hosted.named(task.id);
     return task;
-  }
-
-  writeBackground(
-    handle: ContextHandle,
-    id: string,
-    data: string | Uint8Array,
-    options?: BackgroundWriteOptions,
-  ): Promise<void> {
-    return this.writeToTask(handle, id, data, options);
   }
 
   async execStream(

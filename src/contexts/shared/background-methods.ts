@@ -14,9 +14,9 @@ import type {
 } from '../../contract/types.js';
 
 /**
- * `listBackground`, `killBackground`, `waitBackground` and `reassignBackground` over a registry,
- * and `writeToTask` for a backend that claims `backgroundStdin` to expose as `writeBackground`
- * (it writes to the stdin the backend handed the registry).
+ * `listBackground`, `killBackground`, `waitBackground`, `reassignBackground` and `writeBackground`
+ * over a registry. `writeBackground` writes to the stdin the backend handed the registry; a backend
+ * that never hands one (it does not claim `backgroundStdin`) answers every write as `not-piped`.
  */
 export abstract class BackgroundMethods {
   /** Every background task of the context, by owning handle. */
@@ -51,8 +51,7 @@ export abstract class BackgroundMethods {
     return this.registry.wait(handle.id, id, options);
   }
 
-  /** `writeBackground` for a backend whose tasks can have their stdin open. */
-  protected writeToTask(
+  writeBackground(
     handle: ContextHandle,
     id: string,
     data: string | Uint8Array,

@@ -11,7 +11,6 @@ import { CHANGE_SELECTION_KEYS, COMMIT_OPTION_KEYS } from '../../contract/option
 import type {
   BackgroundOptions,
   BackgroundTask,
-  BackgroundWriteOptions,
   ChangeSelection,
   CommitChangesOptions,
   CommitChangesResult,
@@ -136,15 +135,6 @@ export class VirtualContext extends BackgroundMethods implements ExecutionContex
 
   exec(handle: ContextHandle, command: string, options?: ExecOptions): Promise<ExecResult> {
     return this.run(() => runExec(this.config, this.handles.get(handle), command, options));
-  }
-
-  writeBackground(
-    handle: ContextHandle,
-    id: string,
-    data: string | Uint8Array,
-    options?: BackgroundWriteOptions,
-  ): Promise<void> {
-    return this.writeToTask(handle, id, data, options);
   }
 
   execBackground(
