@@ -2,7 +2,9 @@
 // through the real GNU tool, in the same run; prints both pass rates, and with --write-ratchet
 // rewrites the committed list of the cases berth passes.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const decoder = new TextDecoder();
 
@@ -12,6 +14,8 @@ export async function runBerth(dist, handler, c) {
   const { createMemoryFilesystem } = await import(`${dist}/vfs/index.js`);
   const fs = createMemoryFilesystem();
   await fs.mkdir('/work', { recursive: true });
+  for (const [name, text] of Object.entries(c.files ?? {}))
+    await fs.writeFile(`/work/${name}`, new TextEncoder().encode(text));
   const r = await runStandalone(handler, {
     argv: c.argv,
     fs,
@@ -22,14 +26,22 @@ export async function runBerth(dist, handler, c) {
   return { status: r.status, stdout: decoder.decode(r.stdout), stderr: decoder.decode(r.stderr) };
 }
 
+/** Run `argv` through the real tool, in a fresh directory holding the case's files. */
 export function runGnuTool(c) {
-  const r = spawnSync(c.argv[0], c.argv.slice(1), {
-    input: c.stdin,
-    env: { LC_ALL: 'C.UTF-8', PATH: '/usr/bin:/bin' },
-    encoding: 'utf8',
-    timeout: 10_000,
-  });
-  return { status: r.status ?? 128, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+  const cwd = mkdtempSync(join(tmpdir(), 'berth-compat-'));
+  try {
+    for (const [name, text] of Object.entries(c.files ?? {})) writeFileSync(join(cwd, name), text);
+    const r = spawnSync(c.argv[0], c.argv.slice(1), {
+      cwd,
+      input: c.stdin,
+      env: { LC_ALL: 'C.UTF-8', PATH: '/usr/bin:/bin' },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    return { status: r.status ?? 128, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
 }
 
 export async function runSuite({ name, cases, grade, handler, dist, ratchetPath, writeRatchet }) {

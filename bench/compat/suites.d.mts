@@ -2,6 +2,8 @@ export interface CompatCase {
   readonly id: string;
   readonly argv: string[];
   readonly stdin: string;
+  /** Files the case needs in its working directory, by name. */
+  readonly files?: Readonly<Record<string, string>>;
 }
 export interface CompatOutcome {
   readonly status: number;

@@ -27,6 +27,8 @@ const dir = compatDir(root);
 async function run(handler: CommandHandler, c: CompatCase): Promise<CompatOutcome> {
   const fs = createMemoryFilesystem();
   await fs.mkdir('/work', { recursive: true });
+  for (const [name, text] of Object.entries(c.files ?? {}))
+    await fs.writeFile(`/work/${name}`, new TextEncoder().encode(text));
   const r = await runStandalone(handler, {
     argv: c.argv,
     fs,

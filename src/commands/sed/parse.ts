@@ -86,7 +86,9 @@ class Parser {
   }
 
   run(): SedScript {
-    const quiet = this.src.startsWith('#n\n') || this.src === '#n';
+    // GNU sed 4.9 turns on -n for any first script that starts with `#n` (`#nr` included),
+    // wider than POSIX's `#n` alone on the first line.
+    const quiet = this.src.startsWith('#n');
     for (;;) {
       this.skipSeparators();
       if (this.pos >= this.src.length) break;

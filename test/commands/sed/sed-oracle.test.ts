@@ -127,6 +127,11 @@ const CASES: Case[] = [
   c(['-e', 's/one/1/', '-e', 's/two/2/', 'n.txt']),
   c(['-e', '1a\\', '-e', 'appended', 'a.txt']),
   c(['#n\n/beta/p', 'a.txt']),
+  // GNU sed 4.9 takes any first script starting with `#n` as -n, not only `#n` alone on its line
+  c(['#nr\n/beta/p', 'a.txt']),
+  c(['#no comment\n/beta/p', 'a.txt']),
+  c(['#N\n/beta/p', 'a.txt']),
+  c(['-e', '/beta/p', '-e', '#n', 'a.txt']),
   c(['--expression=2d', '--quiet', '--expression=p', 'a.txt']),
   c(['-i', 's/a/A/', 'a.txt'], { after: ['a.txt'] }),
   c(['-i.bak', '1d', 'a.txt', 'b.txt'], { after: ['a.txt', 'b.txt', 'a.txt.bak', 'b.txt.bak'] }),
