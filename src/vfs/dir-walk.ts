@@ -13,7 +13,7 @@ import { type BerthError, ContainmentError, IoError } from '../errors/index.js';
 import { errnoOf, isDirectoryError, notDirectoryError, toFsError } from './fs-errors.js';
 import { HeldDirectories, type HeldDirectory } from './held-directories.js';
 import { isWithin, type PathScope } from './path-scope.js';
-import { closeFd, descriptorPath, openFd } from './raw-fd.js';
+import { closeFd, closeFdAndWait, descriptorPath, openFd } from './raw-fd.js';
 
 /** POSIX allows 40 hops before ELOOP; berth uses the same bound. */
 const MAX_SYMLINK_HOPS = 40;
@@ -87,6 +87,12 @@ export interface ReadTarget {
   readonly fd: number;
   readonly realPath: string;
   close(): void;
+  /**
+   * Close and wait for it. The descriptor is owned by whoever opened it (a raw descriptor, or a
+   * Node `FileHandle` on the walk): closing through here, never with a raw close of `fd`, keeps a
+   * `FileHandle` from closing the same number again when it is collected.
+   */
+  closeAndWait(): Promise<void>;
 }
 
 /** How often a walk whose file turned out to be outside the root is tried again from the root. */
@@ -162,7 +168,9 @@ export class DirWalker {
       return null;
     }
     this.held.release(held);
-    if (descriptorPath(fd) === expected) return { fd, realPath: expected, close: () => closeFd(fd) };
+    if (descriptorPath(fd) === expected) {
+      return { fd, realPath: expected, close: () => closeFd(fd), closeAndWait: () => closeFdAndWait(fd) };
+    }
     closeFd(fd); // moved, renamed or replaced since it was held: never read through it
     this.held.clear(); // and what it was reached from may have moved too
     return null;
@@ -261,10 +269,11 @@ export class DirWalker {
   ): Promise<ReadTarget> {
     for (let attempt = 0; ; attempt++) {
       const opened = await this.open(parts, original, { purpose: 'read', operation });
-      const close = () => void opened.handle.close().catch(() => undefined);
+      const closeAndWait = () => opened.handle.close().catch(() => undefined);
+      const close = () => void closeAndWait();
       const now = hasProcFd && this.scope.contained ? descriptorPath(opened.handle.fd) : null;
       if (now === null || isWithin(this.scope.realRoot, now)) {
-        return { fd: opened.handle.fd, realPath: opened.realPath, close };
+        return { fd: opened.handle.fd, realPath: opened.realPath, close, closeAndWait };
       }
       close();
       this.held.clear(); // the root itself may be what moved
