@@ -20,6 +20,8 @@ export type ChunkSource = ByteReader | AsyncIterable<Uint8Array>;
 
 export class LineBlockReader {
   private carry: Uint8Array = EMPTY;
+  /** Whole lines of the last chunk not handed out yet (after the line that completed the carry). */
+  private rest: Uint8Array = EMPTY;
   private ended = false;
   private readonly pull: () => Promise<Uint8Array | null>;
   private readonly delimiter: number;
@@ -43,6 +45,11 @@ export class LineBlockReader {
 
   /** The next block of whole lines, or null at the end. */
   async next(): Promise<LineBlock | null> {
+    if (this.rest.length > 0) {
+      const bytes = this.rest;
+      this.rest = EMPTY;
+      return { bytes, terminated: true };
+    }
     for (;;) {
       if (this.ended) {
         if (this.carry.length === 0) return null;
@@ -62,9 +69,17 @@ export class LineBlockReader {
         if (this.carry.length > this.maxLineBytes) throw new InputTooLargeError(this.maxLineBytes);
         continue;
       }
-      const head = chunk.subarray(0, last + 1);
-      const bytes = this.carry.length === 0 ? head : concat(this.carry, head);
-      this.carry = last + 1 < chunk.length ? chunk.slice(last + 1) : EMPTY;
+      const tail = last + 1 < chunk.length ? chunk.slice(last + 1) : EMPTY;
+      if (this.carry.length === 0) {
+        this.carry = tail;
+        return { bytes: chunk.subarray(0, last + 1), terminated: true };
+      }
+      // Only the line the carry began is copied: it is a block of its own, and the chunk's other
+      // whole lines follow as the next block, without copying a chunk per read.
+      const first = chunk.indexOf(this.delimiter);
+      const bytes = concat(this.carry, chunk.subarray(0, first + 1));
+      this.rest = chunk.subarray(first + 1, last + 1);
+      this.carry = tail;
       return { bytes, terminated: true };
     }
   }

@@ -14,7 +14,7 @@
 import { features, type RegexNode } from './ast.js';
 import { Backtracker, DEFAULT_STEP_BUDGET } from './backtrack.js';
 import { LazyDFA } from './dfa.js';
-import { pureLiteral, requiredLiteral } from './literal.js';
+import { pureLiteral, requiredLiteral, requiredPrefix } from './literal.js';
 import { parsePcre } from './parse-pcre.js';
 import { type PosixDialect, parsePosix } from './parse-posix.js';
 import { PikeVM } from './pike.js';
@@ -131,6 +131,8 @@ class CompiledRegex implements Regex {
   readonly literal: string | undefined;
   private readonly prog: Program;
   private readonly required: string;
+  /** What every match starts with, when line scans may start the automaton there (see below). */
+  private readonly linePrefix: string;
   private readonly needsBacktracker: boolean;
   private readonly longest: boolean;
   private readonly multiline: boolean;
@@ -156,6 +158,15 @@ class CompiledRegex implements Regex {
     // A pure literal's fast path needs no group other than the whole match.
     this.literal = lit !== undefined && lit !== '' && groupCount === 0 ? lit : undefined;
     this.required = requiredLiteral(node);
+    // Every match starts with this text, and no assertion looks at what comes before it: a line
+    // holds a match exactly when the rest of the line from the prefix's first occurrence does.
+    // So a line scan jumps from occurrence to occurrence with indexOf and runs the automaton only
+    // from there, instead of over every character (GNU grep's fixed-string prefilter does the same).
+    const prefix = requiredPrefix(node);
+    this.linePrefix =
+      prefix.length >= 3 && !prefix.includes('\n') && !f.anchors && !f.wordAsserts && !this.needsBacktracker
+        ? prefix
+        : '';
   }
 
   exec(text: string, from = 0): RegexMatch | null {
@@ -183,6 +194,7 @@ class CompiledRegex implements Regex {
   }
 
   nextMatchingLine(text: string, from: number): number {
+    if (this.literal === undefined && this.linePrefix !== '') return this.nextLineFromPrefix(text, from);
     if (this.literal !== undefined || (this.required !== '' && !this.requiredIsDense)) {
       const needle = (this.literal ?? this.required) as string;
       let at = from;
@@ -215,6 +227,20 @@ class CompiledRegex implements Regex {
       return -1;
     }
     return this.dfaFor().nextMatchingLine(text, from);
+  }
+
+  private nextLineFromPrefix(text: string, from: number): number {
+    const dfa = this.dfaFor();
+    let at = from;
+    for (;;) {
+      const hit = text.indexOf(this.linePrefix, at);
+      if (hit === -1) return -1;
+      const nl = text.indexOf('\n', hit);
+      const end = nl === -1 ? text.length : nl;
+      if (dfa.test(text.slice(hit, end))) return Math.max(at, text.lastIndexOf('\n', hit - 1) + 1);
+      if (nl === -1) return -1;
+      at = nl + 1;
+    }
   }
 
   group(m: RegexMatch, text: string, n: number): string | undefined {

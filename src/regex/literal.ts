@@ -30,6 +30,11 @@ export function pureLiteral(node: RegexNode): string | undefined {
   return out;
 }
 
+/** A fixed string every match of `node` starts with ('' when none is known). */
+export function requiredPrefix(node: RegexNode): string {
+  return facts(node).prefix;
+}
+
 /** The longest string every match of `node` contains ('' when none is known). */
 export function requiredLiteral(node: RegexNode): string {
   return facts(node).best;

@@ -79,11 +79,12 @@ export class Scan {
       if (this.ctx.signal.aborted) break;
       const block = await reader.next();
       if (block === null) break;
-      if (!o.nullData && o.binaryFiles !== 'text' && !this.nulBinary && block.bytes.indexOf(0) !== -1) {
+      if (!o.nullData && o.binaryFiles !== 'text' && !this.nulBinary && hasNul(block.bytes)) {
         if (o.binaryFiles === 'without-match') return { selected: 0, stopAll: false };
         this.nulBinary = true;
       }
-      if (this.needle !== undefined) this.scanBytes(block.bytes, block.terminated, isUtf8(block.bytes));
+      if (this.needle !== undefined)
+        this.scanBytes(block.bytes, block.terminated, this.lineOutput && isUtf8(block.bytes));
       else {
         const text = decodeBytes(block.bytes);
         const hasInvalid = o.binaryFiles !== 'text' && INVALID_BYTE.test(text);
@@ -294,4 +295,9 @@ function countLines(text: string, from: number, to: number, terminated: boolean)
   }
   if (!terminated && to > from && text.charCodeAt(to - 1) !== 10) n += 1;
   return n;
+}
+
+/** A NUL byte in `bytes`, found with Buffer's native search (a typed array's own indexOf is slower). */
+function hasNul(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(0) !== -1;
 }

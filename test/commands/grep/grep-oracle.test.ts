@@ -37,6 +37,8 @@ const FILES = {
     0x61, 0x6c, 0x70, 0x68, 0x61, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x20, 0x61, 0x0a, 0x61, 0x0a,
   ]),
   'pats.txt': 'alpha\nfoo\n',
+  // Lines where a pattern's fixed prefix occurs before (and again at) the real match.
+  'prefix.txt': 'abcx abc1\nabab ababab7 end\nabc\nno match abc here\nxabc22\nabcabc\n',
   // A byte order mark is an ordinary character to grep: printed with its line.
   'bom.txt': new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0x6c, 0x70, 0x68, 0x61, 0x0a, 0x62, 0x0a]),
   'dir/sub/deep.txt': 'alpha deep\n',
@@ -48,6 +50,14 @@ type Case = OracleCase & { readonly name?: string; readonly sortLines?: boolean 
 const c = (argv: string[], extra: Partial<Case> = {}): Case => ({ argv, files: FILES, ...extra });
 
 const CASES: Case[] = [
+  // A fixed prefix found first where the rest does not match (the line scan's prefix jump)
+  c(['grep', '-E', 'abc[0-9]', 'prefix.txt']),
+  c(['grep', '-nE', 'abab[0-9]', 'prefix.txt']),
+  c(['grep', '-cE', 'abc[0-9]+$', 'prefix.txt']),
+  c(['grep', '-E', '^abc[0-9]', 'prefix.txt']),
+  c(['grep', '-wE', 'abc[0-9]+', 'prefix.txt']),
+  c(['grep', '-vE', 'abc(abc|[0-9])', 'prefix.txt']),
+  c(['grep', '-iE', 'ABC[0-9]', 'prefix.txt']),
   // Pattern syntax
   c(['grep', 'alpha', 'a.txt']),
   c(['grep', 'alpha', 'bom.txt']),

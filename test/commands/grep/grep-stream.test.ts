@@ -98,6 +98,17 @@ describe('LineBlockReader', () => {
     ]);
   });
 
+  it('hands a carried line on its own, then the other whole lines of the chunk without copying them', async () => {
+    const second = enc('ne\ntwo\nthree\nfo');
+    const chunks = [enc('o'), second, enc('ur\n')];
+    const reader = new LineBlockReader(readerFromBytes(chunks));
+    const blocks: Uint8Array[] = [];
+    for (let b = await reader.next(); b !== null; b = await reader.next()) blocks.push(b.bytes);
+    expect(blocks.map(dec)).toEqual(['one\n', 'two\nthree\n', 'four\n']);
+    // The middle block is a view of the chunk that was read, not a copy of it.
+    expect((blocks[1] as Uint8Array).buffer).toBe(second.buffer);
+  });
+
   it('fails clearly past the longest line it may hold', async () => {
     const reader = new LineBlockReader(readerFromBytes([enc('x'.repeat(100))]), { maxLineBytes: 10 });
     await expect(reader.next()).rejects.toThrow('exceeds the memory limit');
