@@ -88,7 +88,7 @@ export function formatGrepReport(report: GrepReport, format: GrepFormat): string
           : `${formatCount(first)}–${formatCount(format.offset + shown)}`;
     const more = format.offset + shown < total ? `; continue with offset ${format.offset + shown}` : '';
     notes.push(
-      `[Showing ${which} of ${formatCount(total)} ${unit}${more}. Narrow the search (path, glob, pattern)${shown === format.maxResults ? ' or raise max_results' : ''}.]`,
+      `[Showing ${which} of ${formatCount(total)} ${unit}${more}. Narrow the search (path, glob, pattern)${shown === format.maxResults ? ' or raise head_limit' : ''}.]`,
     );
   }
   let body = lines.join('\n');

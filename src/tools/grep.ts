@@ -31,7 +31,7 @@ export function createGrepTool(options: ToolOptions): BerthTool {
       'context lines as `path-line-text`, `--` between groups), or "count" (`path:count`).',
       'Filter files with `glob` (e.g. "*.ts", "src/**/*.{js,jsx}") or `type` (ripgrep\'s file types: ts, py, rust, …).',
       'Matching is per line unless multiline is true (then `.` and `\\n` match newlines).',
-      `At most max_results entries are shown (default ${DEFAULT_MAX_RESULTS}). Prefer this over running grep or rg through bash.`,
+      `At most head_limit entries are shown (default ${DEFAULT_MAX_RESULTS}). Prefer this over running grep or rg through bash.`,
     ].join(' '),
     fields: {
       pattern: { type: 'string', required: true, description: 'Regular expression to search for.' },
@@ -80,7 +80,7 @@ export function createGrepTool(options: ToolOptions): BerthTool {
         values: ['files_with_matches', 'content', 'count'],
         description: 'What to return. Default "files_with_matches".',
       },
-      max_results: {
+      head_limit: {
         type: 'integer',
         minimum: 1,
         maximum: 10_000,
@@ -158,7 +158,7 @@ export function createGrepTool(options: ToolOptions): BerthTool {
       return textResult(
         formatGrepReport(report, {
           mode: query.mode,
-          maxResults: args.max_results ?? DEFAULT_MAX_RESULTS,
+          maxResults: args.head_limit ?? DEFAULT_MAX_RESULTS,
           before: query.before,
           after: query.after,
           offset: args.offset ?? 0,

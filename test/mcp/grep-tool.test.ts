@@ -33,9 +33,9 @@ describe('grep through berth mcp (SDK client, ripgrep in the sandbox)', () => {
     expect(textOf(up)).toMatch(/outside the workspace root/);
   });
 
-  it('content mode without context lines has no separators, and max_results counts matches', async () => {
+  it('content mode without context lines has no separators, and head_limit counts matches', async () => {
     const result = textOf(
-      await mcp.call('grep', { pattern: '^hit', path: 'spread.txt', output_mode: 'content', max_results: 6 }),
+      await mcp.call('grep', { pattern: '^hit', path: 'spread.txt', output_mode: 'content', head_limit: 6 }),
     );
     const lines = result.split('\n');
     expect(lines[0]).toBe('10 matching lines in 1 file:');
@@ -51,7 +51,7 @@ describe('grep through berth mcp (SDK client, ripgrep in the sandbox)', () => {
         path: 'spread.txt',
         output_mode: 'content',
         context_lines: 1,
-        max_results: 3,
+        head_limit: 3,
       }),
     );
     const body = result.split('\n').slice(1, -1);
@@ -84,7 +84,7 @@ describe('grep through berth mcp (SDK client, ripgrep in the sandbox)', () => {
         output_mode: 'content',
         before: 1,
         after: 0,
-        max_results: 2,
+        head_limit: 2,
         offset: 1,
       }),
     );
@@ -101,7 +101,7 @@ describe('grep through berth mcp (SDK client, ripgrep in the sandbox)', () => {
       await mcp.call('grep', {
         pattern: 'hit|row',
         output_mode: 'files_with_matches',
-        max_results: 1,
+        head_limit: 1,
         offset: 1,
       }),
     );

@@ -109,7 +109,9 @@ const cases: [tool: string, args: unknown, fragments: string[]][] = [
     ['`output_mode` must be one of "files_with_matches", "content", "count", got the string "lines"'],
   ],
   ['grep', { pattern: 'x', context_lines: 99 }, ['`context_lines` must be an integer from 0 to 50, got 99']],
-  ['grep', { pattern: 'x', max_results: 0 }, ['`max_results` must be an integer from 1 to 10000, got 0']],
+  ['grep', { pattern: 'x', head_limit: 0 }, ['`head_limit` must be an integer from 1 to 10000, got 0']],
+  // The page size was called max_results before; the refusal lists the argument's name now.
+  ['grep', { pattern: 'x', max_results: 5 }, ['unknown argument `max_results`', 'head_limit']],
   ['grep', { regex: 'x' }, ['unknown argument `regex`', '`pattern` is required']],
   ['grep', { pattern: 'a\nb' }, ['pattern contains a line break']],
   ['list_dir', { path: 7 }, ['`path` must be a string, got the number 7']],

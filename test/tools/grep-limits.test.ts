@@ -153,7 +153,7 @@ describe('ripgrep output larger than the context captures', () => {
     const w = await workspace({ context: { output: { maxOutputBytes: 4096 } } });
     const lines = Array.from({ length: 2000 }, (_, i) => `needle line ${i}`).join('\n');
     writeFileSync(join(w.hostDir, 'many.txt'), `${lines}\n`);
-    const result = await w.call('grep', { pattern: 'needle', output_mode: 'content', max_results: 10_000 });
+    const result = await w.call('grep', { pattern: 'needle', output_mode: 'content', head_limit: 10_000 });
     expect(await w.session.ripgrep).toBe(true);
     const shown = text(result);
     expect(shown).toMatch(

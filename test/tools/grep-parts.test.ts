@@ -150,7 +150,7 @@ describe('formatGrepReport', () => {
   it('caps entries with a note, and says when nothing matched', () => {
     const out = formatGrepReport(report, { ...format, mode: 'content', maxResults: 2 });
     expect(out).toContain(
-      '/w/a:1:x\n/w/a-2-y\n--\n/w/a:9:x2\n[Showing the first 2 of 3 matching lines; continue with offset 2. Narrow the search (path, glob, pattern) or raise max_results.]',
+      '/w/a:1:x\n/w/a-2-y\n--\n/w/a:9:x2\n[Showing the first 2 of 3 matching lines; continue with offset 2. Narrow the search (path, glob, pattern) or raise head_limit.]',
     );
     expect(formatGrepReport({ files: [], notes: ['[n]'] }, { ...format, mode: 'content' })).toBe(
       'No matches in /w.\n[n]',

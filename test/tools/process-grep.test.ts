@@ -122,9 +122,9 @@ describe.each(BACKENDS)('%s context', (backend) => {
         '2 matching lines in 2 files:\n<ws>/src/main.ts:6:}\n<ws>/src/util/helper.ts:3:}',
       ],
       [
-        'max_results cuts with a note',
-        { pattern: 'helper', output_mode: 'content', max_results: 2 },
-        '6 matching lines in 4 files:\n<ws>/docs/guide.md:2:Call helper() first.\n<ws>/docs/guide.md:3:ünïcode helper\n[Showing the first 2 of 6 matching lines; continue with offset 2. Narrow the search (path, glob, pattern) or raise max_results.]',
+        'head_limit cuts with a note',
+        { pattern: 'helper', output_mode: 'content', head_limit: 2 },
+        '6 matching lines in 4 files:\n<ws>/docs/guide.md:2:Call helper() first.\n<ws>/docs/guide.md:3:ünïcode helper\n[Showing the first 2 of 6 matching lines; continue with offset 2. Narrow the search (path, glob, pattern) or raise head_limit.]',
       ],
     ];
     for (const [name, args, expected] of cases) {
