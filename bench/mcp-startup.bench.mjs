@@ -89,8 +89,9 @@ export async function run() {
       {
         name: 'berth mcp (sandboxed) start-up / bare node start',
         value: (sandboxed / medians.bare).toFixed(2),
-        goal: '<= 6',
-        met: sandboxed / medians.bare <= 6,
+        // 300 ms where a bare start takes about 70 ms is 4.3; 4 keeps that with a margin.
+        goal: '<= 4',
+        met: sandboxed / medians.bare <= 4,
       },
     ];
   } finally {

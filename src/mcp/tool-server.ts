@@ -11,12 +11,31 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
 import type { McpTool } from './tool-shape.js';
 
 const LENIENT_CALL_TOOL = CallToolRequestSchema.extend({
   params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
 });
+
+/**
+ * The SDK's own JSON Schema validator, built on first use. The server needs one only to check an
+ * elicitation answer, which berth never asks for; building it (an ajv instance with its formats)
+ * was a tenth of `berth mcp`'s start-up, paid again for every HTTP session.
+ */
+class LazyAjvValidator implements jsonSchemaValidator {
+  private ajv: AjvJsonSchemaValidator | undefined;
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    this.ajv ??= new AjvJsonSchemaValidator();
+    return this.ajv.getValidator<T>(schema);
+  }
+}
 
 /** Identity and guidance the server announces at `initialize`. */
 export interface ToolServerInfo {
@@ -35,7 +54,11 @@ export function buildToolServer(tools: readonly McpTool[], info: ToolServerInfo)
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const server = new Server(
     { name: info.name, version: info.version },
-    { capabilities: { tools: {} }, ...(info.instructions ? { instructions: info.instructions } : {}) },
+    {
+      capabilities: { tools: {} },
+      jsonSchemaValidator: new LazyAjvValidator(),
+      ...(info.instructions ? { instructions: info.instructions } : {}),
+    },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map((tool) => ({
