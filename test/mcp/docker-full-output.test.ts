@@ -5,7 +5,9 @@
  */
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { wellKnownPrivateBase } from '../../src/subprocess/private-dir.js';
 import { describeDocker, TEST_IMAGE } from '../contexts/docker/docker-engine.js';
 import { type BerthMcp, startBerthMcp, textOf } from './support/berth-mcp-client.js';
 
@@ -46,7 +48,8 @@ describeDocker('every cut result names a file read_file and grep open (berth mcp
       const marker = markerOf(text);
       expect(marker, text.slice(0, 2000)).not.toMatch(/out of reach|outside what|rerun/);
       const path = fullPath(marker);
-      expect(path, marker).toMatch(/^\/\S+$/);
+      // Inside the container (berth's state directory there), not the host spill.
+      expect(path, marker).toMatch(/^\/tmp\/\.berth\/\S+\.out$/);
       // Exact bytes and lines: the whole stream minus what is shown.
       const { head, tail } = shownEnds(text, name);
       const match = new RegExp(`\\(([\\d,]+) bytes, ([\\d,]+) lines\\) of ${name} omitted here`).exec(marker);
@@ -87,8 +90,18 @@ describeDocker('every cut result names a file read_file and grep open (berth mcp
     );
   }, 60_000);
 
-  it('leaves no berth-output directories in the host temp directory', async () => {
+  it('leaves no berth-output directories in the host temp directory, nor a spill directory', async () => {
+    const pid = (mcp.client.transport as StdioClientTransport).pid;
+    expect(pid).toEqual(expect.any(Number));
+    // The context's host spill directory is made on the first spill, named after its process.
+    const spillDirs = () =>
+      readdirSync(wellKnownPrivateBase()).filter((name) => name.startsWith(`berth-docker-${pid}.`));
+    expect(spillDirs()).toHaveLength(1);
     await mcp.close();
     expect(outputDirs().filter((name) => !dirsBefore.includes(name))).toEqual([]);
+    // The server removes it as it shuts down, which may end just after the client let go.
+    const deadline = Date.now() + 15_000;
+    while (spillDirs().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(spillDirs()).toEqual([]);
   });
 });
