@@ -75,7 +75,7 @@ export async function moveSpillIntoContainer(
     if (result.exitCode !== 0 || written !== String(counter.bytes)) {
       const why =
         result.exitCode !== 0
-          ? `exit ${result.exitCode}: ${result.stderr.trim().slice(-300) || 'no message'}`
+          ? `exit ${result.exitCode}: ${oneLine(result.stderr) || 'no message'}`
           : `${written || 'no'} bytes arrived of ${counter.bytes}`;
       // A short copy (the connection broke) is not left to pass for the whole stream.
       await collectExec(client, state.containerId, ['rm', '-f', '--', target], {
@@ -92,4 +92,12 @@ export async function moveSpillIntoContainer(
   } finally {
     source?.destroy();
   }
+}
+
+/** The end of a command's stderr as one line of a message. */
+function oneLine(stderr: string): string {
+  return stderr
+    .trim()
+    .slice(-300)
+    .replace(/\s*\n\s*/g, '; ');
 }

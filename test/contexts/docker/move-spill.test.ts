@@ -79,6 +79,14 @@ describeDocker('docker moveSpill', () => {
         ),
       });
       expect(existsSync(spill), 'the host spill stays').toBe(true);
+      // Through the tools, the result says the copy could not be made, why, and how to rerun.
+      const bash = createTools({ context, handle: h }).find((tool) => tool.name === 'bash') as BerthTool;
+      const shown = (await bash.execute({ command: 'seq 1 50000', timeout_ms: 30_000 })).content
+        .map((c) => (c.type === 'text' ? c.text : ''))
+        .join('\n');
+      expect(shown).toMatch(
+        /\[The context cut stdout to its start and end \(.+? omitted\)\. The context's full copy of stdout \(282 KiB\) could not be moved where the file tools can read it \(writing \S+ in the container failed \(exit 4: .+\)\); rerun with the output redirected to a file/,
+      );
       // Given back: once the directory is there again, the same spill moves.
       await context.exec(h, 'rm /tmp/.berth && mkdir -m 1777 /tmp/.berth');
       expect((await context.moveSpill!(h, spill, 'stdout')).bytes).toBe(SEQ_BYTES);
