@@ -142,6 +142,16 @@ export interface StreamFacts {
   readonly spillFailure?: 'disk-full' | 'io-error' | undefined;
 }
 
+/** Where `moveSpill` put a spill file, and what it holds. */
+export interface MovedSpill {
+  /** Absolute path the handle's file methods read. */
+  readonly path: string;
+  /** Bytes of the file: the whole stream. */
+  readonly bytes: number;
+  /** Line breaks (`\n` bytes) in it, counted while it was copied: exact. */
+  readonly lineBreaks: number;
+}
+
 /** Result of `exec`. A non-zero exit is a result, never an exception. */
 export interface ExecResult {
   /** Exit code; null when the process was killed by a signal. */
@@ -387,6 +397,17 @@ export interface ExecutionContext {
    * output of a command they had to cut. `label` names the file (e.g. `stdout`).
    */
   keepOutput?(handle: ContextHandle, label: string, text: string): Promise<string>;
+  /**
+   * Move a spill file that an `exec` of this handle named in `StreamFacts.spillPath` to where the
+   * handle's file methods read it, for a backend whose spill files live outside their reach (the
+   * Docker context spills on the host, its file methods see the container). The bytes are streamed,
+   * never held whole in memory; once the copy is complete and checked, the original is removed, so
+   * the returned path is the only copy (it goes with the handle). Agent tools use it to name a file
+   * the model can read for output over the context's capture. Each spill moves at most once.
+   * @throws InvalidArgumentError when `spillPath` is not a spill of this handle still in place.
+   * @throws IoError when the copy could not be written (the original then stays).
+   */
+  moveSpill?(handle: ContextHandle, spillPath: string, label: string): Promise<MovedSpill>;
   getMappedPort?(handle: ContextHandle, containerPort: number): Promise<number | null>;
   /** End everything the handle owns (processes, containers, spill files). Idempotent. */
   destroy(handle: ContextHandle): Promise<void>;

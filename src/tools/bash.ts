@@ -12,7 +12,7 @@ import type {
 import { SpawnError } from '../errors/index.js';
 import { requireMethod } from './capability.js';
 import {
-  contextCutNote,
+  contextCut,
   cutForModel,
   execLocator,
   execStatusLine,
@@ -226,10 +226,10 @@ async function runForeground(
       execLocator(context, handle, facts, outputDir, session),
       facts,
     );
-    const note = shown === text ? contextCutNote(name, facts) : null;
-    const readable = readableOutput(shown);
+    const whole = shown === text ? await contextCut(context, handle, name, text, facts) : null;
+    const readable = readableOutput(whole?.text ?? shown);
     const body = name === 'stderr' ? `[stderr]\n${readable}` : readable;
-    parts.push(note === null ? trimEnd(body) : `${trimEnd(body)}\n${note}`);
+    parts.push(whole === null ? trimEnd(body) : `${trimEnd(body)}\n${whole.note}`);
   }
   if (parts.length === 0) parts.push('(no output)');
   parts.push(execStatusLine(result, timeoutMs));
@@ -316,7 +316,7 @@ async function yieldResult(
   const log = await readLogWindow(context, handle, task.outputPath, limits.outputBudgetChars);
   const show = (where: string) =>
     log.whole !== null
-      ? cutForModel(log.whole, limits.outputBudgetChars, 'output', async () => where)
+      ? cutForModel(log.whole, limits.outputBudgetChars, 'output', async () => ({ where }))
       : Promise.resolve(
           joinCut(
             { head: log.head, tail: log.tail, omittedChars: 0, omittedLines: 0 },

@@ -16,8 +16,15 @@ import { countLineBreaks, cutHeadTail, type HeadTailCut, joinCut } from './head-
 import { formatBytes, formatCount, formatDuration } from './human-units.js';
 import type { ToolSession } from './types.js';
 
+/** Where the whole of a cut stream is (or why it is nowhere), and its exact line breaks when known. */
+export interface Located {
+  readonly where: string;
+  /** Line breaks in the whole stream, counted: the omitted lines are then exact, not a lower bound. */
+  readonly lineBreaks?: number | undefined;
+}
+
 /** Where the whole of a cut stream can be found, or why it cannot. */
-export type FullOutputLocator = (name: string, text: string) => Promise<string>;
+export type FullOutputLocator = (name: string, text: string) => Promise<Located>;
 
 /**
  * `text` cut to `budgetChars`, the marker naming what `locate` reports. `facts` are the context's
@@ -34,12 +41,21 @@ export async function cutForModel(
 ): Promise<string> {
   const cut = cutHeadTail(text, budgetChars);
   if (cut === null) return text;
-  const where = await locate(name, text);
-  return joinCut(cut, `[… ${omissionCounts(text, cut, facts)} of ${name} omitted here. ${where} …]`);
+  const located = await locate(name, text);
+  const counts = omissionCounts(text, cut, facts, located.lineBreaks);
+  return joinCut(cut, `[… ${counts} of ${name} omitted here. ${located.where} …]`);
 }
 
-/** "12,345 characters (678 lines)", or the exact bytes and the lines' lower bound. */
-function omissionCounts(text: string, cut: HeadTailCut, facts: StreamFacts | undefined): string {
+/**
+ * "12,345 characters (678 lines)", or the exact bytes with the lines: exact when the whole
+ * stream's line breaks were counted (`lineBreaks`), else a lower bound.
+ */
+function omissionCounts(
+  text: string,
+  cut: HeadTailCut,
+  facts: StreamFacts | undefined,
+  lineBreaks: number | undefined,
+): string {
   if (facts === undefined || !facts.truncated)
     return `${formatCount(cut.omittedChars)} characters (${formatCount(cut.omittedLines)} lines)`;
   // The shown head and tail are the stream's own first and last bytes, so the rest is exact.
@@ -47,6 +63,11 @@ function omissionCounts(text: string, cut: HeadTailCut, facts: StreamFacts | und
   const middle = text.slice(cut.head.length, text.length - cut.tail.length);
   if (!CONTEXT_MARKER.test(middle))
     return `at least ${formatCount(cut.omittedChars)} characters (${formatCount(cut.omittedLines)} lines)`;
+  if (lineBreaks !== undefined) {
+    // The shown ends are the stream's own: its line breaks minus theirs are the omitted ones.
+    const lines = Math.max(0, lineBreaks - countLineBreaks(cut.head) - countLineBreaks(cut.tail));
+    return `${formatBytes(bytes)} (${formatCount(bytes)} bytes, ${formatCount(lines)} lines)`;
+  }
   // The line break before the context's marker may be its own: not counted, so a lower bound.
   const lines = countLineBreaks(middle.replace(CONTEXT_MARKER, ''));
   return `${formatBytes(bytes)} (${formatCount(bytes)} bytes${lines > 0 ? `, at least ${formatCount(lines)} lines` : ''})`;
@@ -66,8 +87,9 @@ export function splitBudget(stdoutChars: number, stderrChars: number, budgetChar
 }
 
 /**
- * The locator for a stream of `exec`: the context's spill file when the file tools can read it,
- * else a copy saved by the tools. Every path it names is one `read_file` and `grep` can open.
+ * The locator for a stream of `exec`: the context's spill file when the file tools can read it (or
+ * once the context moved it where they can), else a copy saved by the tools. Every path it names is
+ * one `read_file` and `grep` can open.
  */
 export function execLocator(
   context: ExecutionContext,
@@ -78,16 +100,49 @@ export function execLocator(
 ): FullOutputLocator {
   return async (name, text) => {
     if (facts.spillPath !== null) {
-      if (await readableByFileTools(context, handle, facts.spillPath))
-        return `Full ${name} (${formatBytes(facts.bytesTotal)}): ${facts.spillPath}; read it with read_file offset/limit or grep`;
-      return (
-        `The context's full copy of ${name} (${formatBytes(facts.bytesTotal)}) is outside what the file tools can read; ` +
-        'rerun with the output redirected to a file (e.g. `cmd > out.log 2>&1`) and read it in ranges'
-      );
+      const spill = await readableSpill(context, handle, facts, name);
+      if ('failure' in spill) return { where: spill.failure };
+      return {
+        where: `Full ${name} (${formatBytes(spill.bytes)}): ${spill.path}; read it with read_file offset/limit or grep`,
+        lineBreaks: spill.lineBreaks,
+      };
     }
-    if (facts.truncated) return contextDropped(name, facts);
-    return saveCopy(context, handle, outputDir, session, name, text);
+    if (facts.truncated) return { where: contextDropped(name, facts) };
+    return { where: await saveCopy(context, handle, outputDir, session, name, text) };
   };
+}
+
+/** The context's spill file where the file tools read it, or why there is none. */
+type ReadableSpill =
+  | { readonly path: string; readonly bytes: number; readonly lineBreaks?: number | undefined }
+  | { readonly failure: string };
+
+/**
+ * The spill file of `facts` as the file tools see it: as it is when they can read it, else moved by
+ * the context (`moveSpill`: a container's spill lives on the host) to where they can.
+ */
+async function readableSpill(
+  context: ExecutionContext,
+  handle: ContextHandle,
+  facts: StreamFacts,
+  name: string,
+): Promise<ReadableSpill> {
+  const spillPath = facts.spillPath as string;
+  if (await readableByFileTools(context, handle, spillPath))
+    return { path: spillPath, bytes: facts.bytesTotal };
+  const rerun =
+    'rerun with the output redirected to a file (e.g. `cmd > out.log 2>&1`) and read it in ranges';
+  if (typeof context.moveSpill !== 'function')
+    return {
+      failure: `The context's full copy of ${name} (${formatBytes(facts.bytesTotal)}) is outside what the file tools can read; ${rerun}`,
+    };
+  try {
+    return await context.moveSpill(handle, spillPath, name);
+  } catch (error) {
+    return {
+      failure: `The context's full copy of ${name} (${formatBytes(facts.bytesTotal)}) could not be moved where the file tools can read it (${(error as Error).message}); ${rerun}`,
+    };
+  }
 }
 
 /** True when the context's file methods see a regular file at `path` (a host-side spill may not be). */
@@ -175,12 +230,32 @@ function privateOutputDir(
   return session.outputDir;
 }
 
-/** The note for a stream the context cut while the tools' budget did not cut it again. */
-export function contextCutNote(name: string, facts: StreamFacts): string | null {
+/**
+ * For a stream the context cut while the tools' budget did not cut it again: the text, its
+ * context's marker naming the spill where the file tools read it, and the note after it; null when
+ * the context did not cut it.
+ */
+export async function contextCut(
+  context: ExecutionContext,
+  handle: ContextHandle,
+  name: string,
+  text: string,
+  facts: StreamFacts,
+): Promise<{ text: string; note: string } | null> {
   if (!facts.truncated) return null;
-  return facts.spillPath !== null
-    ? `[The context cut ${name} to its start and end (${formatBytes(facts.omittedBytes)} omitted); full ${name} (${formatBytes(facts.bytesTotal)}): ${facts.spillPath}]`
-    : `[${contextDropped(name, facts)}.]`;
+  if (facts.spillPath === null) return { text, note: `[${contextDropped(name, facts)}.]` };
+  const spill = await readableSpill(context, handle, facts, name);
+  const omitted = `The context cut ${name} to its start and end (${formatBytes(facts.omittedBytes)} omitted)`;
+  if ('failure' in spill) return { text, note: `[${omitted}. ${spill.failure}.]` };
+  // A moved spill: the context's own marker would name where it was.
+  const marker = CONTEXT_MARKER.exec(text);
+  const shown =
+    marker === null || spill.path === facts.spillPath
+      ? text
+      : text.slice(0, marker.index) +
+        marker[0].replace(facts.spillPath, spill.path) +
+        text.slice(marker.index + marker[0].length);
+  return { text: shown, note: `[${omitted}; full ${name} (${formatBytes(spill.bytes)}): ${spill.path}]` };
 }
 
 /** The closing status line of a foreground command. */

@@ -41,8 +41,11 @@ export async function collectExec(
     env?: readonly string[];
     workingDir?: string;
     user?: string;
-    /** Bytes for the command's stdin (then EOF); absent = /dev/null. */
-    stdin?: Uint8Array;
+    /**
+     * The command's stdin (then EOF): bytes, or a stream piped in as the command reads it (its
+     * error fails the call); absent = /dev/null.
+     */
+    stdin?: Uint8Array | Readable;
     maxStdoutBytes: number;
     what: string;
   },
@@ -60,7 +63,12 @@ export async function collectExec(
   if (options.stdin !== undefined) {
     const { socket, head } = await startExecHijacked(client, execId, false, limits);
     if (head.length > 0) socket.unshift(head);
-    socket.end(options.stdin);
+    const stdin = options.stdin;
+    if (stdin instanceof Uint8Array) socket.end(stdin);
+    else {
+      stdin.once('error', (error) => socket.destroy(error));
+      stdin.pipe(socket); // its end half-closes the connection: the command's EOF
+    }
     output = socket;
   } else {
     output = await startExecStream(client, execId, false, limits);

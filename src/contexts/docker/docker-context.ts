@@ -19,6 +19,7 @@ import type {
   ExecStream,
   ExecutionContext,
   FileEntry,
+  MovedSpill,
   SpawnConfig,
   StreamOptions,
   Terminal,
@@ -66,6 +67,7 @@ import { CONTEXT_TYPE, type HandleState, spillDirOf } from './handle-state.js';
 import { removeHandleContainer, removeRetiredContainer, tearDownHandle } from './handle-teardown.js';
 import { needsImageWorkdir } from './hardening.js';
 import { runExec } from './run-exec.js';
+import { moveSpillIntoContainer } from './spill-move.js';
 import { streamLaunch, terminalLaunch } from './stream-prelude.js';
 import { openContainerTerminal } from './terminal.js';
 
@@ -161,6 +163,7 @@ class DockerExecutionContext extends BackgroundMethods implements DockerContext 
       readOnlyRoot: plan.readOnlyRoot,
       env: { ...config.env },
       spillDir: undefined,
+      spills: new Map(),
       live: new Set(),
     });
     return handle;
@@ -184,6 +187,7 @@ class DockerExecutionContext extends BackgroundMethods implements DockerContext 
       graceMs: this.options.killGraceMs,
       policy: this.options.policy,
       spillDir: spillDirOf(state),
+      keepSpill: (path, identity) => state.spills.set(path, identity),
       onOutput: callback(input.onOutput, 'options.onOutput'),
       track: trackIn(state.live),
     });
@@ -346,6 +350,18 @@ class DockerExecutionContext extends BackgroundMethods implements DockerContext 
         return null;
       }
     });
+  }
+
+  /**
+   * Stream a spill file of this handle (on the host) into its container, where the file methods
+   * read it (`/tmp/.berth/<label>-<random>.out`, 0600, as the container's user), then remove the
+   * host copy; see the contract's `moveSpill`.
+   */
+  async moveSpill(handle: ContextHandle, spillPath: string, label: string): Promise<MovedSpill> {
+    const state = this.handles.get(handle);
+    return this.client.call(`moveSpill ${spillPath}`, () =>
+      moveSpillIntoContainer(this.client, state, spillPath, String(label)),
+    );
   }
 
   async getMappedPort(handle: ContextHandle, containerPort: number): Promise<number | null> {

@@ -1,11 +1,15 @@
 /**
  * What the Docker context keeps per handle: its container, how files reach it, its environment,
- * its spill directory and the streams and terminals `destroy` must end. The table itself is the
+ * its spill directory and spill files, and the streams and terminals `destroy` must end. The table itself is the
  * shared `HandleTable`.
  * @module
  */
 import type { ContextHandle } from '../../contract/types.js';
-import { openPrivateDirectory, type PrivateDirectory } from '../../subprocess/private-dir.js';
+import {
+  type FileIdentity,
+  openPrivateDirectory,
+  type PrivateDirectory,
+} from '../../subprocess/private-dir.js';
 
 export const CONTEXT_TYPE = 'docker';
 
@@ -25,6 +29,8 @@ export interface HandleState {
   readonly env: Readonly<Record<string, string>>;
   /** Private host directory for this handle's spill files (made on first need). */
   spillDir: PrivateDirectory | undefined;
+  /** Spill files an `exec` result named and that are still on the host, by path: what `moveSpill` may move. */
+  readonly spills: Map<string, FileIdentity>;
   /** Live execs, streams and terminals, ended by destroy. */
   readonly live: Set<() => Promise<void>>;
 }

@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { OutputCapture } from '../../contract/output-capture.js';
 import type { ExecResult, OutputChunk, OutputPolicy } from '../../contract/types.js';
 import { NotFoundError, SpawnError } from '../../errors/index.js';
-import type { PrivateDirectory } from '../../subprocess/private-dir.js';
+import type { FileIdentity, PrivateDirectory } from '../../subprocess/private-dir.js';
 import { newExecTag, tagEnv, terminationArgv } from '../shared/tagged-termination.js';
 import type { EngineClient } from './engine-client.js';
 import {
@@ -39,6 +39,8 @@ export interface RunExecSpec {
   readonly graceMs: number;
   readonly policy: OutputPolicy;
   readonly spillDir: PrivateDirectory;
+  /** Hears each spill file the result names, with its identity (so it can be moved later). */
+  readonly keepSpill?: ((path: string, identity: FileIdentity) => void) | undefined;
   readonly onOutput: ((chunk: OutputChunk) => void) | undefined;
   /**
    * Hands the context a way to end this command (used by `destroy`); returns the undo for when the
@@ -329,7 +331,15 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
         );
       }
     }
-    return await settle(stdout, stderr, started, exitFacts(code), timedOut, aborted);
+    const result = await settle(stdout, stderr, started, exitFacts(code), timedOut, aborted);
+    for (const [capture, facts] of [
+      [stdout, result.stdoutFacts],
+      [stderr, result.stderrFacts],
+    ] as const) {
+      const identity = capture.spillIdentity;
+      if (facts.spillPath !== null && identity !== undefined) spec.keepSpill?.(facts.spillPath, identity);
+    }
+    return result;
   } catch (error) {
     await Promise.all([stdout.discard(), stderr.discard()]);
     // A request abandoned because the engine was hung says so, not "aborted".
