@@ -140,6 +140,21 @@ async function loopBody(
   }
 }
 
+/** {@link loopBody} of a script as the loop's body, without a closure to call. */
+async function loopScript(sh: Shell, body: Script): Promise<'break' | 'continue' | undefined> {
+  try {
+    await runScript(sh, body);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof LoopControl)) throw error;
+    if (error.levels > 1) {
+      error.levels -= 1;
+      throw error;
+    }
+    return error.kind;
+  }
+}
+
 async function runBody(
   sh: Shell,
   cmd: Exclude<Compound, { type: 'function' | 'subshell' }>,
@@ -205,16 +220,22 @@ async function runBody(
       try {
         if (cmd.init !== undefined && (await arithStatus(sh, cmd.init, '((', cmd.line)) === 2) return 1;
         for (;;) {
-          await checkpoint(sh);
+          const step = checkpoint(sh);
+          if (step !== undefined) await step;
           if (cmd.condition !== undefined) {
-            const c = await arithStatus(sh, cmd.condition, '((', cmd.line);
+            let c = arithStatus(sh, cmd.condition, '((', cmd.line);
+            if (typeof c !== 'number') c = await c;
             if (c === 2) return 1;
             if (c !== 0) break;
           }
-          const r = await loopBody(sh, cmd.body);
+          const r = await loopScript(sh, cmd.body);
           status = sh.status;
           if (r === 'break') break;
-          if (cmd.step !== undefined && (await arithStatus(sh, cmd.step, '((', cmd.line)) === 2) return 1;
+          if (cmd.step !== undefined) {
+            let c = arithStatus(sh, cmd.step, '((', cmd.line);
+            if (typeof c !== 'number') c = await c;
+            if (c === 2) return 1;
+          }
         }
       } finally {
         sh.loopDepth -= 1;
@@ -294,24 +315,41 @@ async function patternMatches(sh: Shell, word: Word, subject: string): Promise<b
   );
 }
 
-/** Evaluate an arithmetic word as a command: 0 (non-zero value), 1 (zero), 2 (error, reported). */
-async function arithStatus(sh: Shell, word: Word, label: string, line: number): Promise<number> {
+/**
+ * Evaluate an arithmetic word as a command: 0 (non-zero value), 1 (zero), 2 (error, reported).
+ * A literal expression with no DEBUG trap to run is evaluated without a promise (a number).
+ */
+function arithStatus(sh: Shell, word: Word, label: string, line: number): number | Promise<number> {
   sh.line = line;
+  const literal = simpleLiteral(word);
+  if (literal === undefined || sh.traps.has('DEBUG')) return arithStatusSlow(sh, word, label);
+  try {
+    return arithRaw(sh, literal) !== 0n ? 0 : 1;
+  } catch (error) {
+    return arithFailure(sh, error, label);
+  }
+}
+
+async function arithStatusSlow(sh: Shell, word: Word, label: string): Promise<number> {
   if (sh.traps.has('DEBUG')) await runDebugTrap(sh);
   const text = simpleLiteral(word) ?? (await expandToString(sh, word));
   try {
     return arithRaw(sh, text) !== 0n ? 0 : 1;
   } catch (error) {
-    if (error instanceof ArithError) {
-      await shellMessage(sh, `${label}: ${error.message}`);
-      return 2;
-    }
-    if (error instanceof ArithAssignError) {
-      await shellMessage(sh, error.message);
-      return 1;
-    }
-    throw error;
+    return arithFailure(sh, error, label);
   }
+}
+
+async function arithFailure(sh: Shell, error: unknown, label: string): Promise<number> {
+  if (error instanceof ArithError) {
+    await shellMessage(sh, `${label}: ${error.message}`);
+    return 2;
+  }
+  if (error instanceof ArithAssignError) {
+    await shellMessage(sh, error.message);
+    return 1;
+  }
+  throw error;
 }
 
 async function arithCommand(sh: Shell, cmd: ArithCommand): Promise<number> {
