@@ -20,7 +20,7 @@ import { checkpoint, flushWarnings } from './checkpoint.js';
 import { CondRegexError, evaluateCond } from './cond.js';
 import { shellMessage } from './messages.js';
 import { applyRedirects } from './redirect.js';
-import { afterLeaf, runCommand, runScript } from './run.js';
+import { afterLeaf, runCommand, runScript, runScriptNow } from './run.js';
 import { readSelectChoice } from './select.js';
 import { closeProcessSubstitutions, runSubshell } from './substitution.js';
 import { runDebugTrap } from './trap.js';
@@ -140,19 +140,30 @@ async function loopBody(
   }
 }
 
-/** {@link loopBody} of a script as the loop's body, without a closure to call. */
-async function loopScript(sh: Shell, body: Script): Promise<'break' | 'continue' | undefined> {
+type LoopOutcome = 'break' | 'continue' | undefined;
+
+/**
+ * {@link loopBody} of a script as the loop's body, without a closure to call, and without a
+ * promise when the body needed none ({@link runScriptNow}).
+ */
+function loopScript(sh: Shell, body: Script): LoopOutcome | Promise<LoopOutcome> {
+  let r: number | Promise<number>;
   try {
-    await runScript(sh, body);
-    return undefined;
+    r = runScriptNow(sh, body);
   } catch (error) {
-    if (!(error instanceof LoopControl)) throw error;
-    if (error.levels > 1) {
-      error.levels -= 1;
-      throw error;
-    }
-    return error.kind;
+    return loopControl(error);
   }
+  return typeof r === 'number' ? undefined : r.then(() => undefined, loopControl);
+}
+
+/** What a `break`/`continue` thrown out of a loop's body means to this loop (else rethrown). */
+function loopControl(error: unknown): LoopOutcome {
+  if (!(error instanceof LoopControl)) throw error;
+  if (error.levels > 1) {
+    error.levels -= 1;
+    throw error;
+  }
+  return error.kind;
 }
 
 async function runBody(
@@ -184,7 +195,8 @@ async function runBody(
           if (control === 'break') break;
           if (control === 'continue') continue;
           if (cmd.until ? c === 0 : c !== 0) break;
-          const r = await loopBody(sh, cmd.body);
+          let r = loopScript(sh, cmd.body);
+          if (r instanceof Promise) r = await r;
           status = sh.status;
           if (r === 'break') break;
         }
@@ -205,7 +217,8 @@ async function runBody(
           sh.line = cmd.line;
           await runDebugTrap(sh, cmd);
           setVar(sh, cmd.variable, w);
-          const r = await loopBody(sh, cmd.body);
+          let r = loopScript(sh, cmd.body);
+          if (r instanceof Promise) r = await r;
           status = sh.status;
           if (r === 'break') break;
         }
@@ -228,7 +241,8 @@ async function runBody(
             if (c === 2) return 1;
             if (c !== 0) break;
           }
-          const r = await loopScript(sh, cmd.body);
+          let r = loopScript(sh, cmd.body);
+          if (r instanceof Promise) r = await r;
           status = sh.status;
           if (r === 'break') break;
           if (cmd.step !== undefined) {

@@ -30,6 +30,45 @@ export async function runScript(sh: Shell, script: Script): Promise<number> {
   return sh.status;
 }
 
+/**
+ * {@link runScript} for a loop's body: while its commands finish without a promise (plain
+ * assignments) the status comes back as a number, so an iteration of `x=$((x + i))` makes none.
+ * From the first command that needs one on, the rest runs as {@link runScript} does.
+ */
+export function runScriptNow(sh: Shell, script: Script): number | Promise<number> {
+  const commands = script.commands;
+  for (let i = 0; i < commands.length; i += 1) {
+    const stmt = commands[i] as Statement;
+    if (stmt.background || (sh.opts.noexec && !sh.interactive))
+      return finishScript(sh, script, i, runStatement(sh, stmt), false);
+    const r = runCommand(sh, stmt.command);
+    if (typeof r !== 'number') return finishScript(sh, script, i, r, true);
+    sh.status = r;
+  }
+  return sh.status;
+}
+
+async function finishScript(
+  sh: Shell,
+  script: Script,
+  at: number,
+  pending: Promise<number | undefined> | Promise<void>,
+  isStatus: boolean,
+): Promise<number> {
+  const status = await pending;
+  if (isStatus) sh.status = status as number;
+  const commands = script.commands;
+  for (let i = at + 1; i < commands.length; i += 1) {
+    const stmt = commands[i] as Statement;
+    if (stmt.background || (sh.opts.noexec && !sh.interactive)) await runStatement(sh, stmt);
+    else {
+      const r = runCommand(sh, stmt.command);
+      sh.status = typeof r === 'number' ? r : await r;
+    }
+  }
+  return sh.status;
+}
+
 export async function runStatement(sh: Shell, stmt: Statement): Promise<void> {
   // `set -n`: read, do not run (an interactive shell ignores it).
   if (sh.opts.noexec && !sh.interactive) return;
