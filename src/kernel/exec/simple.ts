@@ -28,7 +28,7 @@ import { Parser } from '../syntax/parser.js';
 import { parseWord } from '../syntax/word-parser.js';
 import { checkpoint, flushWarnings } from './checkpoint.js';
 import { runResolved } from './dispatch.js';
-import { resolveCommand } from './lookup.js';
+import { resolveCommand, resolveInShell } from './lookup.js';
 import { shellMessage } from './messages.js';
 import { applyRedirects } from './redirect.js';
 import { afterLeaf } from './run.js';
@@ -157,10 +157,13 @@ async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
   if (sh.inTrap === undefined) sh.currentCommand = cmd;
   if (sh.traps.has('DEBUG')) await runDebugTrap(sh);
   if (cmd.words.length === 0) return assignmentsOnly(sh, cmd);
-  const { argv, decl } = await expandCommandWords(sh, cmd);
+  const { argv, decl } =
+    cmd.declAssignments === undefined
+      ? { argv: await expandWords(sh, cmd.words), decl: undefined }
+      : await expandCommandWords(sh, cmd);
   if (argv.length === 0) return assignmentsOnly(sh, cmd);
   const name = argv[0] as string;
-  let resolved = await resolveCommand(sh, name, argv);
+  let resolved = resolveInShell(sh, name) ?? (await resolveCommand(sh, name, argv));
   const trace = sh.opts.xtrace;
   // `exec` without a command: the redirections stay.
   if (
