@@ -336,7 +336,8 @@ async function patternMatches(sh: Shell, word: Word, subject: string): Promise<b
 function arithStatus(sh: Shell, word: Word, label: string, line: number): number | Promise<number> {
   sh.line = line;
   const literal = simpleLiteral(word);
-  if (literal === undefined || sh.traps.has('DEBUG')) return arithStatusSlow(sh, word, label);
+  if (literal === undefined || sh.opts.xtrace || sh.traps.has('DEBUG'))
+    return arithStatusSlow(sh, word, label);
   try {
     return arithRaw(sh, literal) !== 0n ? 0 : 1;
   } catch (error) {
@@ -347,6 +348,8 @@ function arithStatus(sh: Shell, word: Word, label: string, line: number): number
 async function arithStatusSlow(sh: Shell, word: Word, label: string): Promise<number> {
   if (sh.traps.has('DEBUG')) await runDebugTrap(sh);
   const text = simpleLiteral(word) ?? (await expandToString(sh, word));
+  // `set -x` shows each part of `for ((;;))` as bash does: `+ (( i<2 ))`.
+  if (sh.opts.xtrace) await traceText(sh, `(( ${text} ))`);
   try {
     return arithRaw(sh, text) !== 0n ? 0 : 1;
   } catch (error) {
