@@ -44,6 +44,15 @@ export function evaluateArith(text: string, scope: ArithScope): bigint {
   return new Evaluator(scope).evalText(text, 0);
 }
 
+/**
+ * An evaluator over `scope` to call many times (it keeps no state between calls, so one made per
+ * scope serves every expression, nested ones too).
+ */
+export function arithEvaluator(scope: ArithScope): (text: string) => bigint {
+  const evaluator = new Evaluator(scope);
+  return (text) => evaluator.evalText(text, 0);
+}
+
 class Evaluator {
   constructor(private readonly scope: ArithScope) {}
 

@@ -20,7 +20,7 @@ import { checkpoint, flushWarnings } from './checkpoint.js';
 import { CondRegexError, evaluateCond } from './cond.js';
 import { shellMessage } from './messages.js';
 import { applyRedirects } from './redirect.js';
-import { afterLeaf, runCommand, runScript } from './run.js';
+import { afterLeaf, runCommand, runScript, runScriptNow } from './run.js';
 import { readSelectChoice } from './select.js';
 import { closeProcessSubstitutions, runSubshell } from './substitution.js';
 import { runDebugTrap } from './trap.js';
@@ -140,6 +140,32 @@ async function loopBody(
   }
 }
 
+type LoopOutcome = 'break' | 'continue' | undefined;
+
+/**
+ * {@link loopBody} of a script as the loop's body, without a closure to call, and without a
+ * promise when the body needed none ({@link runScriptNow}).
+ */
+function loopScript(sh: Shell, body: Script): LoopOutcome | Promise<LoopOutcome> {
+  let r: number | Promise<number>;
+  try {
+    r = runScriptNow(sh, body);
+  } catch (error) {
+    return loopControl(error);
+  }
+  return typeof r === 'number' ? undefined : r.then(() => undefined, loopControl);
+}
+
+/** What a `break`/`continue` thrown out of a loop's body means to this loop (else rethrown). */
+function loopControl(error: unknown): LoopOutcome {
+  if (!(error instanceof LoopControl)) throw error;
+  if (error.levels > 1) {
+    error.levels -= 1;
+    throw error;
+  }
+  return error.kind;
+}
+
 async function runBody(
   sh: Shell,
   cmd: Exclude<Compound, { type: 'function' | 'subshell' }>,
@@ -169,7 +195,8 @@ async function runBody(
           if (control === 'break') break;
           if (control === 'continue') continue;
           if (cmd.until ? c === 0 : c !== 0) break;
-          const r = await loopBody(sh, cmd.body);
+          let r = loopScript(sh, cmd.body);
+          if (r instanceof Promise) r = await r;
           status = sh.status;
           if (r === 'break') break;
         }
@@ -190,7 +217,8 @@ async function runBody(
           sh.line = cmd.line;
           await runDebugTrap(sh, cmd);
           setVar(sh, cmd.variable, w);
-          const r = await loopBody(sh, cmd.body);
+          let r = loopScript(sh, cmd.body);
+          if (r instanceof Promise) r = await r;
           status = sh.status;
           if (r === 'break') break;
         }
@@ -205,16 +233,23 @@ async function runBody(
       try {
         if (cmd.init !== undefined && (await arithStatus(sh, cmd.init, '((', cmd.line)) === 2) return 1;
         for (;;) {
-          await checkpoint(sh);
+          const step = checkpoint(sh);
+          if (step !== undefined) await step;
           if (cmd.condition !== undefined) {
-            const c = await arithStatus(sh, cmd.condition, '((', cmd.line);
+            let c = arithStatus(sh, cmd.condition, '((', cmd.line);
+            if (typeof c !== 'number') c = await c;
             if (c === 2) return 1;
             if (c !== 0) break;
           }
-          const r = await loopBody(sh, cmd.body);
+          let r = loopScript(sh, cmd.body);
+          if (r instanceof Promise) r = await r;
           status = sh.status;
           if (r === 'break') break;
-          if (cmd.step !== undefined && (await arithStatus(sh, cmd.step, '((', cmd.line)) === 2) return 1;
+          if (cmd.step !== undefined) {
+            let c = arithStatus(sh, cmd.step, '((', cmd.line);
+            if (typeof c !== 'number') c = await c;
+            if (c === 2) return 1;
+          }
         }
       } finally {
         sh.loopDepth -= 1;
@@ -294,24 +329,44 @@ async function patternMatches(sh: Shell, word: Word, subject: string): Promise<b
   );
 }
 
-/** Evaluate an arithmetic word as a command: 0 (non-zero value), 1 (zero), 2 (error, reported). */
-async function arithStatus(sh: Shell, word: Word, label: string, line: number): Promise<number> {
+/**
+ * Evaluate an arithmetic word as a command: 0 (non-zero value), 1 (zero), 2 (error, reported).
+ * A literal expression with no DEBUG trap to run is evaluated without a promise (a number).
+ */
+function arithStatus(sh: Shell, word: Word, label: string, line: number): number | Promise<number> {
   sh.line = line;
+  const literal = simpleLiteral(word);
+  if (literal === undefined || sh.opts.xtrace || sh.traps.has('DEBUG'))
+    return arithStatusSlow(sh, word, label);
+  try {
+    return arithRaw(sh, literal) !== 0n ? 0 : 1;
+  } catch (error) {
+    return arithFailure(sh, error, label);
+  }
+}
+
+async function arithStatusSlow(sh: Shell, word: Word, label: string): Promise<number> {
   if (sh.traps.has('DEBUG')) await runDebugTrap(sh);
   const text = simpleLiteral(word) ?? (await expandToString(sh, word));
+  // `set -x` shows each part of `for ((;;))` as bash does: `+ (( i<2 ))`.
+  if (sh.opts.xtrace) await traceText(sh, `(( ${text} ))`);
   try {
     return arithRaw(sh, text) !== 0n ? 0 : 1;
   } catch (error) {
-    if (error instanceof ArithError) {
-      await shellMessage(sh, `${label}: ${error.message}`);
-      return 2;
-    }
-    if (error instanceof ArithAssignError) {
-      await shellMessage(sh, error.message);
-      return 1;
-    }
-    throw error;
+    return arithFailure(sh, error, label);
   }
+}
+
+async function arithFailure(sh: Shell, error: unknown, label: string): Promise<number> {
+  if (error instanceof ArithError) {
+    await shellMessage(sh, `${label}: ${error.message}`);
+    return 2;
+  }
+  if (error instanceof ArithAssignError) {
+    await shellMessage(sh, error.message);
+    return 1;
+  }
+  throw error;
 }
 
 async function arithCommand(sh: Shell, cmd: ArithCommand): Promise<number> {

@@ -42,13 +42,11 @@ export const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
 /** Where `bash` and `sh` appear to live. */
 const SHELL_PATHS = new Set(['/bin/bash', '/usr/bin/bash', '/bin/sh', '/usr/bin/sh', '/usr/local/bin/bash']);
 
-/** Resolve `name` (the argv is for the gate's predicate). */
-export async function resolveCommand(
-  sh: Shell,
-  name: string,
-  argv: readonly string[],
-  options: ResolveOptions = {},
-): Promise<Resolved> {
+/**
+ * The first steps of {@link resolveCommand}, which need no promise: a function or a builtin
+ * (`undefined` when the name is neither and the search goes on).
+ */
+export function resolveInShell(sh: Shell, name: string, options: ResolveOptions = {}): Resolved | undefined {
   const builtin = BUILTINS.get(name);
   // POSIX mode finds special builtins before functions.
   const specialFirst = builtin?.special === true && sh.opts.o('posix') && !sh.disabledBuiltins.has(name);
@@ -58,6 +56,18 @@ export async function resolveCommand(
   }
   if (builtin !== undefined && !sh.disabledBuiltins.has(name)) return { kind: 'builtin', builtin };
   if (options.builtinsOnly) return { kind: 'error', status: 127, message: `${name}: not a shell builtin` };
+  return undefined;
+}
+
+/** Resolve `name` (the argv is for the gate's predicate). */
+export async function resolveCommand(
+  sh: Shell,
+  name: string,
+  argv: readonly string[],
+  options: ResolveOptions = {},
+): Promise<Resolved> {
+  const inShell = resolveInShell(sh, name, options);
+  if (inShell !== undefined) return inShell;
   // An empty name is never a program: it must not reach the gate as one.
   if (name === '') return { kind: 'error', status: 127, message: ': command not found' };
   if (name.includes('/')) return resolvePathName(sh, name, argv);

@@ -9,10 +9,18 @@ import type { DeclArg } from '../builtins/types.js';
 import { expandAssignment, expandToString, expandWords } from '../expand/expand.js';
 import { withSingleQuotes } from '../expand/indexed-subscript.js';
 import { singleQuote } from '../expand/quote.js';
+import { expandSyncParts, isSyncParts } from '../expand/sync-word.js';
 import { ExitControl } from '../runtime/control.js';
 import { discard, ShellError } from '../runtime/errors.js';
 import type { Shell } from '../runtime/shell.js';
-import { type ArrayItem, assignArray, lookup, setElement, setVar } from '../runtime/vars.js';
+import {
+  type ArrayItem,
+  type AssignOptions,
+  assignArray,
+  lookup,
+  setElement,
+  setVar,
+} from '../runtime/vars.js';
 import { AssocArray } from '../state/arrays.js';
 import { ATTR_ASSOC, ATTR_EXPORT, ATTR_READONLY } from '../state/variables.js';
 import type { Assignment, SimpleCommand, Word } from '../syntax/ast.js';
@@ -20,7 +28,7 @@ import { Parser } from '../syntax/parser.js';
 import { parseWord } from '../syntax/word-parser.js';
 import { checkpoint, flushWarnings } from './checkpoint.js';
 import { runResolved } from './dispatch.js';
-import { resolveCommand } from './lookup.js';
+import { resolveCommand, resolveInShell } from './lookup.js';
 import { shellMessage } from './messages.js';
 import { applyRedirects } from './redirect.js';
 import { afterLeaf } from './run.js';
@@ -33,15 +41,67 @@ const DECLARATION = new Set(['declare', 'typeset', 'local', 'export', 'readonly'
 /** `PIPESTATUS` after a command that succeeded (shared: it is never changed in place). */
 const ZERO_STATUS: readonly number[] = Object.freeze([0]);
 
-export async function runSimple(sh: Shell, cmd: SimpleCommand): Promise<number> {
+/**
+ * Run a simple command. Plain assignments ({@link plainAssignments}) between two yields of the
+ * event loop are done without a promise: the status comes back as a number.
+ */
+export function runSimple(sh: Shell, cmd: SimpleCommand): number | Promise<number> {
   sh.line = cmd.line;
   const step = checkpoint(sh);
-  if (step !== undefined) await step;
+  if (step !== undefined) return runSimpleAsync(sh, cmd, step);
   sh.rt.budget.command();
+  let status: number | undefined;
+  try {
+    status = plainAssignments(sh, cmd);
+  } catch (error) {
+    return plainFailed(sh, cmd, error);
+  }
+  if (status === undefined) return runSimpleAsync(sh, cmd, undefined, true);
+  if (sh.warnings.length > 0) return flushThenFinish(sh, cmd, status);
+  sh.status = status;
+  sh.pipeStatus = ZERO_STATUS;
+  return status;
+}
+
+/** {@link runSimple}'s tail when plain assignments threw (what its general path does then). */
+async function plainFailed(sh: Shell, cmd: SimpleCommand, error: unknown): Promise<number> {
+  let status: number;
+  try {
+    if (error instanceof ShellError && error.effect === 'status') {
+      await shellMessage(sh, error.message);
+      status = error.status;
+    } else throw error;
+  } finally {
+    if (sh.warnings.length > 0) await flushWarnings(sh);
+  }
+  return finishSimple(sh, cmd, status);
+}
+
+async function flushThenFinish(sh: Shell, cmd: SimpleCommand, status: number): Promise<number> {
+  await flushWarnings(sh);
+  return finishSimple(sh, cmd, status);
+}
+
+async function finishSimple(sh: Shell, cmd: SimpleCommand, status: number): Promise<number> {
+  sh.status = status;
+  sh.pipeStatus = status === 0 ? ZERO_STATUS : [status];
+  if (status !== 0) await afterLeaf(sh, status, cmd);
+  return status;
+}
+
+/** The general path: `step` is the checkpoint's wait; `counted` once the budget was charged. */
+async function runSimpleAsync(
+  sh: Shell,
+  cmd: SimpleCommand,
+  step: Promise<void> | undefined,
+  counted = false,
+): Promise<number> {
+  if (step !== undefined) await step;
+  if (!counted) sh.rt.budget.command();
   const mark = sh.procSubs.length;
   let status: number;
   try {
-    status = await execute(sh, cmd);
+    status = (counted ? undefined : plainAssignments(sh, cmd)) ?? (await execute(sh, cmd));
   } catch (error) {
     if (error instanceof ShellError && error.effect === 'status') {
       await shellMessage(sh, error.message);
@@ -57,15 +117,53 @@ export async function runSimple(sh: Shell, cmd: SimpleCommand): Promise<number> 
   return status;
 }
 
+/** Commands that are only `name=value` assignments of words {@link isSyncParts} accepts. */
+const plainShape = new WeakMap<SimpleCommand, boolean>();
+
+const ASSIGN: AssignOptions = Object.freeze({ append: false });
+const APPEND: AssignOptions = Object.freeze({ append: true });
+
+/**
+ * The hot path of {@link execute} for `x=$((x + i))`: assignments whose values expand without
+ * running anything, no redirections, no `set -x`, no DEBUG trap. Does exactly what the general
+ * path does for them, without a promise; `undefined` when the command is not of that shape.
+ */
+function plainAssignments(sh: Shell, cmd: SimpleCommand): number | undefined {
+  if (cmd.words.length !== 0 || cmd.redirects.length !== 0 || sh.opts.xtrace || sh.traps.has('DEBUG'))
+    return undefined;
+  let plain = plainShape.get(cmd);
+  if (plain === undefined) {
+    plain = cmd.assignments.every(
+      (a) =>
+        a.array === undefined &&
+        a.index === undefined &&
+        (a.value === undefined || isSyncParts(a.value.parts)),
+    );
+    plainShape.set(cmd, plain);
+  }
+  if (!plain) return undefined;
+  sh.lastSubStatus = undefined;
+  if (sh.inTrap === undefined) sh.currentCommand = cmd;
+  for (const a of cmd.assignments) {
+    const value = a.value === undefined ? '' : expandSyncParts(sh, a.value.parts);
+    setVar(sh, a.name, value, a.append ? APPEND : ASSIGN);
+  }
+  sh.lastArg = '';
+  return 0;
+}
+
 async function execute(sh: Shell, cmd: SimpleCommand): Promise<number> {
   sh.lastSubStatus = undefined;
   if (sh.inTrap === undefined) sh.currentCommand = cmd;
   if (sh.traps.has('DEBUG')) await runDebugTrap(sh);
   if (cmd.words.length === 0) return assignmentsOnly(sh, cmd);
-  const { argv, decl } = await expandCommandWords(sh, cmd);
+  const { argv, decl } =
+    cmd.declAssignments === undefined
+      ? { argv: await expandWords(sh, cmd.words), decl: undefined }
+      : await expandCommandWords(sh, cmd);
   if (argv.length === 0) return assignmentsOnly(sh, cmd);
   const name = argv[0] as string;
-  let resolved = await resolveCommand(sh, name, argv);
+  let resolved = resolveInShell(sh, name) ?? (await resolveCommand(sh, name, argv));
   const trace = sh.opts.xtrace;
   // `exec` without a command: the redirections stay.
   if (

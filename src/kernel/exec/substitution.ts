@@ -97,7 +97,8 @@ export async function commandSubstitution(sh: Shell, body: Script): Promise<stri
       child.fds.set(1, new WriterFile(collector, 'pipe:[cmdsub]'));
       child.isCommandSub = true;
       child.cmdSubDepth = sh.cmdSubDepth + 1;
-      if (!sh.opts.s('inherit_errexit')) child.opts.set.set('errexit', false);
+      // (Only when it is on: turning it off would copy the shared option table for nothing.)
+      if (child.opts.errexit && !sh.opts.s('inherit_errexit')) child.opts.set.set('errexit', false);
     },
   );
   sh.lastSubStatus = status;

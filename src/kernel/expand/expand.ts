@@ -23,6 +23,7 @@ import { expandPathname, splitGlobIgnore } from './pathname.js';
 import { hasPatternMagic, quotePattern, unquotePattern } from './pattern.js';
 import { type Field, fieldText, isBreak, joinPieces, type Piece, type Seg, splitFields } from './segments.js';
 import type { Replacement } from './string-ops.js';
+import { expandSyncParts, isSyncParts, syncPieces } from './sync-word.js';
 
 /** A segment that is a pattern construct (an extglob): `p` is its pattern text. */
 type PatternSeg = Seg & { readonly p?: string };
@@ -37,6 +38,16 @@ export async function expandWords(sh: Shell, words: readonly Word[]): Promise<st
     const simple = simpleLiteral(word);
     if (simple !== undefined) {
       out.push(simple);
+      continue;
+    }
+    if (!word.braces && isSyncParts(word.parts)) {
+      // No brace expansion and nothing that needs a promise to expand: only globbing may.
+      const fields = splitFields(syncPieces(sh, word.parts, false), getVar(sh, 'IFS'));
+      for (const f of fields) {
+        const text = plainField(sh, f);
+        if (text !== undefined) out.push(text);
+        else out.push(...(await globField(sh, f)));
+      }
       continue;
     }
     const expanded = await braceExpand(sh, word);
@@ -61,6 +72,7 @@ export async function expandWords(sh: Shell, words: readonly Word[]): Promise<st
 export async function expandToString(sh: Shell, word: Word): Promise<string> {
   const simple = simpleLiteral(word);
   if (simple !== undefined) return simple;
+  if (isSyncParts(word.parts)) return expandSyncParts(sh, word.parts);
   return joinPieces(await expandPieces(sh, word.parts, false));
 }
 
@@ -295,6 +307,16 @@ function tildePiece(sh: Shell, user: string, inDq: boolean): Seg {
   else if (user === 'root') home = '/root';
   if (home === undefined) return { s: `~${user}`, q: inDq, x: false };
   return { s: home, q: true, x: false };
+}
+
+/** The field's text when pathname expansion leaves it alone (no pattern, or `set -f`). */
+function plainField(sh: Shell, f: Field): string | undefined {
+  if (sh.opts.o('noglob')) return fieldText(f);
+  const extglob = sh.opts.s('extglob');
+  for (const s of f as PatternSeg[]) {
+    if (!s.q && (s.p !== undefined || hasPatternMagic(s.s, extglob))) return undefined;
+  }
+  return fieldText(f);
 }
 
 /** Pathname expansion of one field (or the field itself). */

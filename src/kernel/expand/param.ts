@@ -204,6 +204,37 @@ function isAtOrStar(p: ParamPart): boolean {
   return p.name === '@' || p.name === '*' || p.index === '@' || p.index === '*';
 }
 
+const PLAIN_NAME = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+)$/;
+
+/**
+ * `$name`, `${name}`, `$1`, `${10}`: a variable or positional parameter with no operator,
+ * subscript or indirection (the special parameters are not plain). Its value needs no promise:
+ * {@link plainParamValue}.
+ */
+export function isPlainParam(p: ParamPart): boolean {
+  return (
+    p.op === undefined &&
+    p.index === undefined &&
+    p.length !== true &&
+    p.indirect !== true &&
+    p.prefixNames === undefined &&
+    !SPECIAL.has(p.name) &&
+    PLAIN_NAME.test(p.name)
+  );
+}
+
+/** The value of a plain parameter ({@link isPlainParam}), as {@link expandParam} finds it. */
+export function plainParamValue(sh: Shell, p: ParamPart): string {
+  const name = p.name;
+  const c = name.charCodeAt(0);
+  const value = c >= 48 && c <= 57 ? sh.positional[Number.parseInt(name, 10) - 1] : getVar(sh, name);
+  if (value === undefined) {
+    checkNounset(sh, p);
+    return '';
+  }
+  return value;
+}
+
 function displayName(p: ParamPart): string {
   // Bash names an unbraced positional parameter with its dollar (`$1: unbound variable`).
   if (p.index === undefined) return p.short && /^[0-9]$/.test(p.name) ? `$${p.name}` : p.name;

@@ -3,7 +3,7 @@
  * expression is evaluated) and assigned; `set -u` applies.
  * @module
  */
-import { type ArithScope, evaluateArith } from '../arith/arith-eval.js';
+import { type ArithScope, arithEvaluator } from '../arith/arith-eval.js';
 import { ArithError, type ArithVar } from '../arith/arith-parser.js';
 import { AssocArray } from '../state/arrays.js';
 import { ShellError } from './errors.js';
@@ -24,16 +24,17 @@ export function arith(sh: Shell, text: string): bigint {
 
 /** Evaluate; arithmetic errors are thrown as {@link ArithError} for the caller to word. */
 export function arithRaw(sh: Shell, text: string): bigint {
-  let scope = scopes.get(sh);
-  if (scope === undefined) {
-    scope = { get: (v) => read(sh, v), set: (v, value) => write(sh, v, value) };
-    scopes.set(sh, scope);
+  let evaluate = evaluators.get(sh);
+  if (evaluate === undefined) {
+    const scope: ArithScope = { get: (v) => read(sh, v), set: (v, value) => write(sh, v, value) };
+    evaluate = arithEvaluator(scope);
+    evaluators.set(sh, evaluate);
   }
-  return evaluateArith(text, scope);
+  return evaluate(text);
 }
 
-/** Each shell's view for arithmetic, made once. */
-const scopes = new WeakMap<Shell, ArithScope>();
+/** Each shell's evaluator over its variables, made once. */
+const evaluators = new WeakMap<Shell, (text: string) => bigint>();
 
 function subscriptKey(sh: Shell, v: ArithVar): string {
   const raw = expandSubscript(sh, (v.sub as { raw: string }).raw, (t) => arithRaw(sh, t));

@@ -108,4 +108,22 @@ export const EXEC = cases('exec', {
   },
   'descriptor redirect to a file name':
     'echo one 1>&f; echo "st=$?"; cat f; { echo out; echo err >&2; } >&g; cat g; echo x 2>&h; echo st2=$?; echo z 3>&q; echo st3=$?',
+  // The interpreter's promise-free paths (plain assignments, plain words, loop bodies).
+  'fast path: plain assignments in loops, $? and $_':
+    'false; for ((i=0;i<3;i++)); do x=$((x+i)) y="a$i"\'b\' z=; done; echo "$x $y [$z] $? [$_]"; for i in 1 2 3; do s+=$i t+="-$((i*i))"; done; echo $s $t',
+  'fast path: an arithmetic error in a plain assignment':
+    'for i in 1 2; do x=$((1/0)); echo after; done; echo end $?; for ((i=0; i<2; i++)); do y=$((i/0)); done; echo end2 $?',
+  'fast path: set -u in a plain assignment': 'set -u; for i in 1; do x=$nope; echo no; done; echo end',
+  'fast path: readonly in a plain assignment':
+    'readonly r=1; for i in 1 2; do r=2; echo after $?; done; echo end $?',
+  'fast path: plain words split and glob':
+    'touch a1 a2; p=\'a*\'; q=\'1  2\'; for i in 1; do printf \'<%s>\' $p "$p" $q "$q" \'\'"$i" $((i+1))"$i"; echo; done; set -f; echo $p; set +f; IFS=:; v=x:y; echo $v',
+  'fast path: positional parameters in loops':
+    'f() { for ((i=0;i<2;i++)); do s=$s$1$2; done; echo $s ${10}; }; f a b c d e f g h i j; echo $(( $# + 1 ))',
+  'fast path: break and continue in promise-free bodies':
+    'for ((i=0;i<5;i++)); do x=$i; [ $i = 1 ] && continue; [ $i = 3 ] && break; y=$y$i; done; echo $x $y; while :; do n=$((n+1)); (( n > 2 )) && break; done; echo $n; for a in 1 2; do for b in 1 2; do c=$a$b; continue 2; done; done; echo $c',
+  'fast path: set -x and DEBUG traps still see plain assignments':
+    "set -x; for ((i=0;i<2;i++)); do x=$((i)); done; set +x; trap 'echo dbg' DEBUG; y=1; trap - DEBUG; echo $x $y",
+  'fast path: set -e and command substitution':
+    'set -e; x=$(false; echo hi); echo "[$x]"; shopt -s inherit_errexit; y=$(false; echo hi); echo "[$y]"',
 });
