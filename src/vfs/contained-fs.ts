@@ -161,7 +161,7 @@ export class ContainedFilesystem implements Filesystem {
     return this.run('open', path, async () => {
       const target = await this.walker.openForRead(this.parts(path, 'open'), path, 'open');
       try {
-        const stat = await fstatFd(target.fd);
+        const stat = target.stat ?? (await fstatFd(target.fd));
         if (stat.isDirectory()) throw new VfsError('EISDIR', 'read', path);
         if (!stat.isFile()) throw new VfsError('EINVAL', 'read', path, { detail: 'not a regular file' });
         if (path.length > 1 && path.endsWith('/')) throw new VfsError('ENOTDIR', 'open', path);
@@ -822,7 +822,7 @@ async function readOnlyHandle(
 ): Promise<{ readonly handle: HostFileHandle; readonly stat: Stats }> {
   let stat: Stats;
   try {
-    stat = await fstatFd(target.fd);
+    stat = target.stat ?? (await fstatFd(target.fd));
     if (!stat.isFile() && !stat.isDirectory()) {
       throw new VfsError('EINVAL', 'open', path, { detail: 'not a regular file' });
     }

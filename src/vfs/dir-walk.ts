@@ -6,14 +6,15 @@
  * A symlink met on the way is read and re-resolved from the root, and refused if it leads outside.
  * @module
  */
-import { constants, existsSync } from 'node:fs';
+import { constants, existsSync, fstatSync, type Stats } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readlink } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { type BerthError, ContainmentError, IoError } from '../errors/index.js';
 import { errnoOf, isDirectoryError, notDirectoryError, toFsError } from './fs-errors.js';
 import { HeldDirectories, type HeldDirectory } from './held-directories.js';
+import { localDeviceOf } from './local-device.js';
 import { isWithin, type PathScope } from './path-scope.js';
-import { closeFd, closeFdAndWait, descriptorPath, openFd } from './raw-fd.js';
+import { closeFd, closeFdAndWait, descriptorPath, fstatFd, openFd } from './raw-fd.js';
 
 /** POSIX allows 40 hops before ELOOP; berth uses the same bound. */
 const MAX_SYMLINK_HOPS = 40;
@@ -86,6 +87,8 @@ export const fdRelativeWalk = hasProcFd;
 export interface ReadTarget {
   readonly fd: number;
   readonly realPath: string;
+  /** The file's status, when the open already took it (a read from a held directory does). */
+  readonly stat?: Stats | undefined;
   close(): void;
   /**
    * Close and wait for it. The descriptor is owned by whoever opened it (a raw descriptor, or a
@@ -119,6 +122,8 @@ const childOf = (dir: DirRef, name: string) =>
 export class DirWalker {
   /** Directories of recent reads, kept open (see `held-directories.ts`). */
   private readonly held = new HeldDirectories();
+  /** The root's device when it is on a local filesystem, else null (see `local-device.ts`). */
+  private rootDevice: number | null | undefined;
 
   constructor(readonly scope: PathScope) {}
 
@@ -168,12 +173,33 @@ export class DirWalker {
       return null;
     }
     this.held.release(held);
-    if (descriptorPath(fd) === expected) {
-      return { fd, realPath: expected, close: () => closeFd(fd), closeAndWait: () => closeFdAndWait(fd) };
+    if (descriptorPath(fd) !== expected) {
+      closeFd(fd); // moved, renamed or replaced since it was held: never read through it
+      this.held.clear(); // and what it was reached from may have moved too
+      return null;
     }
-    closeFd(fd); // moved, renamed or replaced since it was held: never read through it
-    this.held.clear(); // and what it was reached from may have moved too
-    return null;
+    let stat: Stats;
+    try {
+      stat = await this.statOfOpened(fd, held);
+    } catch (error) {
+      closeFd(fd);
+      throw toFsError(error, original, operation);
+    }
+    return { fd, realPath: expected, stat, close: () => closeFd(fd), closeAndWait: () => closeFdAndWait(fd) };
+  }
+
+  /**
+   * The status of a file just opened through `held`: synchronous once a file there proved to be
+   * on the root's local device (the open brought its inode into memory, so `fstat` waits on
+   * nothing: one thread-pool round trip fewer per read), through the thread pool otherwise, which
+   * is also how a directory proves local.
+   */
+  private async statOfOpened(fd: number, held: HeldDirectory): Promise<Stats> {
+    if (held.local) return fstatSync(fd);
+    const stat = await fstatFd(fd);
+    if (this.rootDevice === undefined) this.rootDevice = localDeviceOf(this.scope.realRoot);
+    if (this.rootDevice !== null && stat.dev === this.rootDevice) held.local = true;
+    return stat;
   }
 
   /**

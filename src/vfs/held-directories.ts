@@ -57,6 +57,12 @@ export interface HeldDirectory {
   lastUsedMs: number;
   /** No longer handed out; closed when its last user lets go. */
   retired: boolean;
+  /**
+   * A file read through it proved to be on the root's device, and the root is on a local
+   * filesystem (see `local-device.ts`): the next reads through it take their file's status
+   * synchronously. False until then.
+   */
+  local: boolean;
 }
 
 export class HeldDirectories {
@@ -89,6 +95,7 @@ export class HeldDirectories {
       users: 1,
       lastUsedMs: performance.now(),
       retired: false,
+      local: false,
     };
     this.held.set(key, entry);
     for (const [oldKey, old] of this.held) {

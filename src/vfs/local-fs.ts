@@ -82,7 +82,7 @@ export class LocalFileSystem implements FileSystem {
   async readFile(path: string, options: PathOptions = {}): Promise<Uint8Array> {
     const target = await this.openForReading(path, options, 'readFile');
     try {
-      const stat = await fstatFd(target.fd);
+      const stat = target.stat ?? (await fstatFd(target.fd));
       if (stat.isDirectory()) throw isDirectoryError(path, 'readFile');
       if (!stat.isFile()) throw notRegular(path, 'readFile');
       if (stat.size > this.maxReadBytes) throw tooLarge(path, stat.size, this.maxReadBytes);
@@ -105,7 +105,7 @@ export class LocalFileSystem implements FileSystem {
     assertRangeArguments(offset, length, this.maxReadBytes);
     const target = await this.openForReading(path, options, 'readFileRange');
     try {
-      const stat = await fstatFd(target.fd);
+      const stat = target.stat ?? (await fstatFd(target.fd));
       if (stat.isDirectory()) throw isDirectoryError(path, 'readFileRange');
       if (!stat.isFile()) throw notRegular(path, 'readFileRange');
       // Sized by the file as it is now (it may still grow), never by the request alone.
@@ -195,7 +195,7 @@ export class LocalFileSystem implements FileSystem {
       return null; // missing, refused by containment, unreadable: a probe never leaks why
     }
     try {
-      const stat = await fstatFd(target.fd);
+      const stat = target.stat ?? (await fstatFd(target.fd));
       return stat.isFile() ? stat.size : null;
     } catch {
       return null;
