@@ -3,7 +3,7 @@
  * an exec's stdin, read back there through the file methods (and the agent tools), and gone from
  * the host; on a cluster whose exec protocol cannot close stdin (v4) too.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { KubernetesContext } from '../../../src/contexts/kubernetes/index.js';
 import type { ContextHandle } from '../../../src/contract/types.js';
@@ -88,6 +88,20 @@ describeFakeCluster('kubernetes moveSpill', () => {
       code: 'E_INVALID_ARGUMENT',
     });
     expect(existsSync(spill), 'a refused move leaves the spill').toBe(true);
+  });
+
+  it('a spill file replaced on the host since berth wrote it is not sent, and nothing lands in the pod', async () => {
+    const spill = (await context.exec(handle, 'seq 1 50000')).stdoutFacts.spillPath!;
+    const before = await context.exec(handle, 'ls /tmp/.berth | grep -c "^stdout-" || true');
+    unlinkSync(spill);
+    writeFileSync(spill, 'not what berth wrote\n', { mode: 0o600 });
+    await expect(context.moveSpill!(handle, spill, 'stdout')).rejects.toMatchObject({
+      code: 'E_IO',
+      message: expect.stringMatching(/was replaced by another file since berth wrote it/),
+    });
+    expect(readFileSync(spill, 'utf8'), 'the host file stays as it is').toBe('not what berth wrote\n');
+    const after = await context.exec(handle, 'ls /tmp/.berth | grep -c "^stdout-" || true');
+    expect(after.stdout).toBe(before.stdout);
   });
 
   it('a failed copy leaves the host spill in place, and the error says why', async () => {
