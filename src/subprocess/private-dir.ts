@@ -228,7 +228,7 @@ export function privateBase(): PrivateDirectory {
 }
 
 /** Owner directories a dead process may leave behind (contexts; never a runtime's kept spills). */
-const SWEPT_PREFIXES = ['berth-process-', 'berth-docker-', 'berth-sandbox-'];
+const SWEPT_PREFIXES = ['berth-process-', 'berth-docker-', 'berth-kubernetes-', 'berth-sandbox-'];
 const OWNER_TAG = /^(\d+\.\d+)-/;
 
 /**

@@ -25,6 +25,7 @@ import type {
   ExecStream,
   ExecutionContext,
   FileEntry,
+  MovedSpill,
   StreamOptions,
   Terminal,
   TerminalOptions,
@@ -39,7 +40,11 @@ import {
   knownOptions,
 } from '../../contract/validate-options.js';
 import { type BerthError, ContextDestroyedError, InvalidArgumentError } from '../../errors/index.js';
-import { createPrivateDir, removePrivateDir } from '../../subprocess/private-dir.js';
+import {
+  type FileIdentity,
+  openPrivateDirectory,
+  type PrivateDirectory,
+} from '../../subprocess/private-dir.js';
 import { hasGlobMagic } from '../../vfs/glob.js';
 import { assertRangeArguments } from '../../vfs/range-arguments.js';
 import { BackgroundMethods } from '../shared/background-methods.js';
@@ -55,6 +60,7 @@ import { HandleTable } from '../shared/handle-table.js';
 import { type LiveSet, openLive, streamView, terminalView, trackIn } from '../shared/live-work.js';
 import { LOGIN_SHELL_ARGV } from '../shared/login-shell.js';
 import { RetiredHosts } from '../shared/retired-hosts.js';
+import { moveHostSpill } from '../shared/spill-move.js';
 import { startBackgroundTask } from './background-task.js';
 import { type Connection, connectCluster } from './connection.js';
 import {
@@ -67,7 +73,7 @@ import { HEARTBEAT_ANNOTATION } from './ownership.js';
 import { openPodExec } from './pod-exec.js';
 import { listPodFiles, podFileSize, readPodFile, readPodFileRange, writePodFile } from './pod-files.js';
 import { createReadyPod, deletePod, sweepAbandoned } from './pod-lifecycle.js';
-import { lostExecError, type PodSession, wrappedProgram } from './pod-session.js';
+import { lostExecError, type PodSession, runHelper, wrappedProgram } from './pod-session.js';
 import { type KubernetesSpawnConfig, planPod, STATE_DIR } from './pod-spec.js';
 import { runExec } from './run-exec.js';
 
@@ -90,7 +96,10 @@ interface HandleState {
   readonly handle: ContextHandle;
   readonly session: PodSession;
   readonly env: Readonly<Record<string, string>>;
-  spillDir: string | undefined;
+  /** Private host directory for this handle's spill files (made on first need). */
+  spillDir: PrivateDirectory | undefined;
+  /** Spill files an `exec` result named and that are still on the host, by path: what `moveSpill` may move. */
+  readonly spills: Map<string, FileIdentity>;
   /** Live execs, streams and terminals, ended by destroy. */
   readonly live: LiveSet;
 }
@@ -215,6 +224,7 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
         session,
         env: { ...config.env },
         spillDir: undefined,
+        spills: new Map(),
         live: new Set(),
       });
       this.startHeartbeat();
@@ -244,6 +254,7 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
       graceMs: this.options.killGraceMs,
       policy: this.options.policy,
       spillDir: this.spillDir(state),
+      keepSpill: (path, identity) => state.spills.set(path, identity),
       onOutput: callback(input.onOutput, 'options.onOutput'),
       track: trackIn(state.live),
     });
@@ -388,6 +399,27 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
     }
   }
 
+  /**
+   * Stream a spill file of this handle (on the host) into its pod, where the file methods read it
+   * (`/tmp/.berth/<label>-<random>.out`, 0600, as the pod's user), then remove the host copy; see
+   * the contract's `moveSpill`.
+   */
+  async moveSpill(handle: ContextHandle, spillPath: string, label: string): Promise<MovedSpill> {
+    const state = this.handles.get(handle);
+    const { session } = state;
+    return moveHostSpill(
+      { handleId: handle.id, dir: state.spillDir, spills: state.spills },
+      {
+        stateDir: STATE_DIR,
+        box: 'pod',
+        needsByteCount: !session.canCloseStdin,
+        run: (argv, stdin, what) => runHelper(session, argv, { stdin, maxStdoutBytes: 1024, what }),
+      },
+      spillPath,
+      label,
+    );
+  }
+
   async destroy(handle: ContextHandle): Promise<void> {
     await this.handles.end(handle, (state) => this.teardown(state));
   }
@@ -433,12 +465,13 @@ class KubernetesExecutionContext extends BackgroundMethods implements Kubernetes
       }
       await this.retired.settled();
     } finally {
-      if (state.spillDir !== undefined) removePrivateDir(state.spillDir);
+      state.spills.clear();
+      state.spillDir?.remove();
     }
   }
 
-  private spillDir(state: HandleState): string {
-    state.spillDir ??= createPrivateDir('berth-kubernetes-');
+  private spillDir(state: HandleState): PrivateDirectory {
+    state.spillDir ??= openPrivateDirectory('berth-kubernetes-');
     return state.spillDir;
   }
 

@@ -5,12 +5,13 @@
  * files, listings) run to completion with stdout collected up to a cap.
  * @module
  */
+import type { Readable } from 'node:stream';
 import { IoError, NotFoundError } from '../../errors/index.js';
 import type { HelperResult } from '../shared/find-listing.js';
 import { KubernetesUnavailableError, PodEvictedError, PodGoneError } from './errors.js';
 import type { LoadedClient } from './load-client.js';
 import type { PodApi } from './pod-api.js';
-import { type ExecOutcome, openPodExec } from './pod-exec.js';
+import { type ExecOutcome, openPodExec, type PodExec } from './pod-exec.js';
 
 /** One pod's exec settings. */
 export interface PodSession {
@@ -114,7 +115,11 @@ export async function runHelper(
   session: PodSession,
   argv: readonly string[],
   options: {
-    readonly stdin?: Uint8Array | undefined;
+    /**
+     * The command's stdin (then EOF where the protocol can close it): bytes, or a stream sent as
+     * each frame leaves for the socket (never held whole; its error ends the exec and fails the call).
+     */
+    readonly stdin?: Uint8Array | Readable | undefined;
     readonly maxStdoutBytes: number;
     readonly what: string;
     /** Takes stdout as it arrives instead of collecting it; an error it throws ends the exec and the call. */
@@ -158,13 +163,19 @@ export async function runHelper(
       if (stderr.length > STDERR_KEEP) stderr = stderr.subarray(stderr.length - STDERR_KEEP);
     },
   });
-  if (options.stdin !== undefined) {
+  let stdinError: unknown;
+  if (options.stdin instanceof Uint8Array) {
     await exec.writeStdin(options.stdin).catch(() => undefined);
-    if (!(await exec.closeStdin().catch(() => true))) {
-      // No stdin close on this protocol: the helper's script bounds its stdin itself (head -c).
-    }
+  } else if (options.stdin !== undefined) {
+    stdinError = await pipeStdin(exec, options.stdin);
+    if (stdinError !== undefined) exec.close();
+  }
+  if (options.stdin !== undefined && stdinError === undefined) {
+    // No stdin close on an older protocol: the helper's script bounds its stdin itself (head -c).
+    await exec.closeStdin().catch(() => true);
   }
   const outcome = await exec.outcome;
+  if (stdinError !== undefined) throw stdinError;
   if (sinkError !== undefined) throw sinkError;
   if (overflow) {
     throw new IoError(
@@ -178,6 +189,28 @@ export async function runHelper(
     throw await lostExecError(session, outcome, options.what);
   }
   return { exitCode: outcome.exitCode, stdout: Buffer.concat(stdout), stderr: stderr.toString('utf8') };
+}
+
+/**
+ * Send `source` as the exec's stdin, one awaited frame at a time (so host memory holds a frame,
+ * not the stream); stops reading once the exec is over. Resolves with the source's error, if any.
+ */
+async function pipeStdin(exec: PodExec, source: Readable): Promise<unknown> {
+  let over = false;
+  void exec.outcome.then(() => {
+    over = true;
+  });
+  try {
+    for await (const chunk of source) {
+      if (over) break; // the command ended: what is left has nowhere to go
+      await exec.writeStdin(chunk as Buffer).catch(() => undefined);
+    }
+    return undefined;
+  } catch (error) {
+    return error;
+  } finally {
+    source.destroy();
+  }
 }
 
 /** A missing working directory as the wrapper reports it. */

@@ -9,6 +9,7 @@
 import { OutputCapture } from '../../contract/output-capture.js';
 import type { ExecResult, OutputChunk, OutputPolicy } from '../../contract/types.js';
 import { SpawnError } from '../../errors/index.js';
+import type { FileIdentity, PrivateDirectory } from '../../subprocess/private-dir.js';
 import { exitFacts } from '../docker/run-exec.js';
 import { newExecTag, tagEnv, terminationArgv } from '../shared/tagged-termination.js';
 import { KubernetesUnavailableError, PodGoneError } from './errors.js';
@@ -28,7 +29,9 @@ export interface RunExecSpec {
   readonly signal: AbortSignal | undefined;
   readonly graceMs: number;
   readonly policy: OutputPolicy;
-  readonly spillDir: string;
+  readonly spillDir: PrivateDirectory;
+  /** Hears each spill file the result names, with its identity (so it can be moved later). */
+  readonly keepSpill?: ((path: string, identity: FileIdentity) => void) | undefined;
   readonly onOutput: ((chunk: OutputChunk) => void) | undefined;
   /** Hands the context a way to end this command (destroy); returns the undo. */
   readonly track?: ((end: () => Promise<void>) => () => void) | undefined;
@@ -71,6 +74,18 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
     });
   const stdout = capture('stdout');
   const stderr = capture('stderr');
+  // Every result tells the context which spill files it names (intact, in the held directory).
+  const settle = async (...args: Parameters<typeof settleResult>) => {
+    const result = await settleResult(...args);
+    for (const [spilled, spillPath] of [
+      [stdout, result.stdoutFacts.spillPath],
+      [stderr, result.stderrFacts.spillPath],
+    ] as const) {
+      const identity = spilled.spillIdentity;
+      if (spillPath !== null && identity !== undefined) spec.keepSpill?.(spillPath, identity);
+    }
+    return result;
+  };
   let timedOut = false;
   let aborted = false;
   let termination: Promise<void> | undefined;
@@ -197,7 +212,7 @@ export async function runExec(spec: RunExecSpec): Promise<ExecResult> {
   }
 }
 
-async function settle(
+async function settleResult(
   started: number,
   stdout: OutputCapture,
   stderr: OutputCapture,
