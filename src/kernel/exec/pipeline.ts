@@ -65,7 +65,15 @@ async function runStages(sh: Shell, p: PipelineCommand): Promise<number> {
       runs.push(runLastInShell(sh, cmd, input));
       continue;
     }
-    const child = sh.fork(new JobTable(sh.jobs));
+    let child: Shell;
+    try {
+      child = sh.fork(new JobTable(sh.jobs));
+    } catch (error) {
+      // A limit stops the pipeline here; the stages already started may fail the same way, and
+      // nothing will await them now: their outcome must not surface as an unhandled rejection.
+      for (const run of runs) run.catch(() => undefined);
+      throw error;
+    }
     if (input !== undefined) child.fds.set(0, input);
     if (output !== undefined) {
       child.fds.set(1, output);
