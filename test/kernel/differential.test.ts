@@ -4,6 +4,7 @@
  * byte. The cases the kernel is known to get wrong are listed, with the reason, in
  * cases/known-differences.ts; a listed case that starts agreeing fails too (take it off the list).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ALL_CASES } from './cases/index.js';
 import { KNOWN_DIFFERENCES } from './cases/known-differences.js';
@@ -22,8 +23,12 @@ describe.skipIf(!bash)('kernel vs bash', () => {
     it(c.name, async () => {
       const expected = runBash(c);
       const got = await runKernel(c);
-      if (known === undefined) expect(got).toEqual(expected);
-      else
+      if (known === undefined) {
+        // Real bash answers a few job-timing cases differently from run to run (`wait -n`,
+        // `disown` after `wait`): an answer of the kernel that bash gives in a second run is bash's.
+        const again = isDeepStrictEqual(got, expected) ? expected : runBash(c);
+        expect(got).toEqual(isDeepStrictEqual(got, again) ? again : expected);
+      } else
         expect(
           got,
           `listed as a known difference (${known}) but the kernel now agrees: unlist it`,

@@ -70,7 +70,8 @@ export function containmentCorpus(
   });
 
   afterEach(() => {
-    rmSync(base, { recursive: true, force: true });
+    // Retried: a racer's last step (its own child, killed with it) may land while this runs.
+    rmSync(base, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
   });
 
   const outsideUntouched = () => {
@@ -163,7 +164,8 @@ export function containmentCorpus(
         '-c',
         `while :; do rm -rf '${flipper}'; mkdir '${flipper}'; rm -rf '${flipper}'; ln -s '${outside}' '${flipper}'; done`,
       ],
-      { stdio: 'ignore' },
+      // Its own process group, so the kill below also ends the rm, mkdir or ln it is running.
+      { stdio: 'ignore', detached: true },
     );
     try {
       const attempts: Promise<string>[] = [];
@@ -176,8 +178,9 @@ export function containmentCorpus(
       }
       await Promise.all(attempts);
     } finally {
-      racer.kill('SIGKILL');
-      await new Promise((resolve) => racer.once('exit', resolve));
+      const exited = new Promise((resolve) => racer.once('exit', resolve));
+      process.kill(-(racer.pid as number), 'SIGKILL');
+      await exited;
     }
     outsideUntouched();
   });
