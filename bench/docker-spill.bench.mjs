@@ -1,10 +1,4 @@
-// The Docker context's spill moved into the container for the agent tools: host memory and time of
-// a `bash` call whose 60 MiB stdout is over the capture (exec + moveSpill; then, for memory only,
-// read_file of the moved file's last lines) against an exec of the same output alone (spilled on
-// the host, not moved). Each probe runs in a fresh Node process; memory is its peak RSS (VmHWM,
-// reset just before the measured call); time is the bash call's (the exec's).
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { runJsonProbe } from './support/json-probe.mjs';
 
 export const title = 'docker: spill moved into the container for the tools';
 
@@ -48,20 +42,7 @@ console.log(JSON.stringify({ growth: peak - before, ms, ok }));
 `;
 
 function probe(mode) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', PROBE(mode)], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`probe exit ${code}`)),
-    );
-  });
+  return runJsonProbe(PROBE(mode));
 }
 
 const mib = (probed) => `${(probed.growth / MiB).toFixed(1)} MiB${probed.ok ? '' : ' (a call failed)'}`;

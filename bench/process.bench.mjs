@@ -5,10 +5,10 @@
 // peak RSS while a background task writes 1 GiB into its log (memory must stay flat however much
 // output flows).
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createProcessContext } from '../dist/contexts/process/index.js';
 import { spareArgs, supervisorRequest } from '../dist/subprocess/supervisor.js';
 import { ensureSupervisor } from '../dist/subprocess/supervisor-location.js';
+import { runJsonProbe } from './support/json-probe.mjs';
 
 export const title = 'process: exec round trip and background log memory';
 
@@ -106,20 +106,7 @@ console.log(JSON.stringify({ before, peak, logBytes, seconds }));
 `;
 
 function rssProbe(mode, bytes) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', PROBE(mode, bytes)], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`probe exit ${code}`)),
-    );
-  });
+  return runJsonProbe(PROBE(mode, bytes));
 }
 
 const growth = (probe) => (probe.peak - probe.before) / MiB;

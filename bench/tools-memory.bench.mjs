@@ -1,11 +1,4 @@
-// The host's memory while the tools read large task logs, each probe in a fresh Node process (its
-// peak RSS from VmHWM, reset just before), with the default 64 MiB log cap: task_output on a 500 MB
-// single-line log (kept up to the cap), with ranged
-// reads (readFileRange) and without them (the context's readFileRange hidden: the whole-log read
-// the tools did before), and a background task's 2 GiB flood read through task_wait and
-// task_output, against an exec of the same flood.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { runJsonProbe } from './support/json-probe.mjs';
 
 export const title = 'tools: host memory reading large task logs';
 
@@ -50,20 +43,7 @@ console.log(JSON.stringify({ growth: peak - before, ok }));
 `;
 
 function probe(mode, bytes) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', PROBE(mode, bytes)], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`probe exit ${code}`)),
-    );
-  });
+  return runJsonProbe(PROBE(mode, bytes));
 }
 
 const mib = (probed) => `${(probed.growth / MiB).toFixed(1)} MiB${probed.ok ? '' : ' (a tool call failed)'}`;
