@@ -205,6 +205,26 @@ describe('overlay', () => {
     expect((await lower.lstat('/c')).type).toBe('directory');
   });
 
+  it('names made inside a directory that replaced a looping symlink are created and committed', async () => {
+    for (const lower of [createMemoryFilesystem(), createContainedFilesystem({ root: project({}) })]) {
+      await lower.symlink('c/a', '/c');
+      const overlay = await createOverlay({ lower });
+      await overlay.remove('/c');
+      // The lower's /c/a loops (ELOOP): the merged view must not ask it what was there.
+      await overlay.mkdir('/c/a/b', { recursive: true });
+      await overlay.writeFile('/c/a/b/f', bytes('below the old link'));
+      expect((await overlay.changes()).map((change) => `${change.kind} ${change.path}`)).toEqual([
+        'type-changed /c',
+        'added /c/a',
+        'added /c/a/b',
+        'added /c/a/b/f',
+      ]);
+      await overlay.commit();
+      expect(text(await lower.readFile('/c/a/b/f'))).toBe('below the old link');
+      expect(await overlay.changes()).toEqual([]);
+    }
+  });
+
   it('a directory remade inside a replaced one commits with its own mode, not the old one', async () => {
     const lower = createMemoryFilesystem();
     await lower.mkdir('/a/b', { recursive: true });

@@ -503,7 +503,7 @@ export class OverlayFilesystem implements Filesystem, Mountable {
       if (whiteout) upper = undefined;
       let lower: VfsStat | null = null;
       if (dirLowerVisible && !whiteout && (upper === undefined || upper.kind === 'directory' || last)) {
-        lower = await this.lowerLstat(candidate);
+        lower = await this.lowerStat(candidate);
       }
       const type: VfsFileType | null = upper ? upperType(upper.kind) : lower ? lower.type : null;
       if (type === null) {
@@ -552,7 +552,7 @@ export class OverlayFilesystem implements Filesystem, Mountable {
       dirUpper = upper;
       dirLowerVisible = lowerVisible;
     }
-    const rootLower = dirLowerVisible || dir === '/' ? await this.lowerLstat(dir) : null;
+    const rootLower = dirLowerVisible || dir === '/' ? await this.lowerStat(dir) : null;
     return {
       path: dir,
       upper: dirUpper,
@@ -570,11 +570,16 @@ export class OverlayFilesystem implements Filesystem, Mountable {
     return entry;
   }
 
-  private async lowerLstat(path: string): Promise<VfsStat | null> {
+  /**
+   * @internal What the lower holds at `path` now (null: nothing). A symlink loop on the way counts
+   * as nothing: the merged view reached `path`, so an upper directory replaces that link, and a
+   * commit replaces it before it writes below.
+   */
+  async lowerStat(path: string): Promise<VfsStat | null> {
     try {
       return await this.state.lower.lstat(path);
     } catch (error) {
-      if (isVfsError(error, 'ENOENT', 'ENOTDIR')) return null;
+      if (isVfsError(error, 'ENOENT', 'ENOTDIR', 'ELOOP')) return null;
       throw error;
     }
   }
@@ -625,7 +630,7 @@ export class OverlayFilesystem implements Filesystem, Mountable {
       }
       if (!empty) return null;
       const data = await lower.readFile(path);
-      if (!this.state.origins.has(path)) this.recordOrigin(path, await this.lowerLstat(path));
+      if (!this.state.origins.has(path)) this.recordOrigin(path, await this.lowerStat(path));
       return data;
     } catch (error) {
       if (isVfsError(error)) return null; // the walk reports it with the overlay's own rules
@@ -670,7 +675,7 @@ export class OverlayFilesystem implements Filesystem, Mountable {
     await this.ensureUpperDir(vfsDirname(entry.path));
     // What the lower itself holds there, even where the merged view hides it (an opaque
     // directory, a whiteout above): that is what a commit will replace.
-    if (!this.state.origins.has(entry.path)) this.recordOrigin(entry.path, await this.lowerLstat(entry.path));
+    if (!this.state.origins.has(entry.path)) this.recordOrigin(entry.path, await this.lowerStat(entry.path));
   }
 
   /** Make the merged directory `path` (canonical) exist in the upper, copying parents up. */
@@ -679,7 +684,7 @@ export class OverlayFilesystem implements Filesystem, Mountable {
     const have = index.get(path);
     if (have?.kind === 'directory') return;
     await this.ensureUpperDir(vfsDirname(path));
-    const lower = await this.lowerLstat(path);
+    const lower = await this.lowerStat(path);
     this.recordOrigin(path, lower);
     await this.state.upper.fs.mkdir(path, { mode: lower?.mode ?? 0o755 });
     if (lower) await this.state.upper.fs.utimes(path, lower.atimeMs, lower.mtimeMs);

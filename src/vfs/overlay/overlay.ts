@@ -9,7 +9,7 @@ import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFi
 import { join } from 'node:path';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { ByteBudget } from '../byte-budget.js';
-import { type Filesystem, isVfsError, type VfsFileType, type VfsStat } from '../filesystem.js';
+import { type Filesystem, isVfsError, type VfsFileType } from '../filesystem.js';
 import { createMemoryFilesystem } from '../memory/memory-fs.js';
 import { isVfsPathWithin, normalizeVfsPath } from '../vfs-path.js';
 import { type CommitOptions, type CommitResult, commitChanges } from './commit.js';
@@ -249,16 +249,6 @@ export class Overlay extends OverlayFilesystem {
   }
 
   // --- internals shared with diff and commit ---
-
-  /** @internal What the lower holds at `path` now (null: nothing). */
-  async lowerStat(path: string): Promise<VfsStat | null> {
-    try {
-      return await this.state.lower.lstat(path);
-    } catch (error) {
-      if (isVfsError(error, 'ENOENT', 'ENOTDIR')) return null;
-      throw error;
-    }
-  }
 
   /** @internal Forget what was recorded about `path` and record what the lower holds now. */
   async refreshOrigin(path: string): Promise<void> {
