@@ -287,7 +287,54 @@ class AsciiCounter {
     const limit = chunk.length - SEQ_LINE_ROOM;
     let { lead, x } = this;
     let used = 0;
+    // Counting by one, ten lines share all but their last digit: a group of ten is the previous
+    // group copied natively, with only the digits that changed written again (usually one a line).
+    let previous = -1;
+    let previousLength = 0;
+    let changedFrom = room - 1;
     while (x <= end && used <= limit) {
+      if (by === 1 && digits[room - 1] === 0x30 && x + 10 <= end) {
+        const width = room - lead;
+        const lineLength = width + sepBytes.length;
+        const groupLength = 10 * lineLength;
+        if (used + groupLength <= chunk.length) {
+          if (previousLength === groupLength) {
+            chunk.copyWithin(used, previous, previous + groupLength);
+            for (let line = 0; line < 10; line += 1) {
+              const at = used + line * lineLength - lead;
+              for (let i = changedFrom; i < room - 1; i += 1) chunk[at + i] = digits[i] as number;
+            }
+          } else {
+            for (let line = 0; line < 10; line += 1) {
+              const at = used + line * lineLength;
+              for (let i = lead; i < room - 1; i += 1) chunk[at + i - lead] = digits[i] as number;
+              chunk[at + width - 1] = 0x30 + line;
+              for (let k = 0; k < sepBytes.length; k += 1) chunk[at + width + k] = sepBytes[k] as number;
+            }
+          }
+          previous = used;
+          previousLength = groupLength;
+          used += groupLength;
+          // The next ten: add one to the digits before the last, carrying leftwards.
+          let i = room - 2;
+          for (;;) {
+            if (i < lead) {
+              lead = i;
+              digits[i] = 0x31;
+              break;
+            }
+            if (digits[i] !== 0x39) {
+              digits[i] = (digits[i] as number) + 1;
+              break;
+            }
+            digits[i] = 0x30;
+            i -= 1;
+          }
+          changedFrom = i;
+          x += 10;
+          continue;
+        }
+      }
       for (let i = lead; i < room; i += 1) chunk[used++] = digits[i] as number;
       if (x + by <= end) for (let i = 0; i < sepBytes.length; i += 1) chunk[used++] = sepBytes[i] as number;
       else chunk[used++] = 0x0a;

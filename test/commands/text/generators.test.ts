@@ -78,6 +78,15 @@ oracleTable(seqCommand, [
   t('seq', ['9007199254740985', '9007199254740991']),
   t('seq', ['9007199254740985', '3', '9007199254740999']),
   t('seq', ['1', '30000']),
+  // Counting by one in groups of ten: widths that grow mid-run, ends on and off a group, runs
+  // across the 32 KiB chunks, a separator of two bytes, starts that are not a group's first.
+  t('seq', ['1', '123457']),
+  t('seq', ['7', '1000']),
+  t('seq', ['990', '1010']),
+  t('seq', ['99990', '100009']),
+  t('seq', ['-s', 'é', '9', '20001']),
+  t('seq', ['-s', ',', '40', '59']),
+  t('seq', ['9007199254740000', '9007199254740991']),
   t('seq', ['--', '-1', '1']),
   t('seq', ['-1.5', '1']),
   t('seq', ['0', '0.1', '0.3']),
