@@ -55,7 +55,16 @@ export class FdTable {
       for (const [fd, file] of this.own) if (file !== null) t.set(fd, file);
       return t;
     }
-    for (const [fd, file] of this.entries()) t.set(fd, file);
+    // Innermost first: the first table to name a descriptor decides it (a `null` closes it).
+    // No listing and sort as `entries` makes: a `$(...)` inside a redirection forks this way.
+    for (let s: FdTable | undefined = this; s !== undefined; s = s.parent) {
+      for (const [fd, file] of s.own) {
+        if (t.own.has(fd)) continue;
+        file?.ref();
+        t.own.set(fd, file);
+      }
+    }
+    for (const [fd, file] of t.own) if (file === null) t.own.delete(fd);
     return t;
   }
 
