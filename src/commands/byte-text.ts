@@ -164,3 +164,25 @@ function encodeEscaping(text: string): Uint8Array {
   }
   return out.slice(0, at);
 }
+
+/**
+ * How many bytes `text[from, to)` encodes to (see {@link encodeText}): a lone U+DC80..U+DCFF is
+ * the one raw byte it stands for, a surrogate pair four bytes. Counted, not encoded.
+ */
+export function encodedLength(text: string, from = 0, to = text.length): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i += 1;
+      } else n += 3;
+    } else if (c >= 0xdc80 && c <= 0xdcff) n += 1;
+    else n += 3;
+  }
+  return n;
+}

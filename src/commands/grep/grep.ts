@@ -153,7 +153,8 @@ async function scanTarget(
   showName: boolean,
 ): Promise<{ selected: number; stopAll: boolean } | 'error'> {
   const name = target.kind === 'stdin' ? o.label : target.display;
-  const scan = new Scan(ctx, o, re, out, showName ? name : undefined, name);
+  const width = o.initialTab && (o.lineNumber || o.byteOffset) ? await offsetWidth(ctx, o, target) : 0;
+  const scan = new Scan(ctx, o, re, out, showName ? name : undefined, name, width);
   if (target.kind === 'stdin') return scan.run(ctx.stdin);
   try {
     return await scan.run(
@@ -167,4 +168,22 @@ async function scanTarget(
     }
     return 'error';
   }
+}
+
+/** Digits of the largest offset GNU grep pads `-T` output to when an input's size is unknown. */
+const UNKNOWN_SIZE_WIDTH = String(2n ** 63n - 1n).length;
+
+/**
+ * `-T`'s field width for line numbers and byte offsets, as GNU grep sets it: the digits of a regular
+ * file's size (plus one with `-n`), else of the largest offset. Standard input counts as unknown.
+ */
+async function offsetWidth(
+  ctx: CommandContext,
+  o: GrepOptions,
+  target: Extract<WalkTarget, { kind: 'file' | 'stdin' }>,
+): Promise<number> {
+  if (target.kind === 'stdin') return UNKNOWN_SIZE_WIDTH;
+  const st = await ctx.fs.stat(target.path).catch(() => undefined);
+  if (st === undefined || st.type !== 'file') return UNKNOWN_SIZE_WIDTH;
+  return String(st.size + (o.lineNumber ? 1 : 0)).length;
 }

@@ -9,7 +9,7 @@
 
 import { isUtf8 } from 'node:buffer';
 import type { Regex } from '../../regex/index.js';
-import { decodeBytes, encodeText } from '../byte-text.js';
+import { decodeBytes, encodedLength, encodeText } from '../byte-text.js';
 import type { CommandContext } from '../command.js';
 import { type ChunkSource, LineBlockReader } from '../line-blocks.js';
 import type { GrepOptions } from './options.js';
@@ -31,6 +31,8 @@ interface Held {
   /** The line as text, or (from the byte scan of valid UTF-8) as its bytes. */
   readonly text: string | Uint8Array;
   readonly lineNo: number;
+  /** Where the line starts in the input, in bytes (for `-b`). */
+  readonly offset: number;
 }
 
 /** One input's scan. */
@@ -40,6 +42,11 @@ export class Scan {
   private lastPrinted = 0;
   private afterLeft = 0;
   private before: Held[] = [];
+  /** Bytes of the input before the block being scanned (for `-b`). */
+  private blockOffset = 0;
+  /** The block's text up to here, and its bytes: `-b` counts a text block's bytes as it goes. */
+  private textAt = 0;
+  private bytesAt = 0;
   private nulBinary = false;
   private suppressed = false;
   private done = false;
@@ -59,6 +66,11 @@ export class Scan {
     private readonly shownName: string | undefined,
     /** The name messages use. */
     private readonly name: string,
+    /**
+     * `-T`'s width of line numbers and byte offsets: the digits of the input's size (plus one with
+     * `-n`) for a regular file, of the largest offset (19 digits) otherwise, as GNU grep pads.
+     */
+    private readonly offsetWidth = 0,
   ) {
     this.delim = o.nullData ? '\0' : '\n';
     this.lineOutput = !(o.count || o.listMatching || o.listNonMatching || o.quiet);
@@ -88,8 +100,11 @@ export class Scan {
       else {
         const text = decodeBytes(block.bytes);
         const hasInvalid = o.binaryFiles !== 'text' && INVALID_BYTE.test(text);
+        this.textAt = 0;
+        this.bytesAt = 0;
         this.scanText(text, block.terminated, hasInvalid);
       }
+      this.blockOffset += block.bytes.length;
       await this.out.maybeFlush();
       if (this.done) break;
       const pause = this.ctx.cooperate();
@@ -129,6 +144,7 @@ export class Scan {
       valid &&
       !this.nulBinary &&
       !o.onlyMatching &&
+      !o.byteOffset &&
       o.maxCount === undefined &&
       this.shownName === undefined &&
       !o.lineNumber;
@@ -168,11 +184,16 @@ export class Scan {
         }
       } else if (this.lineOutput && !this.nulBinary && valid) {
         // Valid UTF-8 prints as it is: no decode and re-encode per selected line.
-        this.handle(bytes.subarray(lineStart, lineEnd), true, false);
+        this.handle(bytes.subarray(lineStart, lineEnd), true, false, this.blockOffset + lineStart);
       } else if (this.lineOutput && !this.nulBinary) {
         const line = decodeBytes(bytes.subarray(lineStart, lineEnd));
-        this.handle(line, true, o.binaryFiles !== 'text' && INVALID_BYTE.test(line));
-      } else this.handle('', true, false);
+        this.handle(
+          line,
+          true,
+          o.binaryFiles !== 'text' && INVALID_BYTE.test(line),
+          this.blockOffset + lineStart,
+        );
+      } else this.handle('', true, false, 0);
       pos = lineEnd + 1;
     }
     if (plain && runEnd > runStart) this.out.bytes(bytes.subarray(runStart, runEnd));
@@ -203,20 +224,32 @@ export class Scan {
       const line = text.slice(pos, nl);
       this.lineNo += 1;
       const matched = known || this.re?.test(line) === true;
-      this.handle(line, matched !== this.o.invert, hasInvalid);
+      this.handle(
+        line,
+        matched !== this.o.invert,
+        hasInvalid,
+        this.o.byteOffset ? this.offsetOf(text, pos) : 0,
+      );
       pos = nl + 1;
     }
   }
 
-  private handle(line: string | Uint8Array, selected: boolean, hasInvalid: boolean): void {
+  /** The input offset of `text[at]` in the block being scanned (`at` only grows within a block). */
+  private offsetOf(text: string, at: number): number {
+    this.bytesAt += encodedLength(text, this.textAt, at);
+    this.textAt = at;
+    return this.blockOffset + this.bytesAt;
+  }
+
+  private handle(line: string | Uint8Array, selected: boolean, hasInvalid: boolean, offset: number): void {
     const o = this.o;
     if (!selected) {
       if (this.afterLeft > 0) {
         this.afterLeft -= 1;
-        this.printLine(line, this.lineNo, '-', hasInvalid);
+        this.printLine(line, this.lineNo, '-', hasInvalid, offset);
         if (this.afterLeft === 0 && this.maxReached()) this.done = true;
       } else if (o.before > 0) {
-        this.before.push({ text: line, lineNo: this.lineNo });
+        this.before.push({ text: line, lineNo: this.lineNo, offset });
         if (this.before.length > o.before) this.before.shift();
       }
       return;
@@ -225,7 +258,7 @@ export class Scan {
       // Past -m: only the trailing context of the last selected line is still printed.
       if (this.afterLeft > 0) {
         this.afterLeft -= 1;
-        this.printLine(line, this.lineNo, '-', hasInvalid);
+        this.printLine(line, this.lineNo, '-', hasInvalid, offset);
         if (this.afterLeft === 0) this.done = true;
       } else this.done = true;
       return;
@@ -249,10 +282,10 @@ export class Scan {
       this.done = true;
       return;
     }
-    for (const held of this.before) this.printLine(held.text, held.lineNo, '-', hasInvalid);
+    for (const held of this.before) this.printLine(held.text, held.lineNo, '-', hasInvalid, held.offset);
     this.before = [];
-    if (o.onlyMatching) this.printMatches(typeof line === 'string' ? line : decodeBytes(line));
-    else this.printLine(line, this.lineNo, ':', hasInvalid);
+    if (o.onlyMatching) this.printMatches(typeof line === 'string' ? line : decodeBytes(line), offset);
+    else this.printLine(line, this.lineNo, ':', hasInvalid, offset);
     this.afterLeft = o.after;
     if (this.maxReached() && o.after === 0) this.done = true;
   }
@@ -261,10 +294,13 @@ export class Scan {
     return this.o.maxCount !== undefined && this.selected >= this.o.maxCount;
   }
 
-  private prefix(lineNo: number, sep: string): string {
+  /** GNU's line head: name, line number, byte offset, and with `-T` a tab before non-empty text. */
+  private prefix(lineNo: number, sep: string, offset: number, textLength: number): string {
     let p = '';
     if (this.shownName !== undefined) p += this.shownName + (this.o.nullAfterName ? '\0' : sep);
-    if (this.o.lineNumber) p += `${lineNo}${sep}`;
+    if (this.o.lineNumber) p += `${String(lineNo).padStart(this.offsetWidth)}${sep}`;
+    if (this.o.byteOffset) p += `${String(offset).padStart(this.offsetWidth)}${sep}`;
+    if (this.o.initialTab && p.length > 0 && textLength > 0) p += '\t';
     return p;
   }
 
@@ -273,16 +309,23 @@ export class Scan {
     if ((this.o.before > 0 || this.o.after > 0) && this.out.printedLines && gap) this.out.text('--\n');
   }
 
-  private printLine(line: string | Uint8Array, lineNo: number, sep: string, hasInvalid: boolean): void {
+  private printLine(
+    line: string | Uint8Array,
+    lineNo: number,
+    sep: string,
+    hasInvalid: boolean,
+    offset: number,
+  ): void {
     if (lineNo <= this.lastPrinted) return;
     if (hasInvalid && typeof line === 'string' && INVALID_BYTE.test(line)) {
       this.suppressed = true;
       return;
     }
     this.separatorBefore(lineNo);
-    if (typeof line === 'string') this.out.text(`${this.prefix(lineNo, sep)}${line}${this.delim}`);
+    if (typeof line === 'string')
+      this.out.text(`${this.prefix(lineNo, sep, offset, line.length)}${line}${this.delim}`);
     else {
-      this.out.text(this.prefix(lineNo, sep));
+      this.out.text(this.prefix(lineNo, sep, offset, line.length));
       this.out.bytes(line);
       this.out.byte(this.delim.charCodeAt(0));
     }
@@ -290,7 +333,7 @@ export class Scan {
     this.out.printedLines = true;
   }
 
-  private printMatches(line: string): void {
+  private printMatches(line: string, offset: number): void {
     if (this.o.invert || this.re === null) return;
     let at = 0;
     while (at <= line.length) {
@@ -301,7 +344,11 @@ export class Scan {
         continue;
       }
       this.separatorBefore(this.lineNo);
-      this.out.text(`${this.prefix(this.lineNo, ':')}${line.slice(m.start, m.end)}${this.delim}`);
+      // -b with -o: the offset of the match itself.
+      const matchOffset = this.o.byteOffset ? offset + encodedLength(line, 0, m.start) : 0;
+      this.out.text(
+        `${this.prefix(this.lineNo, ':', matchOffset, m.end - m.start)}${line.slice(m.start, m.end)}${this.delim}`,
+      );
       this.lastPrinted = this.lineNo;
       this.out.printedLines = true;
       at = m.end;

@@ -55,6 +55,9 @@ describe('grep literal scan against GNU grep', () => {
       ['grep', '-c', 'xyz'],
       ['grep', '-n', 'xyz'],
       ['grep', '-m', '7', 'xyz'],
+      ['grep', '-b', 'xyz'],
+      ['grep', '-bo', 'ée'],
+      ['grep', '-b', 'x.z'],
     ]) {
       it(`${name}: ${argv.slice(1).join(' ')}`, async () => {
         const c: OracleCase = { argv, stdin };

@@ -50,6 +50,24 @@ type Case = OracleCase & { readonly name?: string; readonly sortLines?: boolean 
 const c = (argv: string[], extra: Partial<Case> = {}): Case => ({ argv, files: FILES, ...extra });
 
 const CASES: Case[] = [
+  // -b (byte offsets: of the line, of the match with -o, after UTF-8 text) and -T (GNU's field
+  // width from the file's size, a tab before non-empty text only when a prefix is printed)
+  c(['grep', '-b', 'alpha', 'a.txt']),
+  c(['grep', '-bF', 'alpha', 'a.txt']),
+  c(['grep', '-bo', 'a', 'a.txt']),
+  c(['grep', '-bo', 'é', 'a.txt']),
+  c(['grep', '-bn', '-A1', 'four', 'a.txt']),
+  c(['grep', '-b', '-B2', 'foo', 'a.txt']),
+  c(['grep', '-ab', 'a', 'latin1.txt']),
+  c(['grep', '-cb', 'alpha', 'a.txt']),
+  c(['grep', '-b', 'last', 'noeol.txt']),
+  c(['grep', '-Tn', 'alpha', 'a.txt', 'b.log']),
+  c(['grep', '-TH', 'alpha', 'a.txt']),
+  c(['grep', '-Tbn', '', 'a.txt']),
+  c(['grep', '-T', 'alpha', 'a.txt']),
+  c(['grep', '-Tbo', 'o', 'a.txt']),
+  { argv: ['grep', '-Tn', 'b'], stdin: 'a\nb\nab\n' },
+  { argv: ['grep', '-b', 'b'], stdin: 'a\nb\nab\n' },
   // A fixed prefix found first where the rest does not match (the line scan's prefix jump)
   c(['grep', '-E', 'abc[0-9]', 'prefix.txt']),
   c(['grep', '-nE', 'abab[0-9]', 'prefix.txt']),
