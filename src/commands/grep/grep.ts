@@ -38,6 +38,15 @@ export async function runGrep(ctx: CommandContext, syntax: GrepSyntax): Promise<
     await ctx.stdout.write(encodeText(GREP_VERSION));
     return 0;
   }
+  // --exclude-from: one glob a line, as if each were given with --exclude.
+  for (const path of o.excludeFrom) {
+    const text = await readPatternFile(ctx, path);
+    if (text === undefined) {
+      await err(`grep: ${path}: No such file or directory\n`);
+      return 2;
+    }
+    for (const glob of text.split('\n')) if (glob !== '') o.excludes.push(glob);
+  }
   let raw: string[];
   if (o.patterns === undefined) {
     const first = operands.shift();

@@ -37,6 +37,12 @@ export interface GrepOptions {
   includes: string[];
   excludes: string[];
   excludeDirs: string[];
+  /** `--exclude-from` files, read by the command (their globs join `excludes`). */
+  excludeFrom: string[];
+  /** Printed between context groups; null with `--no-group-separator`. */
+  groupSeparator: string | null;
+  /** `-A`, `-B`, `-C` or `-NUM` was given (even 0): groups are separated. */
+  contextGiven: boolean;
   binaryFiles: 'binary' | 'text' | 'without-match';
   label: string;
   byteOffset: boolean;
@@ -152,6 +158,9 @@ export function parseGrepArgs(args: readonly string[], syntax: GrepSyntax): Pars
     includes: [],
     excludes: [],
     excludeDirs: [],
+    excludeFrom: [],
+    groupSeparator: '--',
+    contextGiven: false,
     binaryFiles: 'binary',
     label: '(standard input)',
     byteOffset: false,
@@ -308,6 +317,15 @@ export function parseGrepArgs(args: readonly string[], syntax: GrepSyntax): Pars
       case 'exclude-dir':
         o.excludeDirs.push(v);
         break;
+      case 'exclude-from':
+        o.excludeFrom.push(v);
+        break;
+      case 'group-separator':
+        o.groupSeparator = v;
+        break;
+      case 'no-group-separator':
+        o.groupSeparator = null;
+        break;
       case 'label':
         o.label = v;
         break;
@@ -315,13 +333,14 @@ export function parseGrepArgs(args: readonly string[], syntax: GrepSyntax): Pars
         o.help = true;
         break;
       default:
-        break; // accepted and without effect here: -U, -u, --line-buffered, --exclude-from
+        break; // accepted and without effect here, as in GNU grep on Linux: -U, -u, --line-buffered
     }
   }
   if (context >= 0) {
     if (o.after < 0) o.after = context;
     if (o.before < 0) o.before = context;
   }
+  o.contextGiven = o.after >= 0 || o.before >= 0;
   o.after = Math.max(o.after, 0);
   o.before = Math.max(o.before, 0);
   return { options: o, operands: [...r.operands] };

@@ -54,6 +54,11 @@ export class Scan {
   private readonly delim: string;
   private readonly lineOutput: boolean;
   private readonly fast: boolean;
+  /**
+   * Lines skipped by the fast scans are counted: for `-n`, and for group separators (with `-A0`
+   * two selected lines apart are two groups). Otherwise only selected lines move the count.
+   */
+  private readonly exactLines: boolean;
   /** The pattern's literal as UTF-8, when lines can be found in the raw bytes. */
   private readonly needle: Buffer | undefined;
 
@@ -74,6 +79,7 @@ export class Scan {
   ) {
     this.delim = o.nullData ? '\0' : '\n';
     this.lineOutput = !(o.count || o.listMatching || o.listNonMatching || o.quiet);
+    this.exactLines = o.lineNumber || o.contextGiven;
     this.fast = !o.invert && o.before === 0 && o.after === 0 && !o.nullData && re !== null;
     // A fixed string is found in the bytes themselves (UTF-8 matches exactly where the decoded
     // text does), so only selected lines are ever decoded.
@@ -137,7 +143,7 @@ export class Scan {
     const needle = this.needle as Buffer;
     const end = b.length;
     const o = this.o;
-    // Selected lines printed exactly as they are (no prefix, no -m): gathered as runs of adjacent
+    // Selected lines printed exactly as they are (no prefix, no -m, no group separators): runs of adjacent
     // lines, one write per run instead of three per line.
     const plain =
       this.lineOutput &&
@@ -145,6 +151,7 @@ export class Scan {
       !this.nulBinary &&
       !o.onlyMatching &&
       !o.byteOffset &&
+      !o.contextGiven &&
       o.maxCount === undefined &&
       this.shownName === undefined &&
       !o.lineNumber;
@@ -158,7 +165,7 @@ export class Scan {
       let hit: number = nearTo > pos ? nearIndexOf(b, needle, pos, nearTo) : -1;
       if (hit === -1) hit = b.indexOf(needle, nearTo);
       if (hit === -1) {
-        if (o.lineNumber) this.lineNo += countByteLines(b, pos, end, terminated);
+        if (this.exactLines) this.lineNo += countByteLines(b, pos, end, terminated);
         break;
       }
       dense = hit - pos < NEAR_BYTES;
@@ -166,7 +173,7 @@ export class Scan {
       // per hit costs more (a long line's end is still found natively).
       let lineStart = hit;
       while (lineStart > pos && b[lineStart - 1] !== 0x0a) lineStart -= 1;
-      if (o.lineNumber && lineStart > pos) this.lineNo += countByteLines(b, pos, lineStart, true);
+      if (this.exactLines && lineStart > pos) this.lineNo += countByteLines(b, pos, lineStart, true);
       const lineEnd = lineEndFrom(b, hit, end);
       this.lineNo += 1;
       if (plain) {
@@ -212,10 +219,10 @@ export class Scan {
       if (this.fast && this.afterLeft === 0) {
         const hit = (this.re as Regex).nextMatchingLine(text, pos);
         if (hit === -1) {
-          if (this.o.lineNumber) this.lineNo += countLines(text, pos, end, terminated);
+          if (this.exactLines) this.lineNo += countLines(text, pos, end, terminated);
           return;
         }
-        if (this.o.lineNumber && hit > pos) this.lineNo += countLines(text, pos, hit, true);
+        if (this.exactLines && hit > pos) this.lineNo += countLines(text, pos, hit, true);
         pos = hit;
         known = true; // the scan found a match on this line: no need to test it again
       }
@@ -306,7 +313,9 @@ export class Scan {
 
   private separatorBefore(lineNo: number): void {
     const gap = this.lastPrinted === 0 || lineNo !== this.lastPrinted + 1;
-    if ((this.o.before > 0 || this.o.after > 0) && this.out.printedLines && gap) this.out.text('--\n');
+    const separator = this.o.groupSeparator;
+    if (this.o.contextGiven && this.out.printedLines && gap && separator !== null)
+      this.out.text(`${separator}\n`);
   }
 
   private printLine(

@@ -68,6 +68,18 @@ const CASES: Case[] = [
   c(['grep', '-Tbo', 'o', 'a.txt']),
   { argv: ['grep', '-Tn', 'b'], stdin: 'a\nb\nab\n' },
   { argv: ['grep', '-b', 'b'], stdin: 'a\nb\nab\n' },
+  // Group separators and --exclude-from
+  c(['grep', '-A0', 'alpha', 'a.txt', '--group-separator=XX']),
+  c(['grep', '-A0', 'alpha', 'a.txt', '--no-group-separator']),
+  c(['grep', '-B1', 'alpha', 'a.txt', '--group-separator=']),
+  c(['grep', '-r', '--exclude-from=excl.pat', 'alpha', '.'], {
+    files: { ...FILES, 'excl.pat': '*.log\n\n*.dat\n' },
+    sortLines: true,
+  }),
+  c(['grep', '-r', '--exclude-from=missing.pat', 'alpha', '.']),
+  // An explicit zero context still separates groups, as GNU does
+  c(['grep', '-A0', 'alpha', 'a.txt']),
+  c(['grep', '-C0', 'a', 'b.log']),
   // A fixed prefix found first where the rest does not match (the line scan's prefix jump)
   c(['grep', '-E', 'abc[0-9]', 'prefix.txt']),
   c(['grep', '-nE', 'abab[0-9]', 'prefix.txt']),
