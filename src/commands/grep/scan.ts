@@ -59,6 +59,11 @@ export class Scan {
    * two selected lines apart are two groups). Otherwise only selected lines move the count.
    */
   private readonly exactLines: boolean;
+  /**
+   * Selected lines print exactly as they are (no prefix, no `-m`, no `-o`, no group separators),
+   * so the byte scan may write runs of adjacent lines at once instead of three writes per line.
+   */
+  private readonly plainLines: boolean;
   /** The pattern's literal as UTF-8, when lines can be found in the raw bytes. */
   private readonly needle: Buffer | undefined;
 
@@ -80,6 +85,14 @@ export class Scan {
     this.delim = o.nullData ? '\0' : '\n';
     this.lineOutput = !(o.count || o.listMatching || o.listNonMatching || o.quiet);
     this.exactLines = o.lineNumber || o.contextGiven;
+    this.plainLines =
+      this.lineOutput &&
+      !o.onlyMatching &&
+      !o.byteOffset &&
+      !o.contextGiven &&
+      o.maxCount === undefined &&
+      shownName === undefined &&
+      !o.lineNumber;
     this.fast = !o.invert && o.before === 0 && o.after === 0 && !o.nullData && re !== null;
     // A fixed string is found in the bytes themselves (UTF-8 matches exactly where the decoded
     // text does), so only selected lines are ever decoded.
@@ -143,18 +156,8 @@ export class Scan {
     const needle = this.needle as Buffer;
     const end = b.length;
     const o = this.o;
-    // Selected lines printed exactly as they are (no prefix, no -m, no group separators): runs of adjacent
-    // lines, one write per run instead of three per line.
-    const plain =
-      this.lineOutput &&
-      valid &&
-      !this.nulBinary &&
-      !o.onlyMatching &&
-      !o.byteOffset &&
-      !o.contextGiven &&
-      o.maxCount === undefined &&
-      this.shownName === undefined &&
-      !o.lineNumber;
+    // Runs of adjacent selected lines are written at once where this block's lines print as they are.
+    const plain = this.plainLines && valid && !this.nulBinary;
     let runStart = 0;
     let runEnd = -1;
     let pos = 0;
