@@ -8,7 +8,7 @@
  */
 import type { ByteReader, ByteWriter } from '../commands/command.js';
 import type { ContextHandle, ExecutionContext } from '../contract/types.js';
-import { InvalidArgumentError } from '../errors/index.js';
+import { BerthError, InvalidArgumentError, SpawnError } from '../errors/index.js';
 import { shellJoin } from '../subprocess/shell-quote.js';
 import type { ExternalGate, ExternalRun } from './runtime/shell.js';
 
@@ -25,6 +25,15 @@ export interface ExternalCommands {
    * the same directory (an overlay's lower layer, committed first).
    */
   readonly mapCwd?: ((virtualCwd: string) => string | undefined) | undefined;
+  /**
+   * The virtual context only: `handle` is a process handle with a workspace overlay (the process
+   * context's `overlay` option) over the virtual context's `root`, and the virtual workspace keeps
+   * its changes in that overlay. The commands then see the virtual shell's changes, and it sees
+   * theirs: one set of changes, reviewed and committed through either context. Working
+   * directories in the workspace map onto the host's workspace unless `mapCwd` is given.
+   * Default false.
+   */
+  readonly shareOverlay?: boolean | undefined;
 }
 
 export function createExternalGate(spec: ExternalCommands): ExternalGate {
@@ -53,21 +62,44 @@ export function createExternalGate(spec: ExternalCommands): ExternalGate {
   return {
     allows,
     async run(run: ExternalRun, io) {
-      const cwd = spec.mapCwd === undefined ? run.cwd : spec.mapCwd(run.cwd);
-      const env = Object.fromEntries(run.env);
-      if (spec.context.execStream !== undefined) return runStreamed(spec, run, cwd, env, io);
-      const stdin = await readAllBounded(io.stdin, 64 * 1024 * 1024);
-      const result = await spec.context.exec(spec.handle, shellJoin(run.argv), {
-        cwd,
-        env,
-        stdin,
-        signal: io.signal,
-      });
-      await io.stdout.write(new TextEncoder().encode(result.stdout)).catch(() => {});
-      await io.stderr.write(new TextEncoder().encode(result.stderr)).catch(() => {});
-      return result.exitCode ?? (result.timedOut ? 124 : 137);
+      try {
+        return await runOutside(spec, run, io);
+      } catch (error) {
+        // The context refused the command (a missing directory, a dead handle): the command
+        // fails with the reason, as a shell reports what it cannot run; the kernel goes on.
+        if (!(error instanceof BerthError)) throw error;
+        const name = run.argv[0] ?? '';
+        await io.stderr.write(new TextEncoder().encode(`${name}: ${error.message}\n`)).catch(() => {});
+        return error instanceof SpawnError && error.reason === 'not-found' ? 127 : 126;
+      }
     },
   };
+}
+
+async function runOutside(
+  spec: ExternalCommands,
+  run: ExternalRun,
+  io: { stdin: ByteReader; stdout: ByteWriter; stderr: ByteWriter; signal: AbortSignal },
+): Promise<number> {
+  const cwd = spec.mapCwd === undefined ? run.cwd : spec.mapCwd(run.cwd);
+  const env = Object.fromEntries(run.env);
+  // The shell's PWD names the kernel's directory; where it runs elsewhere, it names that one
+  // (a shell there would otherwise take the kernel's path for its own).
+  if (cwd !== run.cwd && env.PWD === run.cwd) {
+    if (cwd === undefined) delete env.PWD;
+    else env.PWD = cwd;
+  }
+  if (spec.context.execStream !== undefined) return runStreamed(spec, run, cwd, env, io);
+  const stdin = await readAllBounded(io.stdin, 64 * 1024 * 1024);
+  const result = await spec.context.exec(spec.handle, shellJoin(run.argv), {
+    cwd,
+    env,
+    stdin,
+    signal: io.signal,
+  });
+  await io.stdout.write(new TextEncoder().encode(result.stdout)).catch(() => {});
+  await io.stderr.write(new TextEncoder().encode(result.stderr)).catch(() => {});
+  return result.exitCode ?? (result.timedOut ? 124 : 137);
 }
 
 async function runStreamed(

@@ -71,7 +71,7 @@ export async function startBackground(
   const child = await startConfined(confined, () =>
     deps.runtime.spawn({
       argv: confined.argv,
-      cwd,
+      cwd: confined.spawnCwd,
       stdio: { stdin: piped ? 'pipe' : 'ignore', stdout: 'pipe', stderr: 'pipe' },
       graceMs: deps.config.killGraceMs,
       env: commandEnv(deps.config.inheritEnv, false, deps.config.env, state.env, env, confined.env),

@@ -17,6 +17,11 @@ export type Confined =
       readonly ok: true;
       readonly argv: readonly string[];
       readonly env: Readonly<Record<string, string>> | undefined;
+      /**
+       * Where the host starts it: the command's own directory, except in a workspace overlay,
+       * where that may exist only in the merged view (bubblewrap changes into it there).
+       */
+      readonly spawnCwd: string;
       /** Call once the command has exited, or when it is not spawned after all (idempotent). */
       readonly release: () => void;
       /** The command's real outcome: a signal death the sandbox folded into 128+N named again. */
@@ -42,7 +47,9 @@ export function confine(
   terminal = false,
   { overlay, session }: Placement = {},
 ): Confined {
-  if (!policy) return { ok: true, argv, env: undefined, release: () => {}, settle: (outcome) => outcome };
+  if (!policy) {
+    return { ok: true, argv, env: undefined, spawnCwd: cwd, release: () => {}, settle: (outcome) => outcome };
+  }
   let result: ReturnType<typeof confineCommand>;
   if (session) {
     result = confineWithBubblewrap(policy, argv, { cwd, terminal }, { session: session.entry() });
@@ -76,6 +83,7 @@ export function confine(
       ok: true,
       argv: result.argv,
       env: result.env,
+      spawnCwd: overlay && !session && isWithin(overlay.workspace, cwd) ? overlay.workspace : cwd,
       release: () => {
         recorded();
         result.release();

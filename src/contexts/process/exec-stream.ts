@@ -42,7 +42,7 @@ export async function openStream(
   const child = await startConfined(confined, () =>
     deps.runtime.spawn({
       argv: confined.argv,
-      cwd,
+      cwd: confined.spawnCwd,
       stdio: { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' },
       graceMs: deps.config.killGraceMs,
       signal: stop.signal,

@@ -21,6 +21,7 @@ import type { VfsFileType } from '../../vfs/filesystem.js';
 import { OverlayConflictError } from '../../vfs/overlay/commit.js';
 import type { OverlayChange } from '../../vfs/overlay/overlay.js';
 import { isWithin } from '../../vfs/path-scope.js';
+import type { WorkspaceOverlayLink } from '../shared/overlay-link.js';
 import type { ProcessDeps } from './deps.js';
 import type { HandleState } from './handle-state.js';
 import { OverlaySession } from './overlay-session.js';
@@ -80,6 +81,26 @@ export async function overlayDiscard(
     await session.overlay.rescan();
     await session.overlay.discard({ paths });
   });
+}
+
+/** The handle's overlay as another context may use it (the virtual shell's shared overlay). */
+export function overlayLink(
+  deps: ProcessDeps,
+  session: OverlaySession,
+  state: HandleState,
+): WorkspaceOverlayLink {
+  return {
+    workspace: session.workspace,
+    stateDirectory: session.stateDir,
+    settled: async () => {
+      await Promise.all([...state.live].filter((work) => work.leftover).map((work) => work.end()));
+      return state.live.size === 0 && !deps.registry.list(state.id).some((task) => task.status === 'running');
+    },
+    whileUnmounted: async (what, body) => {
+      await assertStopped(deps, state, what);
+      return session.whileUnmounted(body);
+    },
+  };
 }
 
 /** A new session over the same workspace whose changes start as a copy of `session`'s. */

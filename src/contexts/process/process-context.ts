@@ -46,6 +46,7 @@ import { createLocalFileSystem } from '../../vfs/local-fs.js';
 import { isWithin } from '../../vfs/path-scope.js';
 import { BackgroundMethods } from '../shared/background-methods.js';
 import { HandleTable } from '../shared/handle-table.js';
+import { lendOverlays } from '../shared/overlay-link.js';
 import { startBackground } from './background-task.js';
 import type { ProcessDeps } from './deps.js';
 import { openStream } from './exec-stream.js';
@@ -60,6 +61,7 @@ import {
   overlayDiff,
   overlayDiscard,
   overlayFork,
+  overlayLink,
 } from './overlay-transactions.js';
 import { PrivateFiles } from './private-files.js';
 import { runExec } from './run-exec.js';
@@ -137,6 +139,17 @@ export class ProcessContext extends BackgroundMethods implements ExecutionContex
           this.run(() => openTerminal(this.deps, this.handles.get(handle), terminalOptions))
       : undefined;
     const overlay = config.overlay;
+    if (overlay) {
+      lendOverlays(this, (handle) => {
+        let state: HandleState;
+        try {
+          state = this.handles.get(handle);
+        } catch {
+          return undefined;
+        }
+        return state.overlay && overlayLink(this.deps, state.overlay, state);
+      });
+    }
     this.changes = overlay
       ? (handle) => this.run(async () => overlayChanges(this.overlayOf(this.handles.get(handle))))
       : undefined;

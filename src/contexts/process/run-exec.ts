@@ -76,7 +76,7 @@ export async function runExec(
   try {
     child = deps.runtime.spawn({
       argv: confined.argv,
-      cwd,
+      cwd: confined.spawnCwd,
       stdio: { stdin: stdin === undefined ? 'ignore' : { data: stdin }, stdout: 'pipe', stderr: 'pipe' },
       graceMs: deps.config.killGraceMs,
       signal: stop.signal,

@@ -36,7 +36,7 @@ export async function openTerminal(
   const term = await startConfined(confined, () =>
     deps.runtime.spawnTerminal({
       argv: confined.argv,
-      cwd,
+      cwd: confined.spawnCwd,
       env: commandEnv(deps.config.inheritEnv, true, deps.config.env, state.env, env, confined.env),
       cols,
       rows,

@@ -7,6 +7,7 @@
  * @module
  */
 import { NON_INTERACTIVE_ENV } from '../../contract/defaults.js';
+import type { ExternalCommands } from '../../kernel/external.js';
 import { createKernel, type Kernel } from '../../kernel/kernel.js';
 import type { ProcessTable } from '../../kernel/process-table.js';
 import type { TrashLike } from '../../kernel/runtime/shell.js';
@@ -20,6 +21,8 @@ export interface HandleKernelSpec {
   readonly spillDir: string;
   readonly processes: ProcessTable;
   readonly trash: TrashLike | undefined;
+  /** The namespace's external gate (synced with a shared overlay), or none. */
+  readonly external: ExternalCommands | undefined;
 }
 
 export function createHandleKernels(
@@ -36,7 +39,7 @@ export function createHandleKernels(
       session,
       identity: config.identity,
       ...(config.randomSeed === undefined ? {} : { randomSeed: config.randomSeed }),
-      ...(config.external === undefined ? {} : { external: config.external }),
+      ...(spec.external === undefined ? {} : { external: spec.external }),
       output: config.output,
       trapGraceMs: config.killGraceMs,
       ...(spec.trash === undefined ? {} : { trash: spec.trash }),

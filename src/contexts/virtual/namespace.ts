@@ -15,6 +15,7 @@
  */
 import { dirname } from 'node:path';
 import { InvalidArgumentError } from '../../errors/index.js';
+import type { ExternalCommands } from '../../kernel/external.js';
 import { createContainedFilesystem } from '../../vfs/contained-fs.js';
 import { createDevFilesystem } from '../../vfs/dev-fs.js';
 import { type Filesystem, isVfsError } from '../../vfs/filesystem.js';
@@ -26,11 +27,15 @@ import {
 import { createMountTable, type MountTable } from '../../vfs/mount-table.js';
 import { createOverlay, type Overlay } from '../../vfs/overlay/overlay.js';
 import type { VirtualContextConfig } from './options.js';
+import { SharedOverlay } from './shared-overlay.js';
 
 export class Namespace {
   /** What commands and file methods see. */
   readonly fs: MountTable;
   private privateMount: { readonly dir: string; readonly fs: Filesystem } | undefined;
+
+  /** The external gate every kernel of the namespace gets (synced with a shared overlay). */
+  readonly external: ExternalCommands | undefined;
 
   private constructor(
     private readonly config: VirtualContextConfig,
@@ -39,7 +44,13 @@ export class Namespace {
     /** The workspace overlay, mounted at `config.workspacePath`. */
     readonly workspace: Overlay,
     private readonly dev: Filesystem,
+    /** The kernel overlay the workspace shares with a process handle (`external.shareOverlay`). */
+    readonly shared: SharedOverlay | undefined = undefined,
   ) {
+    this.external =
+      shared === undefined || config.external === undefined
+        ? config.external
+        : shared.gate(config.external, config.workspacePath);
     this.fs = createMountTable({
       mounts: [
         { path: '/', fs: scratch },
@@ -80,11 +91,21 @@ export class Namespace {
       ...owner,
       upper: config.stateDirectory === undefined ? 'memory' : { directory: config.stateDirectory },
     });
-    return new Namespace(config, scratch, workspace, createDevFilesystem());
+    const shared =
+      config.sharedOverlay === undefined
+        ? undefined
+        : new SharedOverlay(workspace, config.sharedOverlay.link);
+    return new Namespace(config, scratch, workspace, createDevFilesystem(), shared);
   }
 
   /** An independent namespace starting from this one's state: O(scratch inodes + workspace changes). */
   async fork(): Promise<Namespace> {
+    if (this.shared !== undefined) {
+      throw new InvalidArgumentError(
+        'handle',
+        "cannot be forked while its workspace shares a process handle's overlay (external.shareOverlay): a fork's changes would not be the ones its external commands see; fork the process handle, or use a second virtual context",
+      );
+    }
     const forked = new Namespace(
       this.config,
       this.scratch.clone({ budget: this.config.budget }),

@@ -39,6 +39,7 @@ import { ByteBudget } from '../../vfs/byte-budget.js';
 import type { Filesystem } from '../../vfs/filesystem.js';
 import type { MemorySeed } from '../../vfs/memory/memory-fs.js';
 import { isVfsPathWithin, normalizeVfsPath } from '../../vfs/vfs-path.js';
+import { resolveSharedOverlay, type SharedOverlayConfig } from './shared-overlay.js';
 
 /** Who a command believes it runs as (`whoami`, `~`, `$HOSTNAME`, `id -u`). */
 export interface VirtualIdentity {
@@ -182,6 +183,8 @@ export interface VirtualContextConfig {
   readonly commands: ReadonlyMap<string, VirtualCommand>;
   readonly mcpTools: readonly VirtualMcpTools[];
   readonly external: ExternalCommands | undefined;
+  /** The process handle's overlay the workspace shares (`external.shareOverlay`). */
+  readonly sharedOverlay: SharedOverlayConfig | undefined;
   readonly env: Readonly<Record<string, string>>;
   readonly timeZone: string;
   readonly identity: Required<VirtualIdentity>;
@@ -260,19 +263,23 @@ export function resolveVirtualOptions(options: VirtualContextOptions | undefined
   const { workspaceFiles, scratchFiles } = splitSeeds(input.files, workspacePath, root);
   const identity = resolveIdentity(input.identity);
   const cwd = virtualPath(input.cwd, 'options.cwd') ?? workspacePath;
+  const external = resolveExternal(input.external);
+  const stateDirectory = pathOption(input.stateDirectory, 'options.stateDirectory', true);
+  const sharedOverlay = resolveSharedOverlay(external, root, stateDirectory);
   return {
     root,
     workspacePath,
     workspaceFiles,
     scratchFiles,
-    stateDirectory: pathOption(input.stateDirectory, 'options.stateDirectory', true),
+    stateDirectory: sharedOverlay?.link.stateDirectory ?? stateDirectory,
     mounts: resolveMounts(input.mounts, workspacePath),
     budget: resolveBudget(input.budget),
     limits: resolveLimits(input.limits),
     session: booleanOption(input.session, 'options.session', false),
     commands: resolveCommands(input.commands),
     mcpTools: resolveMcpTools(input.mcpTools),
-    external: resolveExternal(input.external),
+    external,
+    sharedOverlay,
     env: resolveEnv(input.env),
     timeZone: resolveTimeZone(input.timeZone),
     identity,
@@ -472,7 +479,7 @@ function resolveExternal(value: unknown): ExternalCommands | undefined {
   const input = knownOptions(
     value as ExternalCommands,
     'options.external',
-    ['context', 'handle', 'allow', 'mapCwd'],
+    ['context', 'handle', 'allow', 'mapCwd', 'shareOverlay'],
     'the external-command gate',
   );
   if (typeof input.context?.exec !== 'function') {

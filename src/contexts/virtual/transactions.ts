@@ -17,6 +17,7 @@ import type { VfsFileType } from '../../vfs/filesystem.js';
 import { OverlayCommitError, OverlayConflictError } from '../../vfs/overlay/commit.js';
 import type { Overlay, OverlayChange } from '../../vfs/overlay/overlay.js';
 import { isVfsPathWithin, normalizeVfsPath } from '../../vfs/vfs-path.js';
+import type { SharedOverlay } from './shared-overlay.js';
 
 /** One workspace overlay seen from the namespace. */
 export class Workspace {
@@ -24,20 +25,27 @@ export class Workspace {
     readonly overlay: Overlay,
     /** Where the overlay is mounted in the namespace. */
     readonly mountPath: string,
+    /** The process handle's kernel overlay the workspace shares, if it does. */
+    private readonly shared: SharedOverlay | undefined = undefined,
   ) {}
 
   async changes(): Promise<WorkspaceChange[]> {
+    await this.shared?.look();
     return (await this.overlay.changes()).map((change) => this.outward(change));
   }
 
   async diff(selection: ChangeSelection | undefined, cwd: string): Promise<string> {
-    return this.overlay.diff({ paths: this.inward(selection?.paths, cwd) });
+    const paths = this.inward(selection?.paths, cwd);
+    await this.shared?.look();
+    return this.overlay.diff({ paths });
   }
 
   async commit(options: CommitChangesOptions | undefined, cwd: string): Promise<CommitChangesResult> {
     const force = booleanOption(options?.force, 'options.force', false);
     try {
-      const result = await this.overlay.commit({ paths: this.inward(options?.paths, cwd), force });
+      const paths = this.inward(options?.paths, cwd);
+      const commit = () => this.overlay.commit({ paths, force });
+      const result = await (this.shared === undefined ? commit() : this.shared.apply('commit', commit));
       return { applied: result.applied.map((path) => this.namespacePath(path)) };
     } catch (error) {
       if (error instanceof OverlayConflictError) {
@@ -52,7 +60,9 @@ export class Workspace {
   }
 
   async discard(selection: ChangeSelection | undefined, cwd: string): Promise<void> {
-    await this.overlay.discard({ paths: this.inward(selection?.paths, cwd) });
+    const paths = this.inward(selection?.paths, cwd);
+    const discard = () => this.overlay.discard({ paths });
+    await (this.shared === undefined ? discard() : this.shared.apply('discard', discard));
   }
 
   /** The namespace path of a workspace path. */

@@ -315,6 +315,7 @@ export class VirtualContext extends BackgroundMethods implements ExecutionContex
       spillDir: privateDir,
       processes: this.processes,
       trash: this.trashAdapter(),
+      external: namespace.external,
     });
     try {
       for (const mounted of this.config.mcpTools) {
@@ -362,7 +363,7 @@ export class VirtualContext extends BackgroundMethods implements ExecutionContex
   }
 
   private workspaceOf(state: HandleState): Workspace {
-    return new Workspace(state.namespace.workspace, state.namespace.workspacePath);
+    return new Workspace(state.namespace.workspace, state.namespace.workspacePath, state.namespace.shared);
   }
 
   private assertOpen(): void {

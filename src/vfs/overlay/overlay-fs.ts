@@ -405,6 +405,7 @@ export class OverlayFilesystem implements Filesystem, Mountable {
       await this.indexSubtree(target.path);
       if (source.type === 'directory') {
         this.state.index.get(target.path)!.opaque = true;
+        this.state.index.touch();
         await this.state.upper.setOpaque(target.path);
       }
       await this.dropEntry(await this.resolve(source.path, 'rename', false));
@@ -413,6 +414,7 @@ export class OverlayFilesystem implements Filesystem, Mountable {
       const moved = this.state.index.get(target.path)!;
       if (!moved.opaque) {
         moved.opaque = true;
+        this.state.index.touch();
         await this.state.upper.setOpaque(target.path);
       }
     }

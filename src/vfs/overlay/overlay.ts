@@ -154,6 +154,16 @@ export class Overlay extends OverlayFilesystem {
     if (upper !== this.state.upper) this.state.upper = upper;
   }
 
+  /**
+   * A value that changes whenever this object changes the upper layer's structure (an entry made,
+   * removed or replaced, a directory made opaque) and at every {@link rescan}; compare with `===`.
+   * Content written into an existing upper file does not change it: a kernel mount of the
+   * directory sees such writes as they happen, but must be made afresh to see new structure.
+   */
+  get upperGeneration(): string {
+    return `${this.state.index.serial}:${this.state.index.revision}`;
+  }
+
   /** Every added, modified, deleted and type-changed path, sorted; O(changes). */
   async changes(): Promise<OverlayChange[]> {
     const found: OverlayChange[] = [];
@@ -218,7 +228,10 @@ export class Overlay extends OverlayFilesystem {
       else await this.state.upper.fs.remove(path, { recursive: true, force: true });
       this.state.index.delete(path);
     }
-    if (roots.includes('/') && this.state.index.root.opaque) this.state.index.root.opaque = false;
+    if (roots.includes('/') && this.state.index.root.opaque) {
+      this.state.index.root.opaque = false;
+      this.state.index.touch();
+    }
   }
 
   /** An independent overlay over the same lower, starting from this one's state; O(changes). */

@@ -27,9 +27,23 @@ export class UpperEntry {
   }
 }
 
+let indexesMade = 0;
+
 export class UpperIndex {
+  /** Tells indexes apart (a rescan makes a new one). */
+  readonly serial = ++indexesMade;
   /** The upper root always exists (it is the upper directory itself). */
   root = new UpperEntry('directory');
+  /**
+   * Counts changes of the structure (entries set or deleted, opacity changed), so that a kernel
+   * mount of a directory upper knows when it must be made afresh to see them.
+   */
+  revision = 0;
+
+  /** Record a change the index methods do not see (an entry's opacity set in place). */
+  touch(): void {
+    this.revision++;
+  }
 
   /** The entry at a canonical path, or undefined. */
   get(path: string): UpperEntry | undefined {
@@ -67,9 +81,11 @@ export class UpperIndex {
   set(path: string, entry: UpperEntry): void {
     const { parent, name } = this.parentOf(path);
     parent.children!.set(name, entry);
+    this.revision++;
   }
 
   delete(path: string): void {
+    this.revision++;
     if (path === '/') {
       this.root = new UpperEntry('directory');
       return;

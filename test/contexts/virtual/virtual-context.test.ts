@@ -291,6 +291,26 @@ describe('external commands', () => {
     const refused = await context.exec(handle, 'getent passwd root');
     expect(refused.exitCode).toBe(127);
   });
+
+  it('a mapped working directory is also the PWD they get; a directory the context refuses fails the command, not the shell', async () => {
+    const host = createProcessContext({ killGraceMs: 1000 });
+    contexts.push(host);
+    const hostHandle = await host.spawn({ cwd: tmpdir() });
+    const target = realpathSync(tmpdir());
+    let mapped: string | undefined = target;
+    const context = open({
+      external: { context: host, handle: hostHandle, allow: ['python3'], mapCwd: () => mapped },
+    });
+    const handle = await context.spawn();
+    const printPwd = `python3 -c 'import os; print(os.environ.get("PWD"))'`;
+    expect((await context.exec(handle, printPwd)).stdout).toBe(`${target}\n`);
+    mapped = join(target, 'berth-no-such-directory');
+    const failed = await context.exec(handle, `${printPwd}; echo "status $?"`);
+    expect(failed.stdout).toBe('status 126\n');
+    expect(failed.stderr).toMatch(
+      /^python3: cwd .*berth-no-such-directory does not exist \(ENOENT\); pass an existing directory\n$/,
+    );
+  });
 });
 
 describe('network', () => {
