@@ -49,12 +49,24 @@ export async function run() {
     await shell.close();
     const remount = t.gateAfterWrite - t.writeOnly - t.gateClean;
     return [
-      { name: "exec('true') directly on the process handle's overlay, median", value: `${t.direct.toFixed(2)} ms` },
-      { name: "`dash -c true` through the gate, nothing changed since the last mount, median", value: `${t.gateClean.toFixed(2)} ms` },
+      {
+        name: "exec('true') directly on the process handle's overlay, median",
+        value: `${t.direct.toFixed(2)} ms`,
+      },
+      {
+        name: '`dash -c true` through the gate, nothing changed since the last mount, median',
+        value: `${t.gateClean.toFixed(2)} ms`,
+      },
       { name: 'through the gate, clean / direct', value: `${(t.gateClean / t.direct).toFixed(2)}x` },
-      { name: 'a new file, then `dash -c true` through the gate (a fresh mount first), median', value: `${t.gateAfterWrite.toFixed(2)} ms` },
+      {
+        name: 'a new file, then `dash -c true` through the gate (a fresh mount first), median',
+        value: `${t.gateAfterWrite.toFixed(2)} ms`,
+      },
       { name: 'the new file alone (virtual), median', value: `${t.writeOnly.toFixed(2)} ms` },
-      { name: 'what the fresh mount adds (after write - write alone - clean)', value: `${remount.toFixed(2)} ms` },
+      {
+        name: 'what the fresh mount adds (after write - write alone - clean)',
+        value: `${remount.toFixed(2)} ms`,
+      },
     ];
   } finally {
     await host.close();
