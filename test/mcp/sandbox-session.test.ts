@@ -48,7 +48,8 @@ describe.skipIf(!sandboxed)('berth mcp --sandbox-session (SDK client over stdio)
 
   it('a background server answers a later curl, and a later kill ends it by its pid', async () => {
     expect(stderr).toMatch(/one session for all commands/);
-    const server = `echo "pid=$$"; exec perl -MIO::Socket::INET -e '$s = IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => ${port}, Listen => 5, ReuseAddr => 1) or die "listen: $!"; while ($c = $s->accept) { print $c "HTTP/1.0 200 OK\\r\\n\\r\\nserved\\n"; close $c }' ${marker}`;
+    // The server reads the request before it answers (closing with unread bytes resets the connection).
+    const server = `echo "pid=$$"; exec perl -MIO::Socket::INET -e '$s = IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => ${port}, Listen => 5, ReuseAddr => 1) or die "listen: $!"; while ($c = $s->accept) { while (<$c>) { last if /^\\r?$/ } print $c "HTTP/1.0 200 OK\\r\\n\\r\\nserved\\n"; close $c }' ${marker}`;
     const started = text(await call({ command: server, run_in_background: true }));
     const task = /\b(bg-[\w-]+)/.exec(started)?.[1];
     expect(task, started).toBeDefined();

@@ -20,8 +20,10 @@ const context = createProcessContext({
   supervise: scenario !== 'host-unsupervised',
 });
 
-// A one-connection-at-a-time HTTP server in core Perl (no Python for every user here).
-const server = `exec perl -MIO::Socket::INET -e '$s = IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => ${port}, Listen => 5, ReuseAddr => 1) or die "listen: $!"; while ($c = $s->accept) { print $c "HTTP/1.0 200 OK\\r\\n\\r\\nhello from the session\\n"; close $c }' ${marker}`;
+// A one-connection-at-a-time HTTP server in core Perl (no Python for every user here). It reads the
+// request before it answers: closing a socket with unread bytes resets the connection, and curl then
+// fails (exit 56) although the answer arrived.
+const server = `exec perl -MIO::Socket::INET -e '$s = IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => ${port}, Listen => 5, ReuseAddr => 1) or die "listen: $!"; $| = 1; print "listening\\n"; while ($c = $s->accept) { while (<$c>) { last if /^\\r?$/ } print $c "HTTP/1.0 200 OK\\r\\n\\r\\nhello from the session\\n"; close $c }' ${marker}`;
 const curl = `curl -sS --max-time 5 http://127.0.0.1:${port}/`;
 
 /** Pids of this process's descendants whose argv is exactly `berth-session` (the holders). */
@@ -74,13 +76,22 @@ function sessionTmpDirs(handle) {
   return found;
 }
 
-async function untilServed(handle) {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const result = await context.exec(handle, curl);
-    if (result.exitCode === 0) return result;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/**
+ * The first answer of the server once its log says it listens. The wait is bounded by time, not by a
+ * count of tries (a loaded machine starts Perl slowly); a failure says what the task and curl said.
+ */
+async function untilServed(handle, task) {
+  const deadline = Date.now() + 60_000;
+  let log = '';
+  while (Date.now() < deadline) {
+    log = readFileSync(task.outputPath, 'utf8');
+    if (log.includes('listening\n')) break;
+    const exited = await context.waitBackground(handle, task.id, { timeoutMs: 50 });
+    if (exited) throw new Error(`the server ended before it listened: ${JSON.stringify({ exited, log })}`);
   }
-  throw new Error('the server never answered');
+  const result = await context.exec(handle, curl);
+  if (result.exitCode !== 0) throw new Error(`the server never answered: ${JSON.stringify({ log, result })}`);
+  return result;
 }
 
 const handle = await context.spawn({ cwd: workspace });
@@ -98,7 +109,7 @@ if (scenario === 'host' || scenario === 'host-unsupervised') {
   setInterval(() => {}, 1000);
 } else {
   const task = await context.execBackground(handle, `echo $$; ${server}`);
-  out.served = await untilServed(handle);
+  out.served = await untilServed(handle, task);
   out.ps = (await context.exec(handle, 'ps -eo pid,args')).stdout;
   out.status = (
     await context.exec(handle, 'grep -E "^(CapEff|NoNewPrivs|Seccomp):" /proc/self/status')
