@@ -12,7 +12,7 @@ type Token =
   | { readonly kind: 'star' }
   | { readonly kind: 'class'; readonly test: RegExp };
 
-const cache = new Map<string, Token[]>();
+const cache = new Map<string, (name: string) => boolean>();
 
 /** Whether `name` matches the shell pattern `pattern`. */
 export function fnmatch(
@@ -22,13 +22,69 @@ export function fnmatch(
 ): boolean {
   const icase = options.ignoreCase === true;
   const key = `${icase ? 'i' : 's'}${pattern}`;
-  let tokens = cache.get(key);
-  if (tokens === undefined) {
-    tokens = tokenize(pattern, icase);
+  let matcher = cache.get(key);
+  if (matcher === undefined) {
+    matcher = compileFnmatch(pattern, options);
     if (cache.size > 500) cache.clear();
-    cache.set(key, tokens);
+    cache.set(key, matcher);
   }
-  return matchTokens(tokens, [...(icase ? name.toLowerCase() : name)]);
+  return matcher(name);
+}
+
+/**
+ * `pattern` made once into a test of names, for a caller that matches many (find's `-name`). A
+ * pattern of literal text and `*` only (`*.ts`, `test_*`, `*.test.*`) is matched with string
+ * searches, the rest by the token matcher.
+ */
+export function compileFnmatch(
+  pattern: string,
+  options: { readonly ignoreCase?: boolean } = {},
+): (name: string) => boolean {
+  const icase = options.ignoreCase === true;
+  const tokens = tokenize(pattern, icase);
+  const literal = literalParts(tokens);
+  if (literal !== undefined) {
+    return icase
+      ? (name) => matchLiteralParts(literal, name.toLowerCase())
+      : (name) => matchLiteralParts(literal, name);
+  }
+  return (name) => matchTokens(tokens, [...(icase ? name.toLowerCase() : name)]);
+}
+
+/**
+ * The literal runs between the stars of a pattern of literal characters and stars only, else
+ * undefined. Not where a literal holds a surrogate: a string search could then start or end
+ * inside a name's surrogate pair, where the token matcher compares whole code points.
+ */
+function literalParts(tokens: readonly Token[]): string[] | undefined {
+  const parts = [''];
+  for (const tok of tokens) {
+    if (tok.kind === 'star') parts.push('');
+    else if (tok.kind === 'char' && !/[\uD800-\uDFFF]/.test(tok.ch)) parts[parts.length - 1] += tok.ch;
+    else return undefined;
+  }
+  return parts;
+}
+
+/**
+ * Whether `name` is `parts` joined by runs of any text: the first part a prefix, the last a suffix,
+ * each one between found leftmost after the one before (leftmost is enough with only stars between).
+ */
+function matchLiteralParts(parts: readonly string[], name: string): boolean {
+  const first = parts[0] as string;
+  if (parts.length === 1) return name === first;
+  const last = parts[parts.length - 1] as string;
+  if (name.length < first.length + last.length || !name.startsWith(first) || !name.endsWith(last))
+    return false;
+  const end = name.length - last.length;
+  let at = first.length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const part = parts[i] as string;
+    const found = name.indexOf(part, at);
+    if (found === -1 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return true;
 }
 
 function matchTokens(tokens: readonly Token[], chars: readonly string[]): boolean {

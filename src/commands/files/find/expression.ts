@@ -7,7 +7,7 @@
  */
 import type { VfsStat } from '../../../vfs/filesystem.js';
 import type { CommandContext } from '../../command.js';
-import { fnmatch } from '../../fnmatch.js';
+import { compileFnmatch, fnmatch } from '../../fnmatch.js';
 import { quoteValue } from '../../gnu-quote.js';
 import { parseDatetime } from '../../time/parse-datetime.js';
 import { localTime, timeZoneFromEnv } from '../../time/zone.js';
@@ -386,11 +386,8 @@ class Parser {
           this.warnings.push(
             `warning: ${quoteValue(name)} matches against basenames only, but the given pattern contains a directory separator (${quoteValue('/')}), thus the expression will evaluate to false all the time.  Did you mean ${quoteValue('-wholename')}?`,
           );
-        return {
-          kind: 'pred',
-          name,
-          eval: (e) => fnmatch(pattern, baseOf(e), { ignoreCase: icase }),
-        };
+        const matches = compileFnmatch(pattern, { ignoreCase: icase });
+        return { kind: 'pred', name, eval: (e) => matches(baseOf(e)) };
       }
       case '-path':
       case '-wholename':
@@ -398,7 +395,8 @@ class Parser {
       case '-iwholename': {
         const pattern = this.arg(name);
         const icase = name.startsWith('-i');
-        return { kind: 'pred', name, eval: (e) => fnmatch(pattern, e.path, { ignoreCase: icase }) };
+        const matches = compileFnmatch(pattern, { ignoreCase: icase });
+        return { kind: 'pred', name, eval: (e) => matches(e.path) };
       }
       case '-lname':
       case '-ilname': {
@@ -858,6 +856,33 @@ export function needsOnlyNameAndType(node: Node): boolean {
       return needsOnlyNameAndType(node.expr);
     default:
       return NAME_AND_TYPE_ONLY.has(node.name);
+  }
+}
+
+/** Actions that may change the tree the walk is in: commands, deletion, files written. */
+const CHANGING = new Set([
+  '-exec',
+  '-execdir',
+  '-ok',
+  '-okdir',
+  '-delete',
+  '-fprint',
+  '-fprint0',
+  '-fprintf',
+  '-fls',
+]);
+
+/** Whether evaluating `node` leaves the filesystem as it was (so listings may be read ahead). */
+export function onlyReads(node: Node): boolean {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+    case 'comma':
+      return onlyReads(node.left) && onlyReads(node.right);
+    case 'not':
+      return onlyReads(node.expr);
+    default:
+      return !CHANGING.has(node.name);
   }
 }
 

@@ -32,10 +32,12 @@ import {
   type FindServices,
   FindSyntaxError,
   needsOnlyNameAndType,
+  onlyReads,
   type ParsedFind,
   parseFindExpression,
   startsExpression,
 } from './expression.js';
+import { ListingPrefetch } from './listing-prefetch.js';
 import { type CompiledFormat, expandPrintf, typeLetter } from './printf.js';
 
 /** GNU's argument space for one `-exec ... +` command line (ARG_MAX less the environment). */
@@ -57,6 +59,8 @@ class FindRun implements FindServices {
   private readonly nowMs = Date.now();
   /** The walk may take entries' types from the listing and skip their `lstat`. */
   readonly typeOnly: boolean;
+  /** Listings read ahead of the walk, when the expression changes nothing (see `listing-prefetch.ts`). */
+  readonly prefetch: ListingPrefetch | undefined;
 
   constructor(
     readonly ctx: CommandContext,
@@ -66,6 +70,8 @@ class FindRun implements FindServices {
     this.zone = timeZoneFromEnv(ctx.env);
     const o = parsed.options;
     this.typeOnly = o.follow === 'never' && !o.xdev && needsOnlyNameAndType(parsed.expr);
+    // Not across mounts (-xdev): a directory on another device is never listed, so not ahead either.
+    this.prefetch = onlyReads(parsed.expr) && !o.xdev ? new ListingPrefetch(ctx.fs) : undefined;
   }
 
   async error(message: string): Promise<void> {
@@ -300,68 +306,99 @@ async function visit(run: FindRun, e: FindEntry, state: EvalState, ancestors: st
   if (e.st.type === 'directory' && !pruned && e.depth < o.maxDepth) {
     let listed: VfsDirEntry[];
     try {
-      listed = await ctx.fs.readdir(e.fsPath);
+      listed = run.prefetch ? await run.prefetch.list(e.fsPath) : await ctx.fs.readdir(e.fsPath);
     } catch (error) {
       if (!isVfsError(error)) throw error;
       await run.error(`${quoteValue(e.path)}: ${describeVfsCode(error.code)}`);
       listed = [];
     }
-    for (const { name, type } of listed) {
-      if (state.quit) return;
-      const path = e.path.endsWith('/') ? `${e.path}${name}` : `${e.path}/${name}`;
-      const fsPath = e.fsPath === '/' ? `/${name}` : `${e.fsPath}/${name}`;
-      let st: VfsStat;
-      try {
-        st = run.typeOnly ? typeOnlyStat(type) : await ctx.fs.lstat(fsPath);
-      } catch (error) {
-        if (!isVfsError(error)) throw error;
-        if (error.code !== 'ENOENT') await run.error(`${quoteValue(path)}: ${describeVfsCode(error.code)}`);
-        continue;
-      }
-      if (o.follow === 'always' && st.type === 'symlink') {
-        try {
-          st = await ctx.fs.stat(fsPath);
-        } catch {
-          // A dangling link is reported as the link itself.
-        }
-      }
-      if (o.xdev && st.dev !== e.st.dev) {
-        await visitLeafOnly(
-          run,
-          { path, fsPath, name, depth: e.depth + 1, start: e.start, st, dirFsPath: e.fsPath },
-          state,
-        );
-        continue;
-      }
-      const key = `${st.dev}:${st.ino}`;
-      if (st.type === 'directory' && o.follow === 'always' && ancestors.includes(key)) {
-        const loopAt = ancestors.indexOf(key);
-        await run.error(
-          `File system loop detected; ${quoteValue(path)} is part of the same file system loop as ${quoteValue(ancestorPath(e.path, ancestors.length - 1 - loopAt))}.`,
-        );
-        continue;
-      }
-      const child = { path, fsPath, name, depth: e.depth + 1, start: e.start, st, dirFsPath: e.fsPath };
-      if (st.type === 'directory') await visit(run, child, state, [...ancestors, key]);
-      else {
-        // A leaf: evaluated once (before or after its children would be the same), without a
-        // promise when the expression answers synchronously.
-        state.prune = false;
-        if (child.depth >= o.minDepth) {
-          const r = evaluate(parsed.expr, child, state, run);
-          if (r instanceof Promise) await r;
-        }
-        if (run.out.full) await run.out.flush();
-        if (state.quit) return;
-      }
-      const c = ctx.cooperate();
-      if (c !== undefined) await c;
+    // The subdirectories the walk will list, in its order (none below -maxdepth).
+    const below = run.prefetch && e.depth + 1 < o.maxDepth ? subdirectories(listed, e.fsPath) : [];
+    try {
+      await visitChildren(run, e, listed, below, state, ancestors);
+    } finally {
+      run.prefetch?.drop(below);
     }
   }
   if (o.depthFirst && matches && !state.quit) {
     state.prune = false;
     await evaluate(parsed.expr, e, state, run);
     if (run.out.full) await run.out.flush();
+  }
+}
+
+/** The paths of the plain directories among `listed` (a symlink is the walk's to decide). */
+function subdirectories(listed: readonly VfsDirEntry[], dirFsPath: string): string[] {
+  const found: string[] = [];
+  for (const { name, type } of listed) {
+    if (type === 'directory') found.push(dirFsPath === '/' ? `/${name}` : `${dirFsPath}/${name}`);
+  }
+  return found;
+}
+
+/** The entries of the directory `e`, each visited in turn; `below` are its subdirectories. */
+async function visitChildren(
+  run: FindRun,
+  e: FindEntry,
+  listed: readonly VfsDirEntry[],
+  below: readonly string[],
+  state: EvalState,
+  ancestors: string[],
+): Promise<void> {
+  const { ctx, parsed } = run;
+  const o = parsed.options;
+  let nextBelow = 0;
+  for (const { name, type } of listed) {
+    if (state.quit) return;
+    const path = e.path.endsWith('/') ? `${e.path}${name}` : `${e.path}/${name}`;
+    const fsPath = e.fsPath === '/' ? `/${name}` : `${e.fsPath}/${name}`;
+    if (type === 'directory' && nextBelow < below.length) run.prefetch?.ahead(below, nextBelow++);
+    let st: VfsStat;
+    try {
+      st = run.typeOnly ? typeOnlyStat(type) : await ctx.fs.lstat(fsPath);
+    } catch (error) {
+      if (!isVfsError(error)) throw error;
+      if (error.code !== 'ENOENT') await run.error(`${quoteValue(path)}: ${describeVfsCode(error.code)}`);
+      continue;
+    }
+    if (o.follow === 'always' && st.type === 'symlink') {
+      try {
+        st = await ctx.fs.stat(fsPath);
+      } catch {
+        // A dangling link is reported as the link itself.
+      }
+    }
+    if (o.xdev && st.dev !== e.st.dev) {
+      await visitLeafOnly(
+        run,
+        { path, fsPath, name, depth: e.depth + 1, start: e.start, st, dirFsPath: e.fsPath },
+        state,
+      );
+      continue;
+    }
+    const key = `${st.dev}:${st.ino}`;
+    if (st.type === 'directory' && o.follow === 'always' && ancestors.includes(key)) {
+      const loopAt = ancestors.indexOf(key);
+      await run.error(
+        `File system loop detected; ${quoteValue(path)} is part of the same file system loop as ${quoteValue(ancestorPath(e.path, ancestors.length - 1 - loopAt))}.`,
+      );
+      continue;
+    }
+    const child = { path, fsPath, name, depth: e.depth + 1, start: e.start, st, dirFsPath: e.fsPath };
+    if (st.type === 'directory') await visit(run, child, state, [...ancestors, key]);
+    else {
+      // A leaf: evaluated once (before or after its children would be the same), without a
+      // promise when the expression answers synchronously.
+      state.prune = false;
+      if (child.depth >= o.minDepth) {
+        const r = evaluate(parsed.expr, child, state, run);
+        if (r instanceof Promise) await r;
+      }
+      if (run.out.full) await run.out.flush();
+      if (state.quit) return;
+    }
+    const c = ctx.cooperate();
+    if (c !== undefined) await c;
   }
 }
 
