@@ -10,7 +10,11 @@
  */
 import type { Filesystem, VfsDirEntry } from '../../../vfs/filesystem.js';
 
-/** How many subdirectories are listed ahead of the walk in one directory (the thread pool's size). */
+/**
+ * How many subdirectories are listed ahead of the walk in one directory: twice the thread pool's
+ * four threads, since a listing on the host is two trips (the open, then the read). Measured over
+ * 50k files: 2 ahead 57 ms, 4 ahead 52 ms, 8 ahead 44 ms, 16 ahead 45 ms.
+ */
 const AHEAD = 8;
 /** The most listings read and not yet used at once, over every level of the walk. */
 const MOST_PENDING = 32;
