@@ -11,6 +11,7 @@ import { GREP_HELP, GREP_USAGE, GREP_VERSION } from './help.js';
 import { compileGrepPatterns, splitPatterns } from './matcher.js';
 import { type GrepOptions, type GrepSyntax, GrepUsageError, parseGrepArgs } from './options.js';
 import { GrepOutput } from './output.js';
+import { ReadAhead } from './read-ahead.js';
 import { GREP_CHUNK_BYTES, Scan } from './scan.js';
 import { type WalkTarget, walkOperands } from './walk.js';
 
@@ -135,13 +136,15 @@ async function searchAll(
       await out.error(s);
     }
   };
-  for await (const target of walkOperands(ctx, o, list, implicitDot, warn)) {
+  // Small files of a recursive walk are read a few ahead of the scan (see `read-ahead.ts`).
+  const readAhead = recursive ? new ReadAhead(ctx.fs) : undefined;
+  for await (const target of walkOperands(ctx, o, list, implicitDot, warn, readAhead)) {
     if (target.kind === 'error') {
       trouble = true;
       continue;
     }
     const showName = target.kind === 'file' && target.walked ? namesForWalked : namesForAll;
-    const outcome = await scanTarget(ctx, o, re, out, target, showName);
+    const outcome = await scanTarget(ctx, o, re, out, target, showName, readAhead);
     if (outcome === 'error') {
       trouble = true;
       continue;
@@ -160,11 +163,14 @@ async function scanTarget(
   out: GrepOutput,
   target: Extract<WalkTarget, { kind: 'file' | 'stdin' }>,
   showName: boolean,
+  readAhead?: ReadAhead,
 ): Promise<{ selected: number; stopAll: boolean } | 'error'> {
   const name = target.kind === 'stdin' ? o.label : target.display;
   const width = o.initialTab && (o.lineNumber || o.byteOffset) ? await offsetWidth(ctx, o, target) : 0;
   const scan = new Scan(ctx, o, re, out, showName ? name : undefined, name, width);
   if (target.kind === 'stdin') return scan.run(ctx.stdin);
+  const whole = ctx.signal.aborted ? undefined : await readAhead?.whole(target.path);
+  if (whole !== undefined) return scan.run(onlyChunk(whole));
   try {
     return await scan.run(
       ctx.fs.readChunks(target.path, { chunkBytes: GREP_CHUNK_BYTES, signal: ctx.signal }),
@@ -177,6 +183,11 @@ async function scanTarget(
     }
     return 'error';
   }
+}
+
+/** A file read whole ahead of its scan, as the chunks a scan takes (none when it is empty). */
+async function* onlyChunk(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  if (bytes.length > 0) yield bytes;
 }
 
 /** Digits of the largest offset GNU grep pads `-T` output to when an input's size is unknown. */

@@ -9,6 +9,7 @@ import { describeVfsCode, isVfsError, type VfsStat } from '../../vfs/filesystem.
 import type { CommandContext } from '../command.js';
 import { fnmatch } from '../fnmatch.js';
 import type { GrepOptions } from './options.js';
+import type { ReadAhead } from './read-ahead.js';
 
 export type WalkTarget =
   | { readonly kind: 'stdin' }
@@ -51,6 +52,7 @@ export async function* walkOperands(
   operands: readonly string[],
   implicitDot: boolean,
   warn: (message: string) => Promise<void>,
+  readAhead?: ReadAhead,
 ): AsyncGenerator<WalkTarget> {
   const resolve = (p: string) => (p.startsWith('/') ? p : join(ctx.cwd, p));
   for (const operand of operands) {
@@ -80,7 +82,7 @@ export async function* walkOperands(
       }
       if (!implicitDot && dirExcluded(o, operand) && operand !== '.') continue;
       const seen = new Set<string>([`${st.dev}:${st.ino}`]);
-      yield* walkDir(ctx, o, path, implicitDot ? '' : operand, seen, warn);
+      yield* walkDir(ctx, o, path, implicitDot ? '' : operand, seen, warn, readAhead);
       continue;
     }
     if (
@@ -103,6 +105,7 @@ async function* walkDir(
   display: string,
   seen: Set<string>,
   warn: (message: string) => Promise<void>,
+  readAhead: ReadAhead | undefined,
 ): AsyncGenerator<WalkTarget> {
   let entries: Awaited<ReturnType<CommandContext['fs']['readdir']>>;
   try {
@@ -113,48 +116,62 @@ async function* walkDir(
     yield { kind: 'error' };
     return;
   }
-  for (const entry of entries) {
-    const childPath = join(path, entry.name);
-    const childDisplay = display === '' ? entry.name : join(display, entry.name);
-    let type = entry.type;
-    if (type === 'symlink') {
-      if (o.recursive !== 'dereference') continue; // -r follows only command-line links
-      try {
-        const st = await ctx.fs.stat(childPath);
-        type = st.type;
-        if (type === 'directory') {
-          const key = `${st.dev}:${st.ino}`;
-          if (seen.has(key)) {
-            await warn(`grep: ${childDisplay}: warning: recursive directory loop\n`);
-            continue;
+  // The regular files the walk will yield, in its order, for the read-ahead.
+  const files = readAhead
+    ? entries.filter((e) => e.type === 'file' && fileIncluded(o, e.name)).map((e) => join(path, e.name))
+    : [];
+  let nextFile = 0;
+  try {
+    yield* walkEntries();
+  } finally {
+    readAhead?.drop(files);
+  }
+
+  async function* walkEntries(): AsyncGenerator<WalkTarget> {
+    for (const entry of entries) {
+      const childPath = join(path, entry.name);
+      const childDisplay = display === '' ? entry.name : join(display, entry.name);
+      let type = entry.type;
+      if (type === 'symlink') {
+        if (o.recursive !== 'dereference') continue; // -r follows only command-line links
+        try {
+          const st = await ctx.fs.stat(childPath);
+          type = st.type;
+          if (type === 'directory') {
+            const key = `${st.dev}:${st.ino}`;
+            if (seen.has(key)) {
+              await warn(`grep: ${childDisplay}: warning: recursive directory loop\n`);
+              continue;
+            }
           }
+        } catch (e) {
+          if (!isVfsError(e)) throw e;
+          await warn(`grep: ${childDisplay}: ${describeVfsCode(e.code)}\n`);
+          yield { kind: 'error' };
+          continue;
         }
-      } catch (e) {
-        if (!isVfsError(e)) throw e;
-        await warn(`grep: ${childDisplay}: ${describeVfsCode(e.code)}\n`);
-        yield { kind: 'error' };
+      }
+      if (type === 'directory') {
+        if (dirExcluded(o, entry.name)) continue;
+        let key = '';
+        try {
+          const st = await ctx.fs.stat(childPath);
+          key = `${st.dev}:${st.ino}`;
+        } catch {
+          key = childPath;
+        }
+        if (seen.has(key)) continue;
+        seen.add(key);
+        yield* walkDir(ctx, o, childPath, childDisplay, seen, warn, readAhead);
+        seen.delete(key);
         continue;
       }
-    }
-    if (type === 'directory') {
-      if (dirExcluded(o, entry.name)) continue;
-      let key = '';
-      try {
-        const st = await ctx.fs.stat(childPath);
-        key = `${st.dev}:${st.ino}`;
-      } catch {
-        key = childPath;
+      if (type !== 'file') {
+        if (o.devices === 'skip' || o.directories === 'recurse') continue; // GNU skips devices while recursing
       }
-      if (seen.has(key)) continue;
-      seen.add(key);
-      yield* walkDir(ctx, o, childPath, childDisplay, seen, warn);
-      seen.delete(key);
-      continue;
+      if (!fileIncluded(o, entry.name)) continue;
+      if (entry.type === 'file' && files[nextFile] === childPath) readAhead?.ahead(files, nextFile++);
+      yield { kind: 'file', path: childPath, display: childDisplay, walked: true };
     }
-    if (type !== 'file') {
-      if (o.devices === 'skip' || o.directories === 'recurse') continue; // GNU skips devices while recursing
-    }
-    if (!fileIncluded(o, entry.name)) continue;
-    yield { kind: 'file', path: childPath, display: childDisplay, walked: true };
   }
 }
