@@ -84,6 +84,8 @@ export interface CompileOptions {
   readonly file: string;
   /** Names of global variables (`ENV`, `__loc__` is syntax, `--arg` names, ...). */
   readonly globalVars: ReadonlySet<string>;
+  /** `$name::name` and `$name` of the program's data imports (shadowed by local variables). */
+  readonly constants?: ReadonlyMap<string, Value> | undefined;
 }
 
 /** Compile errors collected while compiling one program. */
@@ -326,6 +328,8 @@ export class Compiler {
     for (let s = scope; s !== null; s = s.parent, hops += 1) {
       if (s.binding.kind === 'var' && s.binding.name === name) return varFilter(hops);
     }
+    const c = this.opts.constants?.get(name);
+    if (c !== undefined) return constant(c);
     if (this.opts.globalVars.has(name)) return globalVarFilter(name);
     this.error(`$${name} is not defined`, start, end);
     return CONSTANT_NULL;

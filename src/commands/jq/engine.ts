@@ -10,6 +10,8 @@ import { builtinTable } from './builtins/index.js';
 import { Compiler } from './compile.js';
 import { JqBreak, JqCompileError, JqError, JqHalt, JqLimitError } from './errors.js';
 import { toJsonText } from './json-print.js';
+import { linkProgram } from './link.js';
+import { loadModuleGraph, type ModuleEnvironment, moduleMeta } from './modules.js';
 import { useRuntime } from './native.js';
 import { setArrayLimits } from './ops.js';
 import { parseProgram } from './parser.js';
@@ -43,6 +45,23 @@ export function compileJq(src: string, globalNames: ReadonlySet<string>, file = 
   const compiler = new Compiler({ src, file, globalVars: globalNames });
   const { filter } = compiler.compileTop(program.body, table);
   return { filter, globalNames };
+}
+
+/**
+ * Compile `src` with its modules, read through `env` (`origin`: the main program's directory for
+ * relative search paths). Throws `JqCompileError`, or `JqModuleError` when a module cannot be
+ * found or loaded.
+ */
+export async function compileJqWithModules(
+  src: string,
+  globalNames: ReadonlySet<string>,
+  env: ModuleEnvironment,
+  origin: string,
+): Promise<JqProgram> {
+  const table = builtinTable();
+  const program = parseProgram(src, '<top-level>');
+  const graph = await loadModuleGraph(env, program, src, origin);
+  return { filter: linkProgram(graph, table, globalNames), globalNames };
 }
 
 /** Where inputs come from, as the driver and `input` see them. */
@@ -80,6 +99,8 @@ export interface RunOptions {
   /** Write to standard error (buffered by the caller). */
   readonly stderr: (text: string) => void;
   readonly now?: (() => number) | undefined;
+  /** For `modulemeta`, `get_search_list`, `get_prog_origin`; without it there are no modules. */
+  readonly modules?: { readonly env: ModuleEnvironment; readonly origin: string } | undefined;
 }
 
 /** Thrown by the feed when the input is not JSON; the driver reports it as jq does. */
@@ -120,6 +141,7 @@ export async function runJq(
     debug: (v) => options.stderr(`${toJsonText(['DEBUG:', v])}\n`),
     stderr: (v) => options.stderr(typeof v === 'string' ? v : toJsonText(v)),
     now: options.now ?? (() => Date.now() / 1000),
+    modules: moduleHost(options.modules),
   };
   const rt = new Runtime(host, limits, options.globals);
   let ret = JQ_OK_NO_OUTPUT;
@@ -137,7 +159,11 @@ export async function runJq(
         if (step.done) break;
         const v = step.value;
         if (v === SUSPEND) {
-          if (rt.wantsInput) {
+          if (rt.pending !== null) {
+            const wait = rt.pending;
+            rt.pending = null;
+            await wait;
+          } else if (rt.wantsInput) {
             rt.wantsInput = false;
             await sink.flush();
             await feed.fill();
@@ -206,6 +232,19 @@ export async function runJq(
     return { status: lastResult === 0 ? 1 : 0, aborted: false };
   }
   return { status: Math.max(ret, 0), aborted: false };
+}
+
+function moduleHost(m: RunOptions['modules']): JqHost['modules'] {
+  if (m === undefined) return undefined;
+  return {
+    searchList: [...m.env.libraryPath],
+    progOrigin: m.origin,
+    meta: (name) =>
+      moduleMeta(m.env, name).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
+      ),
+  };
 }
 
 function closeQuietly(gen: Iterator<unknown, void, undefined> | undefined): void {

@@ -12,12 +12,13 @@ import type { Filesystem } from '../../vfs/filesystem.js';
 import { describeVfsCode, VfsError } from '../../vfs/filesystem.js';
 import { normalizeVfsPath } from '../../vfs/vfs-path.js';
 import { BrokenPipeError, type CommandContext, type CommandSpec } from '../command.js';
-import { compileJq, runJq } from './engine.js';
+import { compileJqWithModules, runJq } from './engine.js';
 import { JqCompileError } from './errors.js';
 import { JQ_HELP, JQ_USAGE_HINT, JQ_VERSION } from './help.js';
 import { CommandInputFeed, type InputSource } from './input-feed.js';
 import { END, JsonSyntaxError, JsonValueParser, NEED_MORE, parseJsonText } from './json-parse.js';
 import { type Colors, DEFAULT_COLORS, parseJqColors } from './json-print.js';
+import { DEFAULT_LIBRARY_PATH, JqModuleError, type ModuleEnvironment } from './modules.js';
 import { type JqOptions, JqUsageError, parseJqArgs } from './options.js';
 import { CommandOutput } from './output-sink.js';
 import { DEFAULT_LIMITS } from './runtime.js';
@@ -84,6 +85,8 @@ async function main(ctx: CommandContext, stderr: ErrorBuffer): Promise<number> {
     );
     return 0;
   }
+  // Relative search paths of the main program start from its file's directory (jq's origin).
+  let origin = ctx.cwd;
   let programText = opts.program;
   let files = opts.files;
   if (programText === undefined) {
@@ -93,12 +96,24 @@ async function main(ctx: CommandContext, stderr: ErrorBuffer): Promise<number> {
   if (opts.fromFile) {
     const bytes = await readWhole(ctx, programText, (m) => `jq: Could not open ${programText}: ${m}\n`, 2);
     programText = skipShebang(new TextDecoder().decode(bytes));
+    const file = resolve(ctx, opts.program as string);
+    origin = file.slice(0, file.lastIndexOf('/')) || '/';
   }
+  const modules: ModuleEnvironment = {
+    fs: ctx.fs,
+    cwd: ctx.cwd,
+    home: ctx.env.get('HOME'),
+    libraryPath:
+      opts.libraryPaths.length > 0 ? opts.libraryPaths.map((d) => resolve(ctx, d)) : DEFAULT_LIBRARY_PATH,
+  };
   const globals = await bindArguments(ctx, opts);
-  let program: ReturnType<typeof compileJq>;
+  let program: Awaited<ReturnType<typeof compileJqWithModules>>;
   try {
-    program = compileJq(programText, new Set(globals.keys()));
+    program = await compileJqWithModules(programText, new Set(globals.keys()), modules, origin);
   } catch (error) {
+    // jq's linker ends its message with a newline of its own, hence the empty line.
+    if (error instanceof JqModuleError)
+      throw new JqExit(`jq: error: ${error.message}\n\njq: 1 compile error\n`, 3);
     if (error instanceof JqCompileError) {
       const n = error.count;
       throw new JqExit(`${error.message}\njq: ${n} compile ${n === 1 ? 'error' : 'errors'}\n`, 3);
@@ -152,6 +167,7 @@ async function main(ctx: CommandContext, stderr: ErrorBuffer): Promise<number> {
     cooperate: () => ctx.cooperate(),
     signal: ctx.signal,
     stderr: (t) => stderr.add(t),
+    modules: { env: modules, origin },
   });
   if (result.aborted) return result.status;
   output.attach();

@@ -119,6 +119,16 @@ export interface JqHost {
   stderr(message: Value): void;
   /** Seconds since the epoch. */
   now(): number;
+  /** The module system, when the host has a filesystem. */
+  readonly modules?: ModuleHost | undefined;
+}
+
+/** What `modulemeta`, `get_search_list` and `get_prog_origin` ask of the host. */
+export interface ModuleHost {
+  readonly searchList: Value;
+  readonly progOrigin: string;
+  /** Never rejects: a module that cannot be read is `{ error }`. */
+  meta(name: string): Promise<{ readonly value: Value } | { readonly error: string }>;
 }
 
 /** Per-run mutable state shared by every filter of one program. */
@@ -127,6 +137,8 @@ export class Runtime {
   private budget = STEPS_PER_CHECK;
   /** Set by `input` when it had to wait: the driver reads more input before resuming. */
   wantsInput = false;
+  /** Set by a built-in that waits for the host (`modulemeta`): the driver awaits it, then resumes. */
+  pending: Promise<void> | null = null;
 
   constructor(
     readonly host: JqHost,

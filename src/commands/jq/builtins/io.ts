@@ -5,6 +5,7 @@
  * @module
  */
 import { JqError, JqHalt } from '../errors.js';
+import { JQ_ORIGIN } from '../modules.js';
 import type { NativeDef } from '../native.js';
 import { rt } from '../native.js';
 import { type Out, SUSPEND } from '../runtime.js';
@@ -38,6 +39,21 @@ function* inputs(): Generator<Out, void, undefined> {
   }
 }
 
+/** `modulemeta`: the host reads the module; the program waits (suspended) meanwhile. */
+function* modulemeta(name: Value): Generator<Out, void, undefined> {
+  if (typeof name !== 'string') throw new JqError('modulemeta input module name must be a string');
+  const r = rt();
+  const host = r.host.modules;
+  if (host === undefined) throw new JqError(`module not found: ${name}`);
+  let got: { readonly value: Value } | { readonly error: string } | undefined;
+  r.pending = host.meta(name).then((v) => {
+    got = v;
+  });
+  while (got === undefined) yield SUSPEND;
+  if ('error' in got) throw new JqError(got.error);
+  yield got.value;
+}
+
 export const IO_BUILTINS: readonly NativeDef[] = [
   gen('input', 0, input, { ignoresInput: true }),
   gen('inputs', 0, inputs, { ignoresInput: true }),
@@ -58,7 +74,8 @@ export const IO_BUILTINS: readonly NativeDef[] = [
     if (!isNumber(code as Value)) throw new JqError('halt_error/1: number required');
     throw new JqHalt(Math.trunc(toDouble(code as number)), v);
   }),
-  fn('get_search_list', 0, () => rt().globals.get('__search_list') ?? [], { ignoresInput: true }),
-  fn('get_prog_origin', 0, () => null, { ignoresInput: true }),
-  fn('get_jq_origin', 0, () => null, { ignoresInput: true }),
+  fn('get_search_list', 0, () => rt().host.modules?.searchList ?? [], { ignoresInput: true }),
+  fn('get_prog_origin', 0, () => rt().host.modules?.progOrigin ?? null, { ignoresInput: true }),
+  fn('get_jq_origin', 0, () => (rt().host.modules === undefined ? null : JQ_ORIGIN), { ignoresInput: true }),
+  gen('modulemeta', 0, modulemeta),
 ];

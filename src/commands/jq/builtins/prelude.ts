@@ -57,5 +57,4 @@ def IN(s): any(s == .; .);
 def IN(src; s): any(src == s; .);
 def pick(pathexps): . as $top | reduce path(pathexps) as $p (null; setpath($p; $top | getpath($p)));
 def debug(msg): (msg | debug | empty), .;
-def modulemeta: error("modulemeta: modules are not available here");
 `;
