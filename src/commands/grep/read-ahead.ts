@@ -5,10 +5,12 @@
  * the next few files of its directory are read whole when they are small, so the scan finds them
  * ready (the output keeps its order; memory is bounded by {@link MOST_PENDING} reads of
  * {@link READ_AHEAD_BYTES}). A file that turns out larger, or whose read failed, is read as
- * before, so its error message comes in its place. Only for files the listing says are regular.
+ * before, so its error message comes in its place. Only for files the listing says are regular
+ * (see `reads-ahead.ts`).
  * @module
  */
 import type { Filesystem } from '../../vfs/filesystem.js';
+import { ReadsAhead } from '../reads-ahead.js';
 
 /** How many files are read ahead of the scan in one directory (over 5,000 files: 8 ahead 450 ms, 16 ahead 370 ms, 32 ahead 355 ms). */
 const AHEAD = 16;
@@ -17,28 +19,16 @@ const MOST_PENDING = 64;
 /** A file is read ahead only this far; one that fills it is read again as usual. */
 export const READ_AHEAD_BYTES = 64 * 1024;
 
-type Read = { readonly bytes: Uint8Array } | { readonly error: unknown };
-
 export class ReadAhead {
-  private readonly pending = new Map<string, Promise<Read>>();
+  private readonly reads: ReadsAhead<Uint8Array>;
 
-  constructor(private readonly fs: Filesystem) {}
+  constructor(fs: Filesystem) {
+    this.reads = new ReadsAhead((path) => fs.readRange(path, 0, READ_AHEAD_BYTES), AHEAD, MOST_PENDING);
+  }
 
   /** Start reading `files[from]` and the few after it (walk order), within the bound. */
   ahead(files: readonly string[], from: number): void {
-    for (let i = from; i < Math.min(files.length, from + AHEAD); i++) {
-      if (this.pending.size >= MOST_PENDING) return;
-      const path = files[i] as string;
-      if (this.pending.has(path)) continue;
-      // Settled into a value, so a read never used (grep stopped early) is no unhandled rejection.
-      this.pending.set(
-        path,
-        this.fs.readRange(path, 0, READ_AHEAD_BYTES).then(
-          (bytes) => ({ bytes }),
-          (error: unknown) => ({ error }),
-        ),
-      );
-    }
+    this.reads.startFrom(files, from);
   }
 
   /**
@@ -46,15 +36,14 @@ export class ReadAhead {
    * when it was not read ahead, its read failed, or it may hold more (read it as usual then).
    */
   async whole(path: string): Promise<Uint8Array | undefined> {
-    const ahead = this.pending.get(path);
-    if (ahead === undefined) return undefined;
-    this.pending.delete(path);
-    const read = await ahead;
-    return 'bytes' in read && read.bytes.length < READ_AHEAD_BYTES ? read.bytes : undefined;
+    const read = await this.reads.take(path);
+    return read !== undefined && 'value' in read && read.value.length < READ_AHEAD_BYTES
+      ? read.value
+      : undefined;
   }
 
   /** Forget what was read ahead for `files` and not scanned (the walk left their directory). */
   drop(files: readonly string[]): void {
-    for (const path of files) this.pending.delete(path);
+    this.reads.drop(files);
   }
 }

@@ -13,6 +13,7 @@ import { encodeText } from '../../byte-text.js';
 import type { CommandContext, CommandSpec } from '../../command.js';
 import { fnmatch } from '../../fnmatch.js';
 import { quoteNameAlways } from '../../gnu-quote.js';
+import { ReadsAhead } from '../../reads-ahead.js';
 import { printError, runCommand } from '../../text/cli.js';
 import { operandPath } from '../../text/input.js';
 import { TextOutput } from '../../text/output.js';
@@ -41,14 +42,21 @@ interface Run {
   first: boolean;
   /** Directories already listed with -R -L (dev:ino), against loops. */
   readonly seen: Set<string>;
+  /** The `lstat`s of a directory's next entries, started while one is looked at (see `reads-ahead.ts`). */
+  readonly lstats: ReadsAhead<VfsStat>;
 }
+
+/** How many entries' `lstat` go ahead in a directory, and the most waiting at once. */
+const LSTAT_AHEAD = 16;
+const MOST_LSTATS = 64;
 
 async function ls(ctx: CommandContext, name: string): Promise<number> {
   const parsed = await parseLsArgs(ctx, name);
   if (typeof parsed === 'number') return parsed;
   const { settings: s } = parsed;
   const out = new TextOutput(ctx.stdout);
-  const run: Run = { ctx, s, out, name, status: 0, first: true, seen: new Set() };
+  const lstats = new ReadsAhead((path) => ctx.fs.lstat(path), LSTAT_AHEAD, MOST_LSTATS);
+  const run: Run = { ctx, s, out, name, status: 0, first: true, seen: new Set(), lstats };
   return runCommand(ctx, async () => {
     const operands = parsed.operands.length === 0 ? ['.'] : [...parsed.operands];
     const files: LsEntry[] = [];
@@ -178,12 +186,20 @@ async function listDirectory(run: Run, dir: LsEntry, header: boolean): Promise<v
   run.first = false;
   if (s.all === 'all') names.unshift('.', '..');
   const entries: LsEntry[] = [];
-  for (const n of names) {
-    if (ignored(n, s)) continue;
-    const path = n === '.' ? dir.path : n === '..' ? `${dir.path}/..` : joinPath(dir.path, n);
-    entries.push(await statChild(run, joinName(dir.name, n), attachName(dir.name, n), path));
-    const c = ctx.cooperate();
-    if (c !== undefined) await c;
+  const shown = names.filter((n) => !ignored(n, s));
+  const paths = shown.map((n) =>
+    n === '.' ? dir.path : n === '..' ? `${dir.path}/..` : joinPath(dir.path, n),
+  );
+  try {
+    for (let i = 0; i < paths.length; i++) {
+      run.lstats.startFrom(paths, i);
+      const n = shown[i] as string;
+      entries.push(await statChild(run, joinName(dir.name, n), attachName(dir.name, n), paths[i] as string));
+      const c = ctx.cooperate();
+      if (c !== undefined) await c;
+    }
+  } finally {
+    run.lstats.drop(paths);
   }
   sortEntries(entries, s);
   if (s.format === 'long' || s.blockSizes) {
@@ -216,11 +232,20 @@ function attachName(dirName: string, name: string): string {
   return dirName === '.' ? name : joinName(dirName, name);
 }
 
+/** The `lstat` of `path`: the one started ahead when there is one, else made now. */
+async function lstatOf(run: Run, path: string): Promise<VfsStat> {
+  const ahead = run.lstats.take(path);
+  if (ahead === undefined) return run.ctx.fs.lstat(path);
+  const settled = await ahead;
+  if ('error' in settled) throw settled.error;
+  return settled.value;
+}
+
 async function statChild(run: Run, fullName: string, shownName: string, path: string): Promise<LsEntry> {
   const { ctx, s } = run;
   let stat: VfsStat | undefined;
   try {
-    stat = await ctx.fs.lstat(path);
+    stat = await lstatOf(run, path);
   } catch (error) {
     if (!isVfsError(error)) throw error;
     await run.out.flush();
