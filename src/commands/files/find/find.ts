@@ -376,7 +376,8 @@ async function visitChildren(
       );
       continue;
     }
-    const key = `${st.dev}:${st.ino}`;
+    // Only a directory needs its identity (loops under -L, the ancestors of its own entries).
+    const key = st.type === 'directory' ? `${st.dev}:${st.ino}` : '';
     if (st.type === 'directory' && o.follow === 'always' && ancestors.includes(key)) {
       const loopAt = ancestors.indexOf(key);
       await run.error(
@@ -407,20 +408,27 @@ async function visitChildren(
  * listing's type, every other field zero. Only used when nothing reads the other fields.
  */
 function typeOnlyStat(type: VfsFileType): VfsStat {
-  return {
-    type,
-    size: 0,
-    mode: 0,
-    mtimeMs: 0,
-    atimeMs: 0,
-    ctimeMs: 0,
-    ino: 0,
-    dev: 0,
-    nlink: 1,
-    uid: 0,
-    gid: 0,
-  };
+  let stat = TYPE_ONLY.get(type);
+  if (stat === undefined) {
+    stat = Object.freeze({
+      type,
+      size: 0,
+      mode: 0,
+      mtimeMs: 0,
+      atimeMs: 0,
+      ctimeMs: 0,
+      ino: 0,
+      dev: 0,
+      nlink: 1,
+      uid: 0,
+      gid: 0,
+    });
+    TYPE_ONLY.set(type, stat);
+  }
+  return stat;
 }
+/** One frozen type-only stat per type: a walk over many entries allocates none of its own. */
+const TYPE_ONLY = new Map<VfsFileType, VfsStat>();
 
 /** The path `up` levels above `path` (for the loop message). */
 function ancestorPath(path: string, up: number): string {
