@@ -16,7 +16,7 @@ import { compileJqWithModules, runJq } from './engine.js';
 import { JqCompileError } from './errors.js';
 import { JQ_HELP, JQ_USAGE_HINT, JQ_VERSION } from './help.js';
 import { CommandInputFeed, type InputSource } from './input-feed.js';
-import { END, JsonSyntaxError, JsonValueParser, NEED_MORE, parseJsonText } from './json-parse.js';
+import { JsonSyntaxError, parseJsonText, parseJsonTexts } from './json-parse.js';
 import { type Colors, DEFAULT_COLORS, parseJqColors } from './json-print.js';
 import { DEFAULT_LIBRARY_PATH, JqModuleError, type ModuleEnvironment } from './modules.js';
 import { type JqOptions, JqUsageError, parseJqArgs } from './options.js';
@@ -207,7 +207,7 @@ async function bindArguments(ctx: CommandContext, opts: JqOptions): Promise<Map<
         );
         let values: Value[];
         try {
-          values = parseAll(new TextDecoder().decode(bytes));
+          values = parseJsonTexts(new TextDecoder().decode(bytes));
         } catch (error) {
           if (error instanceof JsonSyntaxError) {
             throw new JqExit(`jq: Bad JSON in --${a.kind} ${a.name} ${a.file}: ${error.message}\n`, 2);
@@ -244,19 +244,6 @@ function parseArgJson(text: string, option: string): Value {
     if (error instanceof JsonSyntaxError)
       throw new JqExit(`jq: invalid JSON text passed to ${option}\n${JQ_USAGE_HINT}`, 2);
     throw error;
-  }
-}
-
-/** Every JSON text of a file (`--slurpfile`). */
-function parseAll(text: string): Value[] {
-  const p = new JsonValueParser();
-  p.feed(text);
-  p.end();
-  const out: Value[] = [];
-  for (;;) {
-    const v = p.next();
-    if (v === END || v === NEED_MORE) return out;
-    out.push(v);
   }
 }
 

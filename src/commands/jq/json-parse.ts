@@ -710,6 +710,19 @@ function unhex4(s: string, at: number): number {
   return r;
 }
 
+/** Every JSON text of `text`, in order (`--slurpfile`, a data module). */
+export function parseJsonTexts(text: string): Value[] {
+  const p = new JsonValueParser();
+  p.feed(text);
+  p.end();
+  const out: Value[] = [];
+  for (;;) {
+    const v = p.next();
+    if (v === END || v === NEED_MORE) return out;
+    out.push(v);
+  }
+}
+
 /**
  * Parse one JSON text, as `fromjson`, `--argjson` and `tonumber` do; errors carry jq's
  * `(while parsing '...')` suffix.

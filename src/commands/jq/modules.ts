@@ -10,7 +10,7 @@ import type { Filesystem } from '../../vfs/filesystem.js';
 import { VfsError } from '../../vfs/filesystem.js';
 import { normalizeVfsPath } from '../../vfs/vfs-path.js';
 import type { Import, Node, Program } from './ast.js';
-import { JsonSyntaxError, JsonValueParser, NEED_MORE, END as PARSE_END } from './json-parse.js';
+import { JsonSyntaxError, parseJsonTexts } from './json-parse.js';
 import { parseProgram } from './parser.js';
 import type { JqObject, Value } from './value.js';
 
@@ -147,18 +147,6 @@ async function readText(env: ModuleEnvironment, path: string): Promise<string> {
   } catch (error) {
     if (error instanceof VfsError) throw new JqModuleError(`Could not open ${path}: ${error.code}`);
     throw error;
-  }
-}
-
-function parseJsonTexts(text: string): Value[] {
-  const p = new JsonValueParser();
-  p.feed(text);
-  p.end();
-  const out: Value[] = [];
-  for (;;) {
-    const v = p.next();
-    if (v === PARSE_END || v === NEED_MORE) return out;
-    out.push(v);
   }
 }
 
