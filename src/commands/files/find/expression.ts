@@ -847,15 +847,20 @@ const NAME_AND_TYPE_ONLY = new Set([
  * walk may skip the per-entry `lstat`, as GNU find does with `d_type`.
  */
 export function needsOnlyNameAndType(node: Node): boolean {
+  return everyPrimary(node, (name) => NAME_AND_TYPE_ONLY.has(name));
+}
+
+/** Whether `test` holds for the name of every primary in `node`. */
+function everyPrimary(node: Node, test: (name: string) => boolean): boolean {
   switch (node.kind) {
     case 'and':
     case 'or':
     case 'comma':
-      return needsOnlyNameAndType(node.left) && needsOnlyNameAndType(node.right);
+      return everyPrimary(node.left, test) && everyPrimary(node.right, test);
     case 'not':
-      return needsOnlyNameAndType(node.expr);
+      return everyPrimary(node.expr, test);
     default:
-      return NAME_AND_TYPE_ONLY.has(node.name);
+      return test(node.name);
   }
 }
 
@@ -874,16 +879,7 @@ const CHANGING = new Set([
 
 /** Whether evaluating `node` leaves the filesystem as it was (so listings may be read ahead). */
 export function onlyReads(node: Node): boolean {
-  switch (node.kind) {
-    case 'and':
-    case 'or':
-    case 'comma':
-      return onlyReads(node.left) && onlyReads(node.right);
-    case 'not':
-      return onlyReads(node.expr);
-    default:
-      return !CHANGING.has(node.name);
-  }
+  return everyPrimary(node, (name) => !CHANGING.has(name));
 }
 
 /**
