@@ -8,6 +8,7 @@ import { findCommand } from '../../../src/commands/files/find/find.js';
 import { runStandalone } from '../../../src/commands/standalone.js';
 import type { Filesystem } from '../../../src/vfs/filesystem.js';
 import { createMemoryFilesystem } from '../../../src/vfs/index.js';
+import { slowMethod } from '../../support/slow-method.js';
 
 async function counted(): Promise<{ fs: Filesystem; lstats: () => number }> {
   const inner = createMemoryFilesystem();
@@ -70,27 +71,8 @@ async function slowListings(dirs: number): Promise<{
     await inner.writeFile(`${d}/f.ts`, new Uint8Array(0));
     await inner.writeFile(`${d}/sub/g.ts`, new Uint8Array(0));
   }
-  const listed: string[] = [];
-  let inFlight = 0;
-  let most = 0;
-  const fs = new Proxy(inner, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver);
-      if (key === 'readdir')
-        return (path: string) => {
-          listed.push(path);
-          inFlight += 1;
-          most = Math.max(most, inFlight);
-          const answer = inner.readdir(path);
-          return new Promise((resolve) => setImmediate(resolve)).then(() => {
-            inFlight -= 1;
-            return answer;
-          });
-        };
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { fs, listed, mostInFlight: () => most };
+  const { fs, calls, mostInFlight } = slowMethod(inner, 'readdir');
+  return { fs, listed: calls, mostInFlight };
 }
 
 const findIn = (fs: Filesystem, args: string[], commands?: Map<string, CommandHandler>) =>

@@ -7,31 +7,13 @@ import { fileCommands } from '../../../src/commands/files/index.js';
 import { runStandalone } from '../../../src/commands/standalone.js';
 import type { Filesystem } from '../../../src/vfs/filesystem.js';
 import { createMemoryFilesystem } from '../../../src/vfs/index.js';
+import { slowMethod } from '../../support/slow-method.js';
 
 const ls = (fileCommands.find((c) => c.name === 'ls') as (typeof fileCommands)[number]).run;
 
 /** `lstat`s answered a turn later, counted; `gone` paths fail as a file removed since the listing. */
 function slowLstats(inner: Filesystem, gone: (path: string) => boolean = () => false) {
-  let inFlight = 0;
-  let most = 0;
-  const fs = new Proxy(inner, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver);
-      if (key === 'lstat')
-        return (path: string) => {
-          inFlight += 1;
-          most = Math.max(most, inFlight);
-          const answer = gone(path) ? inner.lstat('/nothing/here') : inner.lstat(path);
-          answer.catch(() => undefined);
-          return new Promise((resolve) => setImmediate(resolve)).then(() => {
-            inFlight -= 1;
-            return answer;
-          });
-        };
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { fs, mostInFlight: () => most };
+  return slowMethod(inner, 'lstat', (call, path) => (gone(path) ? inner.lstat('/nothing/here') : call()));
 }
 
 describe('ls looks ahead', () => {

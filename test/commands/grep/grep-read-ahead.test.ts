@@ -10,6 +10,7 @@ import { READ_AHEAD_BYTES } from '../../../src/commands/grep/read-ahead.js';
 import { runStandalone } from '../../../src/commands/standalone.js';
 import type { Filesystem } from '../../../src/vfs/filesystem.js';
 import { createMemoryFilesystem } from '../../../src/vfs/index.js';
+import { slowMethod } from '../../support/slow-method.js';
 
 const grep = (grepCommands[0] as (typeof grepCommands)[number]).run;
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -20,30 +21,10 @@ const bytes = (text: string) => new TextEncoder().encode(text);
  * fail their ranged read (as a file removed since the listing would).
  */
 function slowReads(inner: Filesystem, failing: ReadonlySet<string> = new Set()) {
-  const ranged: string[] = [];
-  let inFlight = 0;
-  let most = 0;
-  const fs = new Proxy(inner, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver);
-      if (key === 'readRange')
-        return (path: string, offset: number, length: number) => {
-          ranged.push(path);
-          inFlight += 1;
-          most = Math.max(most, inFlight);
-          const answer = failing.has(path)
-            ? Promise.reject(new Error('read failed'))
-            : inner.readRange(path, offset, length);
-          answer.catch(() => undefined);
-          return new Promise((resolve) => setImmediate(resolve)).then(() => {
-            inFlight -= 1;
-            return answer;
-          });
-        };
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { fs, ranged, mostInFlight: () => most };
+  const { fs, calls, mostInFlight } = slowMethod(inner, 'readRange', (call, path) =>
+    failing.has(path) ? Promise.reject(new Error('read failed')) : call(),
+  );
+  return { fs, ranged: calls, mostInFlight };
 }
 
 async function tree(files: number): Promise<Filesystem> {
